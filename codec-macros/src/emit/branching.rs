@@ -1,0 +1,105 @@
+//! Emits the branching decoder: one function per DFA state, each a `match` on the
+//! unit with one arm per run of units that take the same transition. No table is
+//! read; the compiler sees every range as a constant.
+
+use placemat_codec::build::tables::arms;
+use placemat_codec::dfa::{Dfa, DEAD};
+use placemat_codec::Unit;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+fn state_fn(state: usize, stride: usize) -> Ident {
+    Ident::new(&format!("state_{}", state / stride), Span::call_site())
+}
+
+/// The branching decoder's state functions; `step` calls the start state's.
+pub fn emit(dfa: &Dfa<&[u32], &[u64]>, unit: &Unit, value_ty: &TokenStream) -> syn::Result<TokenStream> {
+    let stride = dfa.class_count();
+    let start = dfa.start();
+    // The generator inlines state into state, so the automaton must not loop except
+    // through the start state.
+    let mut order = Vec::new();
+    if !topological(dfa, &mut order) {
+        return Err(syn::Error::new(Span::call_site(), "the automaton has a cycle: a branching decoder needs bounded sequences"));
+    }
+    let digit = match unit {
+        Unit::Byte => quote!(b),
+        Unit::Alphabet(_) => quote!(Self::DIGITS[b as usize]),
+    };
+    let mut fns = Vec::new();
+    for st in (1..dfa.state_count()).map(|s| s * stride) {
+        let name = state_fn(st, stride);
+        let mut match_arms = Vec::new();
+        for a in arms(dfa, st) {
+            if a.next == DEAD {
+                continue;
+            }
+            let (lo, hi) = (Literal::u8_unsuffixed(a.lo), Literal::u8_unsuffixed(a.hi));
+            let pat = if a.lo == a.hi { quote!(#lo) } else { quote!(#lo..=#hi) };
+            let take = if a.payload_bits == 0 {
+                quote!(let v = v;)
+            } else {
+                let n = Literal::u32_unsuffixed(a.payload_bits);
+                let mask = Literal::u16_unsuffixed((1u16 << a.payload_bits) - 1);
+                quote!(let v: #value_ty = (v << #n) | ((#digit as u16 & #mask) as #value_ty);)
+            };
+            let then = if a.next == start {
+                let finish = if a.bias == 0 {
+                    quote!(v)
+                } else {
+                    let bias = Literal::u64_unsuffixed(a.bias);
+                    quote!(v + #bias)
+                };
+                quote!(::placemat_codec::Step::Value { value: #finish, len: i + 1 })
+            } else {
+                let next = state_fn(a.next, stride);
+                quote!(Self::#next(input, i + 1, v))
+            };
+            match_arms.push(quote!(#pat => { #take #then }));
+        }
+        let invalid = if st == start { quote!(1) } else { quote!(i) };
+        let doc = format!("State {} of the automaton: reads the unit at `i`.", st / stride);
+        fns.push(quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            fn #name(input: &[u8], i: usize, v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
+                let Some(&b) = input.get(i) else {
+                    return ::placemat_codec::Step::Incomplete;
+                };
+                #[allow(clippy::let_and_return, clippy::identity_op)]
+                match b {
+                    #(#match_arms)*
+                    _ => ::placemat_codec::Step::Invalid { len: #invalid },
+                }
+            }
+        });
+    }
+    Ok(quote!(#(#fns)*))
+}
+
+/// Orders the non-dead, non-start states; false if some cycle avoids the start.
+fn topological(dfa: &Dfa<&[u32], &[u64]>, order: &mut Vec<usize>) -> bool {
+    let stride = dfa.class_count();
+    let n = dfa.state_count();
+    // 0 = unvisited, 1 = on the stack, 2 = done.
+    let mut mark = vec![0u8; n];
+    fn visit(dfa: &Dfa<&[u32], &[u64]>, s: usize, mark: &mut [u8], order: &mut Vec<usize>) -> bool {
+        let stride = dfa.class_count();
+        match mark[s / stride] {
+            1 => return false,
+            2 => return true,
+            _ => {}
+        }
+        mark[s / stride] = 1;
+        for c in 0..stride {
+            let t = (dfa.transitions()[s + c] & placemat_codec::dfa::STATE_MASK) as usize;
+            if t != DEAD && t != dfa.start() && !visit(dfa, t, mark, order) {
+                return false;
+            }
+        }
+        mark[s / stride] = 2;
+        order.push(s);
+        true
+    }
+    (2..n).all(|s| visit(dfa, s * stride, &mut mark, order))
+}

@@ -1,0 +1,103 @@
+//! Emits the encoder: one `if` per concrete form, in value order, writing each unit
+//! as its fixed bits or'ed with a slice of the payload.
+
+use num_traits::ToPrimitive;
+use placemat_codec::build::model::{Layout, Model};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+fn lit(v: u64) -> Literal {
+    Literal::u64_unsuffixed(v)
+}
+
+/// The body of `Encoder::encode` for a bounded model; `value` and `out` are in scope.
+pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
+    let to_u64 = |v: &num_bigint::BigUint| {
+        v.to_u64().ok_or_else(|| syn::Error::new(proc_macro2::Span::call_site(), "a value does not fit 64 bits"))
+    };
+    let mut checks = Vec::new();
+    let min = to_u64(&model.min)?;
+    let max = to_u64(model.max.as_ref().expect("bounded"))?;
+    let (min, max) = (lit(min), lit(max));
+    checks.push(quote! {
+        if !(#min..=#max).contains(&value) {
+            return Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 });
+        }
+    });
+    for (lo, hi) in &model.excluded {
+        let (lo, hi) = (lit(to_u64(lo)?), lit(to_u64(hi)?));
+        checks.push(quote! {
+            if (#lo..=#hi).contains(&value) {
+                return Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 });
+            }
+        });
+    }
+    let premap = model.premap.as_ref().map(|p| {
+        let n = p.len();
+        let items = p.iter().map(|&x| Literal::u32_unsuffixed(x));
+        quote! {
+            const PREMAP: [#value_ty; #n] = [#(#items),*];
+            let value = match PREMAP.get(value as usize) {
+                Some(&mapped) => mapped,
+                None => value,
+            };
+        }
+    });
+    let alphabet = match &model.unit {
+        placemat_codec::Unit::Byte => None,
+        placemat_codec::Unit::Alphabet(a) => {
+            let bytes = proc_macro2::Literal::byte_string(a);
+            Some(quote! { const ALPHABET: &[u8] = #bytes; })
+        }
+    };
+    let mut forms = model.concrete_forms();
+    forms.sort_by(|a, b| a.lo.cmp(&b.lo));
+    let contiguous = model.layout != Layout::Explicit;
+    let mut arms = Vec::new();
+    for f in &forms {
+        let n = f.units.len();
+        let (lo, hi, bias) = (to_u64(&f.lo)?, to_u64(&f.hi)?, to_u64(&f.bias)?);
+        let cond = if contiguous {
+            let hi = lit(hi);
+            quote!(value <= #hi)
+        } else {
+            let (lo, hi) = (lit(lo), lit(hi));
+            quote!((#lo..=#hi).contains(&value))
+        };
+        let mut shift: u32 = f.units.iter().map(|u| u.payload_bits).sum();
+        let mut writes = Vec::new();
+        for (i, u) in f.units.iter().enumerate() {
+            shift -= u.payload_bits;
+            let fixed = Literal::u8_unsuffixed(u.fixed_bits);
+            let mask = lit((1u64 << u.payload_bits) - 1);
+            let s = Literal::u32_unsuffixed(shift);
+            let digit = if u.payload_bits == 0 {
+                quote!(#fixed)
+            } else if shift == 0 {
+                quote!(#fixed | (p & #mask) as u8)
+            } else {
+                quote!(#fixed | ((p >> #s) & #mask) as u8)
+            };
+            let unit = if alphabet.is_some() { quote!(ALPHABET[(#digit) as usize]) } else { digit };
+            writes.push(quote!(slot[#i] = #unit;));
+        }
+        let bias = lit(bias);
+        arms.push(quote! {
+            if #cond {
+                let Some(slot) = out.get_mut(..#n) else {
+                    return Err(::placemat_codec::EncodeError::BufferTooSmall { needed: #n });
+                };
+                let p = value - #bias;
+                #(#writes)*
+                return Ok(#n);
+            }
+        });
+    }
+    Ok(quote! {
+        #alphabet
+        #(#checks)*
+        #premap
+        #(#arms)*
+        Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 })
+    })
+}

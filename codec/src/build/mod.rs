@@ -1,0 +1,154 @@
+//! The description language and everything that reasons about an encoding: the
+//! passes `syntax` (parse) → `validate` (all errors at once) → `model` (span-free)
+//! → `automaton` (sequences, DFA, Hopcroft minimization, tables), the big-integer
+//! [`reference`] interpreter that is the oracle for every fast path, and
+//! [`RuntimeCodec`], which runs a description loaded at run time through the same
+//! table walker as generated code.
+//!
+//! ```
+//! use placemat_codec::build::Description;
+//! let d = Description::parse_str(r#"
+//!     /// Seven-bit ASCII.
+//!     pub Ascii { name: "ascii", value: u32, range: 0 ..= 0x7F, forms: { "0xxxxxxx" } }
+//! "#).unwrap();
+//! assert_eq!(d.model.name, "ascii");
+//! assert_eq!(d.model.summary, "Seven-bit ASCII.");
+//! ```
+//!
+//! The grammar is documented in the `placemat-macros` crate.
+
+pub mod automaton;
+pub mod model;
+pub mod reference;
+mod runtime;
+mod sequences;
+pub mod syntax;
+pub mod tables;
+pub mod validate;
+
+use std::fmt;
+
+use proc_macro2::{Span, TokenStream};
+
+pub use automaton::{build_dfa, BuildError, BuildOptions};
+pub use model::Model;
+pub use runtime::RuntimeCodec;
+pub use sequences::split_range;
+
+/// One problem in a description, at the tokens it concerns.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    /// What is wrong.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+    /// Other places that take part (the other side of a conflict), with a note each.
+    pub notes: Vec<(Span, String)>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at `span`.
+    pub fn new(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            message: message.into(),
+            span,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Adds a note at another place.
+    pub fn with_note(mut self, span: Span, note: impl Into<String>) -> Self {
+        self.notes.push((span, note.into()));
+        self
+    }
+}
+
+/// Every problem found in a description.
+#[derive(Clone, Debug)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// The diagnostics, in the order found.
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.0.iter()
+    }
+
+    /// Renders as compiler-style lines, `file:line:col: error: message`, each note
+    /// on its own `file:line:col: note: …` line. Spans must come from text parsed
+    /// by [`Description::parse_str`] (line and column are then known).
+    pub fn render(&self, file: &str) -> String {
+        let mut out = String::new();
+        for d in &self.0 {
+            let at = d.span.start();
+            out.push_str(&format!("{file}:{}:{}: error: {}\n", at.line, at.column + 1, d.message));
+            for (span, note) in &d.notes {
+                let at = span.start();
+                out.push_str(&format!("{file}:{}:{}: note: {note}\n", at.line, at.column + 1));
+            }
+        }
+        out
+    }
+
+    /// Converts to one `syn::Error` carrying every diagnostic (for the proc-macro).
+    pub fn to_syn_error(&self) -> syn::Error {
+        let mut all: Option<syn::Error> = None;
+        for d in &self.0 {
+            let mut e = syn::Error::new(d.span, &d.message);
+            for (span, note) in &d.notes {
+                e.combine(syn::Error::new(*span, format!("note: {note}")));
+            }
+            match &mut all {
+                Some(a) => a.combine(e),
+                None => all = Some(e),
+            }
+        }
+        all.unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid description"))
+    }
+}
+
+impl From<syn::Error> for Diagnostics {
+    fn from(e: syn::Error) -> Self {
+        Diagnostics(e.into_iter().map(|e| Diagnostic::new(e.span(), e.to_string())).collect())
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            f.write_str(&d.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// A parsed and validated description: the model plus what only the generated Rust
+/// item needs (its visibility).
+#[derive(Clone, Debug)]
+pub struct Description {
+    /// The visibility written before the type name.
+    pub vis: syn::Visibility,
+    /// The validated model.
+    pub model: Model,
+}
+
+impl Description {
+    /// Parses and validates description tokens (the body of `codec! { … }`).
+    pub fn parse(tokens: TokenStream) -> Result<Self, Diagnostics> {
+        let ast: syntax::Ast = syn::parse2(tokens)?;
+        let model = validate::validate(&ast)?;
+        Ok(Description { vis: ast.vis, model })
+    }
+
+    /// Parses and validates a description file's text.
+    pub fn parse_str(text: &str) -> Result<Self, Diagnostics> {
+        let tokens: TokenStream = text.parse().map_err(|e: proc_macro2::LexError| {
+            Diagnostics(vec![Diagnostic::new(e.span(), format!("cannot tokenize the description: {e}"))])
+        })?;
+        Self::parse(tokens)
+    }
+}

@@ -1,0 +1,301 @@
+//! Pass 3's output: the span-free, canonical model of an encoding — the single
+//! source of truth that the automaton builder, the reference interpreter, the code
+//! generator and the analyses read.
+//!
+//! ```
+//! use placemat_codec::build::Description;
+//! let d = Description::parse_str(r#"
+//!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF, layout: shortest,
+//!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
+//! "#).unwrap();
+//! let forms = d.model.concrete_forms();
+//! assert_eq!(forms.len(), 2);
+//! assert_eq!((forms[1].lo.to_string(), forms[1].hi.to_string()), ("128".into(), "2047".into()));
+//! ```
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+use crate::Unit;
+
+/// The integer type of a codec's values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    /// 32-bit values.
+    U32,
+    /// 64-bit values.
+    U64,
+    /// Values of any size.
+    Unbounded,
+}
+
+impl ValueType {
+    /// Width in bits (`None` for unbounded).
+    pub fn bits(self) -> Option<u32> {
+        match self {
+            ValueType::U32 => Some(32),
+            ValueType::U64 => Some(64),
+            ValueType::Unbounded => None,
+        }
+    }
+}
+
+/// How form ranges and biases are derived from the order of the forms.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Each form starts where the previous one ended, bias 0: a value must use the
+    /// shortest form that holds it (UTF-8).
+    Shortest,
+    /// Each form starts where the previous one ended and is biased by its first value,
+    /// so payload 0 is that value (X/Open FSS-UTF).
+    Biased,
+    /// Every form states its range (and optionally its bias).
+    Explicit,
+}
+
+/// One unit of a form's pattern: fixed bits and payload bits (the low bits).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UnitPattern {
+    /// Which bits of the digit are fixed.
+    pub fixed_mask: u8,
+    /// Their values.
+    pub fixed_bits: u8,
+    /// How many low bits carry payload.
+    pub payload_bits: u32,
+}
+
+impl UnitPattern {
+    /// Whether digit `d` matches the fixed bits.
+    pub fn matches(&self, d: u8) -> bool {
+        d & self.fixed_mask == self.fixed_bits
+    }
+    /// Whether some digit matches both patterns.
+    pub fn overlaps(&self, other: &UnitPattern) -> bool {
+        (self.fixed_bits ^ other.fixed_bits) & self.fixed_mask & other.fixed_mask == 0
+    }
+    /// The digit carrying payload `p`.
+    pub fn digit(&self, p: u8) -> u8 {
+        self.fixed_bits | p
+    }
+}
+
+/// A form as declared: its unit patterns, at most one of them repeated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Form {
+    /// The patterns, in order.
+    pub units: Vec<UnitPattern>,
+    /// Index of the unit that may repeat (`1xxxxx*`), if any.
+    pub repeat: Option<usize>,
+    /// Range given in an explicit layout.
+    pub range: Option<(BigUint, BigUint)>,
+    /// Bias given in an explicit layout.
+    pub bias: Option<BigUint>,
+}
+
+impl Form {
+    /// The unit patterns with the repeated unit written `reps` times.
+    pub fn expand(&self, reps: usize) -> Vec<UnitPattern> {
+        match self.repeat {
+            None => self.units.clone(),
+            Some(r) => {
+                let mut out = self.units[..r].to_vec();
+                out.extend(std::iter::repeat_n(self.units[r], reps));
+                out.extend_from_slice(&self.units[r + 1..]);
+                out
+            }
+        }
+    }
+}
+
+/// A form of fixed length with its derived values: what decoders are built from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConcreteForm {
+    /// Which declared form it comes from.
+    pub form: usize,
+    /// How many times the repeated unit is written.
+    pub reps: usize,
+    /// The unit patterns.
+    pub units: Vec<UnitPattern>,
+    /// First value.
+    pub lo: BigUint,
+    /// Last value.
+    pub hi: BigUint,
+    /// Value of payload 0.
+    pub bias: BigUint,
+}
+
+impl ConcreteForm {
+    /// Total payload bits.
+    pub fn payload_bits(&self) -> u32 {
+        self.units.iter().map(|u| u.payload_bits).sum()
+    }
+}
+
+/// A validated description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    /// Rust type name of the generated codec.
+    pub type_name: String,
+    /// Codec name (`utf8`).
+    pub name: String,
+    /// One-line summary.
+    pub summary: String,
+    /// Doc comment lines.
+    pub docs: Vec<String>,
+    /// Units.
+    pub unit: Unit,
+    /// Value type.
+    pub value: ValueType,
+    /// Smallest value.
+    pub min: BigUint,
+    /// Largest value (`None`: unbounded).
+    pub max: Option<BigUint>,
+    /// Excluded ranges, sorted and disjoint.
+    pub excluded: Vec<(BigUint, BigUint)>,
+    /// `premap[v]` is what value `v < premap.len()` becomes before encoding.
+    pub premap: Option<Vec<u32>>,
+    /// Form derivation.
+    pub layout: Layout,
+    /// Declared forms.
+    pub forms: Vec<Form>,
+}
+
+impl Model {
+    /// Bits per unit digit.
+    pub fn unit_width(&self) -> u32 {
+        match &self.unit {
+            Unit::Byte => 8,
+            Unit::Alphabet(a) => a.len().trailing_zeros(),
+        }
+    }
+
+    /// The byte spelling digit `d`.
+    pub fn unit_byte(&self, d: u8) -> u8 {
+        match &self.unit {
+            Unit::Byte => d,
+            Unit::Alphabet(a) => a[d as usize],
+        }
+    }
+
+    /// The digit a byte spells, if any.
+    pub fn digit_of(&self, b: u8) -> Option<u8> {
+        match &self.unit {
+            Unit::Byte => Some(b),
+            Unit::Alphabet(a) => a.iter().position(|&x| x == b).map(|i| i as u8),
+        }
+    }
+
+    /// Whether the value set is bounded (so every form has finitely many lengths).
+    pub fn is_bounded(&self) -> bool {
+        self.max.is_some()
+    }
+
+    /// Whether `v` is in the range and not excluded.
+    pub fn contains(&self, v: &BigUint) -> bool {
+        *v >= self.min
+            && self.max.as_ref().is_none_or(|m| v <= m)
+            && !self.excluded.iter().any(|(lo, hi)| lo <= v && v <= hi)
+    }
+
+    /// The concrete forms of at most `limit` units (all of them if `None`, which
+    /// requires a bounded model), in order, with derived ranges and biases.
+    pub fn concrete_forms_upto(&self, limit: Option<usize>) -> Vec<ConcreteForm> {
+        assert!(limit.is_some() || self.is_bounded(), "an unbounded model has infinitely many forms");
+        let mut out = Vec::new();
+        let mut next_lo = self.min.clone();
+        'forms: for (i, form) in self.forms.iter().enumerate() {
+            for reps in 0.. {
+                let units = form.expand(reps);
+                if limit.is_some_and(|l| units.len() > l) {
+                    break;
+                }
+                if let Some(max) = &self.max {
+                    if self.layout != Layout::Explicit && next_lo > *max {
+                        break 'forms;
+                    }
+                }
+                let bits: u32 = units.iter().map(|u| u.payload_bits).sum();
+                let cap = BigUint::one() << bits;
+                let (lo, hi, bias) = match self.layout {
+                    Layout::Shortest => (next_lo.clone(), &cap - 1u32, BigUint::zero()),
+                    Layout::Biased => (next_lo.clone(), &next_lo + &cap - 1u32, next_lo.clone()),
+                    Layout::Explicit => {
+                        let (lo, hi) = form.range.clone().expect("validated: explicit forms have ranges");
+                        (lo, hi, form.bias.clone().unwrap_or_default())
+                    }
+                };
+                let hi = match &self.max {
+                    Some(max) if hi > *max => max.clone(),
+                    _ => hi,
+                };
+                if lo <= hi {
+                    next_lo = &hi + 1u32;
+                    out.push(ConcreteForm {
+                        form: i,
+                        reps,
+                        units,
+                        lo,
+                        hi,
+                        bias,
+                    });
+                }
+                if form.repeat.is_none() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Every concrete form of a bounded model.
+    pub fn concrete_forms(&self) -> Vec<ConcreteForm> {
+        self.concrete_forms_upto(None)
+    }
+
+    /// The longest sequence in units (`None` if unbounded).
+    pub fn max_units(&self) -> Option<usize> {
+        if !self.is_bounded() {
+            return None;
+        }
+        self.concrete_forms().iter().map(|f| f.units.len()).max()
+    }
+
+    /// The valid values of a concrete form, as disjoint sorted inclusive ranges
+    /// (its range less the excluded ranges).
+    pub fn valid_ranges(&self, form: &ConcreteForm) -> Vec<(BigUint, BigUint)> {
+        subtract(&form.lo, &form.hi, &self.excluded)
+    }
+
+    /// The inverse of the pre-mapping, if any.
+    pub fn premap_inverse(&self) -> Option<Vec<u32>> {
+        self.premap.as_ref().map(|p| {
+            let mut inv = vec![0u32; p.len()];
+            for (v, &m) in p.iter().enumerate() {
+                inv[m as usize] = v as u32;
+            }
+            inv
+        })
+    }
+}
+
+/// `[lo, hi]` minus the sorted, disjoint `holes`.
+pub fn subtract(lo: &BigUint, hi: &BigUint, holes: &[(BigUint, BigUint)]) -> Vec<(BigUint, BigUint)> {
+    let mut out = Vec::new();
+    let mut cur = lo.clone();
+    for (hlo, hhi) in holes {
+        if hhi < &cur || hlo > hi {
+            continue;
+        }
+        if hlo > &cur {
+            out.push((cur.clone(), hlo - 1u32));
+        }
+        cur = hhi + 1u32;
+        if &cur > hi {
+            return out;
+        }
+    }
+    if &cur <= hi {
+        out.push((cur, hi.clone()));
+    }
+    out
+}

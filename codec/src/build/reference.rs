@@ -1,0 +1,159 @@
+//! The reference interpreter: decodes and encodes by reading the model directly,
+//! with big integers, one form at a time. It is slow and obviously correct, and it
+//! is the oracle that every table and branching decoder is tested against.
+//!
+//! ```
+//! use placemat_codec::build::{reference::Reference, Description};
+//! use placemat_codec::Step;
+//! use num_bigint::BigUint;
+//! let d = Description::parse_str(r#"
+//!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF,
+//!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
+//! "#).unwrap();
+//! let r = Reference::new(&d.model);
+//! assert_eq!(r.encode(&BigUint::from(0xE9u32)).unwrap(), [0xC3, 0xA9]);
+//! assert_eq!(r.step(&[0xC3, 0xA9]), Step::Value { value: BigUint::from(0xE9u32), len: 2 });
+//! // C1 A9 would be an overlong form of 0x69: C1 starts no valid sequence.
+//! assert_eq!(r.step(&[0xC1, 0xA9]), Step::Invalid { len: 1 });
+//! assert_eq!(r.step(&[0xC3]), Step::Incomplete);
+//! ```
+//!
+//! Definitions used, straight from the model:
+//! * a unit sequence is *complete* if it matches every unit pattern of a concrete
+//!   form and its value (bias + payload, pre-mapping undone) is valid;
+//! * a sequence is a *valid prefix* if some completion of it is complete;
+//! * a step returns the shortest complete prefix, or else the longest valid prefix
+//!   (the maximal subpart) as invalid, or `Incomplete` if the whole input is a valid
+//!   prefix.
+
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::model::{ConcreteForm, Model};
+use crate::Step;
+
+/// The reference interpreter for one model.
+#[derive(Clone, Debug)]
+pub struct Reference<'m> {
+    model: &'m Model,
+    inverse: Option<Vec<u32>>,
+    /// All concrete forms, for a bounded model.
+    bounded: Option<Vec<ConcreteForm>>,
+}
+
+impl<'m> Reference<'m> {
+    /// An interpreter for `model`.
+    pub fn new(model: &'m Model) -> Self {
+        Reference {
+            model,
+            inverse: model.premap_inverse(),
+            bounded: model.is_bounded().then(|| model.concrete_forms()),
+        }
+    }
+
+    /// Concrete forms that could hold a sequence of at least `len` units.
+    fn forms_for(&self, len: usize) -> std::borrow::Cow<'_, [ConcreteForm]> {
+        match &self.bounded {
+            Some(all) => all.as_slice().into(),
+            None => self.model.concrete_forms_upto(Some(len + 1)).into(),
+        }
+    }
+
+    /// The value of a raw (pre-mapped) form value, undoing the pre-mapping.
+    fn unmap(&self, raw: BigUint) -> BigUint {
+        match (&self.inverse, raw.to_usize()) {
+            (Some(inv), Some(i)) if i < inv.len() => BigUint::from(inv[i]),
+            _ => raw,
+        }
+    }
+
+    /// Matches `units` against the first `units.len()` patterns of `form`, returning
+    /// the payload they carry.
+    fn payload(&self, form: &ConcreteForm, units: &[u8]) -> Option<BigUint> {
+        if units.len() > form.units.len() {
+            return None;
+        }
+        let mut p = BigUint::zero();
+        for (pat, &b) in form.units.iter().zip(units) {
+            let d = self.model.digit_of(b)?;
+            if !pat.matches(d) {
+                return None;
+            }
+            p = (p << pat.payload_bits) | BigUint::from(d & ((1u16 << pat.payload_bits) - 1) as u8);
+        }
+        Some(p)
+    }
+
+    /// Whether some valid value of `form` has payload in `lo..=hi`.
+    fn any_valid(&self, form: &ConcreteForm, lo: BigUint, hi: BigUint) -> bool {
+        let lo = lo + &form.bias;
+        let hi = hi + &form.bias;
+        let lo = lo.max(form.lo.clone());
+        let hi = hi.min(form.hi.clone());
+        if lo > hi {
+            return false;
+        }
+        // Pre-mapping permutes 0..N, which validation keeps inside the valid values,
+        // so the valid set of raw values equals the valid set of values.
+        !super::model::subtract(&lo, &hi, &self.model.excluded).is_empty()
+    }
+
+    /// Whether `units` is a prefix of some valid sequence.
+    pub fn is_valid_prefix(&self, units: &[u8]) -> bool {
+        self.forms_for(units.len()).iter().any(|f| {
+            let Some(p) = self.payload(f, units) else {
+                return false;
+            };
+            let rest: u32 = f.units[units.len()..].iter().map(|u| u.payload_bits).sum();
+            let lo = p << rest;
+            let hi = &lo + ((BigUint::one() << rest) - 1u32);
+            self.any_valid(f, lo, hi)
+        })
+    }
+
+    /// The value of `units` if it is exactly one valid sequence.
+    pub fn complete(&self, units: &[u8]) -> Option<BigUint> {
+        self.forms_for(units.len()).iter().filter(|f| f.units.len() == units.len()).find_map(|f| {
+            let p = self.payload(f, units)?;
+            self.any_valid(f, p.clone(), p.clone()).then(|| self.unmap(p + &f.bias))
+        })
+    }
+
+    /// One decoding step (see the module docs).
+    pub fn step(&self, input: &[u8]) -> Step<BigUint> {
+        for k in 1..=input.len() {
+            if let Some(value) = self.complete(&input[..k]) {
+                return Step::Value { value, len: k };
+            }
+            if !self.is_valid_prefix(&input[..k]) {
+                return Step::Invalid { len: (k - 1).max(1) };
+            }
+        }
+        Step::Incomplete
+    }
+
+    /// Encodes `value`, or `None` if it is not a valid value.
+    pub fn encode(&self, value: &BigUint) -> Option<Vec<u8>> {
+        if !self.model.contains(value) {
+            return None;
+        }
+        let raw = match (&self.model.premap, value.to_usize()) {
+            (Some(p), Some(i)) if i < p.len() => BigUint::from(p[i]),
+            _ => value.clone(),
+        };
+        let bits = raw.bits() as usize;
+        // Enough units for any form that can hold `raw`.
+        let limit = if self.model.is_bounded() { None } else { Some(bits + 2 * self.model.forms.iter().map(|f| f.units.len()).sum::<usize>()) };
+        let form = self.model.concrete_forms_upto(limit).into_iter().find(|f| f.lo <= raw && raw <= f.hi)?;
+        let mut payload = raw - &form.bias;
+        let mut out = vec![0u8; form.units.len()];
+        for (pat, slot) in form.units.iter().zip(out.iter_mut()).rev() {
+            let mask = (1u32 << pat.payload_bits) - 1;
+            let p = (&payload & BigUint::from(mask)).to_u8().unwrap_or(0);
+            payload >>= pat.payload_bits;
+            *slot = self.model.unit_byte(pat.digit(p));
+        }
+        debug_assert!(payload.is_zero());
+        Some(out)
+    }
+}

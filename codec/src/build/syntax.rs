@@ -1,0 +1,253 @@
+//! Pass 1: the one parser. Turns description tokens (from the `codec!` macro or from
+//! a description file) into an [`Ast`] that keeps every token's span, and nothing
+//! more: meaning is checked by [`super::validate`].
+//!
+//! ```
+//! use placemat_codec::build::syntax::Ast;
+//! let ast: Ast = syn::parse_str(r#"
+//!     pub Tiny { name: "tiny", value: u32, range: 0 ..= 0x7F, forms: { "0xxxxxxx" } }
+//! "#).unwrap();
+//! assert_eq!(ast.ident.to_string(), "Tiny");
+//! assert_eq!(ast.fields.len(), 4);
+//! ```
+//!
+//! The grammar is documented in the `placemat-macros` crate docs.
+
+use proc_macro2::Span;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{braced, bracketed, parenthesized, Ident, LitInt, LitStr, Token};
+
+/// A whole description, as written.
+#[derive(Clone, Debug)]
+pub struct Ast {
+    /// `///` doc comments before the name, in order.
+    pub docs: Vec<String>,
+    /// Other attributes (refused by validation, kept for their spans).
+    pub other_attrs: Vec<Span>,
+    /// `pub`, `pub(crate)`, … (as written; empty for private).
+    pub vis: syn::Visibility,
+    /// The Rust type name of the generated codec.
+    pub ident: Ident,
+    /// The `key: value` fields, in order.
+    pub fields: Vec<Field>,
+}
+
+/// One `key: value` entry.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// The key.
+    pub key: Ident,
+    /// The value.
+    pub value: FieldValue,
+}
+
+/// The value of a field, shaped by its key.
+#[derive(Clone, Debug)]
+pub enum FieldValue {
+    /// `"text"` (name, summary).
+    Str(LitStr),
+    /// A bare word (`byte`, `u32`, `shortest`, …).
+    Word(Ident),
+    /// `alphabet("…")`.
+    Alphabet(Ident, LitStr),
+    /// `lo ..= hi` or `lo ..`.
+    Range(RangeLit),
+    /// `[range, …]`.
+    Ranges(Span, Vec<RangeLit>),
+    /// `[int, …]`.
+    Ints(Span, Vec<IntLit>),
+    /// `{ form, … }`.
+    Forms(Span, Vec<FormLit>),
+}
+
+impl FieldValue {
+    /// The span of the whole value.
+    pub fn span(&self) -> Span {
+        match self {
+            FieldValue::Str(s) => s.span(),
+            FieldValue::Word(w) => w.span(),
+            FieldValue::Alphabet(w, _) => w.span(),
+            FieldValue::Range(r) => r.span,
+            FieldValue::Ranges(s, _) | FieldValue::Ints(s, _) | FieldValue::Forms(s, _) => *s,
+        }
+    }
+}
+
+/// An integer literal with its span.
+#[derive(Clone, Debug)]
+pub struct IntLit {
+    /// The value (`None` if it does not fit 128 bits).
+    pub value: Option<u128>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// `lo ..= hi` or the open `lo ..`.
+#[derive(Clone, Debug)]
+pub struct RangeLit {
+    /// Lower bound.
+    pub lo: IntLit,
+    /// Upper bound (inclusive), or `None` for an open range.
+    pub hi: Option<IntLit>,
+    /// Span of the whole range.
+    pub span: Span,
+}
+
+/// One form: `[range [bias N] =>] "pattern"`.
+#[derive(Clone, Debug)]
+pub struct FormLit {
+    /// The values the form covers, if written.
+    pub range: Option<RangeLit>,
+    /// The bias, if written.
+    pub bias: Option<IntLit>,
+    /// The unit patterns.
+    pub pattern: LitStr,
+}
+
+impl Parse for IntLit {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let lit: LitInt = input.parse()?;
+        if !lit.suffix().is_empty() {
+            return Err(syn::Error::new(lit.span(), "write integers without a type suffix"));
+        }
+        Ok(IntLit {
+            value: lit.base10_parse::<u128>().ok(),
+            span: lit.span(),
+        })
+    }
+}
+
+impl Parse for RangeLit {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let lo: IntLit = input.parse()?;
+        let mut span = lo.span;
+        if input.peek(Token![..=]) {
+            let op: Token![..=] = input.parse()?;
+            let hi: IntLit = input.parse()?;
+            span = lo.span.join(hi.span).unwrap_or(op.span());
+            Ok(RangeLit { lo, hi: Some(hi), span })
+        } else if input.peek(Token![..]) {
+            let op: Token![..] = input.parse()?;
+            span = span.join(op.span()).unwrap_or(span);
+            if !(input.is_empty() || input.peek(Token![,]) || input.peek(Token![=>]) || input.peek(syn::Ident)) {
+                return Err(input.error("write `lo ..= hi` (inclusive) or `lo ..` (no upper bound)"));
+            }
+            Ok(RangeLit { lo, hi: None, span })
+        } else {
+            Err(input.error("expected `..=` or `..` after the lower bound of a range"))
+        }
+    }
+}
+
+impl Parse for FormLit {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(LitStr) {
+            return Ok(FormLit {
+                range: None,
+                bias: None,
+                pattern: input.parse()?,
+            });
+        }
+        let range: RangeLit = input.parse()?;
+        let mut bias = None;
+        if input.peek(syn::Ident) {
+            let kw: Ident = input.parse()?;
+            if kw != "bias" {
+                return Err(syn::Error::new(kw.span(), "expected `bias` or `=>` after a form's range"));
+            }
+            bias = Some(input.parse()?);
+        }
+        input.parse::<Token![=>]>()?;
+        Ok(FormLit {
+            range: Some(range),
+            bias,
+            pattern: input.parse()?,
+        })
+    }
+}
+
+fn parse_value(key: &Ident, input: ParseStream) -> syn::Result<FieldValue> {
+    if input.peek(LitStr) {
+        return Ok(FieldValue::Str(input.parse()?));
+    }
+    if input.peek(LitInt) {
+        return Ok(FieldValue::Range(input.parse()?));
+    }
+    if input.peek(syn::token::Bracket) {
+        let content;
+        let b = bracketed!(content in input);
+        let span = b.span.join();
+        if content.is_empty() || key == "exclude" {
+            let items: Punctuated<RangeLit, Token![,]> = content.parse_terminated(RangeLit::parse, Token![,])?;
+            return Ok(FieldValue::Ranges(span, items.into_iter().collect()));
+        }
+        let items: Punctuated<IntLit, Token![,]> = content.parse_terminated(IntLit::parse, Token![,])?;
+        return Ok(FieldValue::Ints(span, items.into_iter().collect()));
+    }
+    if input.peek(syn::token::Brace) {
+        let content;
+        let b = braced!(content in input);
+        let items: Punctuated<FormLit, Token![,]> = content.parse_terminated(FormLit::parse, Token![,])?;
+        return Ok(FieldValue::Forms(b.span.join(), items.into_iter().collect()));
+    }
+    if input.peek(syn::Ident) {
+        let word: Ident = input.parse()?;
+        if input.peek(syn::token::Paren) {
+            let content;
+            parenthesized!(content in input);
+            let text: LitStr = content.parse()?;
+            if !content.is_empty() {
+                return Err(content.error("expected one string"));
+            }
+            return Ok(FieldValue::Alphabet(word, text));
+        }
+        return Ok(FieldValue::Word(word));
+    }
+    Err(input.error("expected a string, a number, a range, `[…]`, `{…}` or a word"))
+}
+
+impl Parse for Ast {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(syn::Attribute::parse_outer)?;
+        let mut docs = Vec::new();
+        let mut other_attrs = Vec::new();
+        for attr in &attrs {
+            match &attr.meta {
+                syn::Meta::NameValue(nv) if nv.path.is_ident("doc") => match &nv.value {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s), ..
+                    }) => docs.push(s.value()),
+                    _ => other_attrs.push(attr.span()),
+                },
+                _ => other_attrs.push(attr.span()),
+            }
+        }
+        let vis: syn::Visibility = input.parse()?;
+        let ident: Ident = input.parse()?;
+        let content;
+        braced!(content in input);
+        let mut fields = Vec::new();
+        while !content.is_empty() {
+            let key: Ident = content.call(syn::ext::IdentExt::parse_any)?;
+            content.parse::<Token![:]>()?;
+            let value = parse_value(&key, &content)?;
+            fields.push(Field { key, value });
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<Token![,]>()?;
+        }
+        if !input.is_empty() {
+            return Err(input.error("unexpected tokens after the description"));
+        }
+        Ok(Ast {
+            docs,
+            other_attrs,
+            vis,
+            ident,
+            fields,
+        })
+    }
+}

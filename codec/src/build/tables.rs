@@ -1,0 +1,160 @@
+//! Human-readable views of a codec's tables: the class and transition listing that
+//! `placemat tables` prints, the Graphviz picture behind `placemat tables --dot`,
+//! and the per-state unit ranges ([`arms`]) that the branching-decoder generator
+//! turns into `match` arms.
+//!
+//! ```
+//! use placemat_codec::build::{tables, RuntimeCodec};
+//! let codec = RuntimeCodec::from_text(r#"
+//!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF,
+//!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
+//! "#).unwrap();
+//! let dfa = codec.dfa();
+//! let start = tables::arms(&dfa, dfa.start());
+//! assert_eq!((start[0].lo, start[0].hi, start[0].payload_bits), (0x00, 0x7F, 7));
+//! assert!(tables::listing("two", &dfa).starts_with("two: 4 unit classes, 3 states"));
+//! assert!(tables::dot("two", &dfa).starts_with("digraph"));
+//! ```
+
+use std::fmt::Write;
+
+use crate::dfa::{Dfa, DEAD};
+
+/// A run of units that take the same transition from one state.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arm {
+    /// First unit.
+    pub lo: u8,
+    /// Last unit.
+    pub hi: u8,
+    /// Next state's (premultiplied) id.
+    pub next: usize,
+    /// Payload bits the unit contributes.
+    pub payload_bits: u32,
+    /// Bias added if the transition completes a sequence.
+    pub bias: u64,
+}
+
+/// The transitions out of `state` as maximal runs of units, dead runs included,
+/// in unit order.
+pub fn arms(dfa: &Dfa<&[u32], &[u64]>, state: usize) -> Vec<Arm> {
+    let mut out: Vec<Arm> = Vec::new();
+    for u in 0..=255u8 {
+        let t = dfa.transition(state, u);
+        match out.last_mut() {
+            Some(a) if a.next == t.next && a.payload_bits == t.payload_bits && a.bias == t.bias && a.hi + 1 == u => a.hi = u,
+            _ => out.push(Arm {
+                lo: u,
+                hi: u,
+                next: t.next,
+                payload_bits: t.payload_bits,
+                bias: t.bias,
+            }),
+        }
+    }
+    out
+}
+
+fn ranges_text(units: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < units.len() {
+        let mut j = i;
+        while j + 1 < units.len() && units[j + 1] == units[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j { format!("{:02X}", units[i]) } else { format!("{:02X}-{:02X}", units[i], units[j]) });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// The units of every class, as `00-7F,C0` text.
+pub fn class_members(dfa: &Dfa<&[u32], &[u64]>) -> Vec<String> {
+    (0..dfa.class_count())
+        .map(|c| {
+            let units: Vec<u8> = (0..=255u8).filter(|&u| dfa.classes()[u as usize] as usize == c).collect();
+            ranges_text(&units)
+        })
+        .collect()
+}
+
+/// The listing printed by `placemat tables`.
+///
+/// Line 1: `<name>: <C> unit classes, <S> states (dead state 0, start state 1), <B> table bytes`.
+/// Then one line per class with its units, and one row per state whose cells read
+/// `next/bits` (`+bias` when a completing transition adds a bias; `.` is dead).
+pub fn listing(name: &str, dfa: &Dfa<&[u32], &[u64]>) -> String {
+    let stride = dfa.class_count();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{name}: {} unit classes, {} states (dead state 0, start state 1), {} table bytes",
+        stride,
+        dfa.state_count(),
+        dfa.table_bytes()
+    );
+    let _ = writeln!(s, "classes:");
+    for (c, members) in class_members(dfa).iter().enumerate() {
+        let _ = writeln!(s, "  c{c:<3} {members}");
+    }
+    let _ = writeln!(s, "transitions (next state/payload bits, +bias on completion, . = dead):");
+    let mut header = String::from("  state");
+    for c in 0..stride {
+        let _ = write!(header, " {:>8}", format!("c{c}"));
+    }
+    let _ = writeln!(s, "{}", header.trim_end());
+    for st in 0..dfa.state_count() {
+        let mut row = format!("  {st:>5}");
+        for c in 0..stride {
+            let unit = (0..=255u8).find(|&u| dfa.classes()[u as usize] as usize == c).unwrap_or(0);
+            let t = dfa.transition(st * stride, unit);
+            let cell = if t.next == DEAD {
+                ".".to_string()
+            } else if t.bias != 0 {
+                format!("{}/{}+{:X}", t.next / stride, t.payload_bits, t.bias)
+            } else {
+                format!("{}/{}", t.next / stride, t.payload_bits)
+            };
+            let _ = write!(row, " {cell:>8}");
+        }
+        let _ = writeln!(s, "{}", row.trim_end());
+    }
+    s
+}
+
+/// A Graphviz `digraph` of the automaton: one node per live state (the start state
+/// doubles as the accepting state), one edge per target with its unit ranges and
+/// payload bits. The dead state and edges into it are left out.
+pub fn dot(name: &str, dfa: &Dfa<&[u32], &[u64]>) -> String {
+    let stride = dfa.class_count();
+    let mut s = String::new();
+    let _ = writeln!(s, "digraph \"{name}\" {{");
+    let _ = writeln!(s, "  rankdir=LR;");
+    let _ = writeln!(s, "  label=\"{name}: {} classes, {} states\";", stride, dfa.state_count());
+    let _ = writeln!(s, "  node [shape=circle, fontname=\"Helvetica\"];");
+    let _ = writeln!(s, "  edge [fontname=\"Helvetica\", fontsize=10];");
+    let _ = writeln!(s, "  s1 [shape=doublecircle, label=\"start\"];");
+    for st in 2..dfa.state_count() {
+        let _ = writeln!(s, "  s{st} [label=\"{st}\"];");
+    }
+    for st in 1..dfa.state_count() {
+        let mut by_target: Vec<(usize, u32, u64, Vec<u8>)> = Vec::new();
+        for a in arms(dfa, st * stride) {
+            if a.next == DEAD {
+                continue;
+            }
+            let key = (a.next / stride, a.payload_bits, a.bias);
+            match by_target.iter_mut().find(|(t, b, bi, _)| (*t, *b, *bi) == key) {
+                Some(entry) => entry.3.extend(a.lo..=a.hi),
+                None => by_target.push((key.0, key.1, key.2, (a.lo..=a.hi).collect())),
+            }
+        }
+        for (t, bits, bias, units) in by_target {
+            let bias = if bias != 0 { format!(" +{bias:X}") } else { String::new() };
+            let _ = writeln!(s, "  s{st} -> s{t} [label=\"{} /{bits}{bias}\"];", ranges_text(&units));
+        }
+    }
+    s.push_str("}\n");
+    s
+}

@@ -1,0 +1,175 @@
+//! What every codec is: a name, a range, an encoder, decoders and tables, reachable
+//! both statically (the [`Codec`] trait) and dynamically ([`DynCodec`], for the CLI
+//! and for descriptions loaded at run time).
+//!
+//! ```
+//! use placemat_codec::{CodecInfo, Unit};
+//! let info = CodecInfo::new("toy", "a toy codec", Unit::Byte, 32, 0, 0x7F, &[], Some(1));
+//! assert!(info.contains(0x41));
+//! assert!(!info.contains(0x80));
+//! assert_eq!(info.range_text(), "U+0000..=U+007F");
+//! ```
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+
+use crate::{dfa::Dfa, DecodeError, Decoder, EncodeError, Encoder, Step};
+
+/// What a codec's units are.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// 8-bit bytes.
+    Byte,
+    /// Symbols of an alphabet, each written as one byte (ASCII character); symbol `i`
+    /// is the digit `i`.
+    Alphabet(Cow<'static, [u8]>),
+}
+
+/// Static facts about a codec.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CodecInfo {
+    /// The codec's name, as `placemat list` prints it.
+    pub name: Cow<'static, str>,
+    /// One line describing it.
+    pub summary: Cow<'static, str>,
+    /// Its units.
+    pub unit: Unit,
+    /// Width of its value type in bits.
+    pub value_bits: u32,
+    /// Smallest encodable value.
+    pub min: u64,
+    /// Largest encodable value.
+    pub max: u64,
+    /// Values inside `min..=max` that are not encodable (inclusive ranges, sorted).
+    pub excluded: Cow<'static, [(u64, u64)]>,
+    /// The longest sequence, in units (`None`: unbounded).
+    pub max_units: Option<usize>,
+}
+
+impl CodecInfo {
+    /// Builds the info of a codec (generated code calls this in a `const`).
+    #[allow(clippy::too_many_arguments)]
+    pub const fn new(
+        name: &'static str,
+        summary: &'static str,
+        unit: Unit,
+        value_bits: u32,
+        min: u64,
+        max: u64,
+        excluded: &'static [(u64, u64)],
+        max_units: Option<usize>,
+    ) -> Self {
+        CodecInfo {
+            name: Cow::Borrowed(name),
+            summary: Cow::Borrowed(summary),
+            unit,
+            value_bits,
+            min,
+            max,
+            excluded: Cow::Borrowed(excluded),
+            max_units,
+        }
+    }
+
+    /// Whether `value` is encodable.
+    pub fn contains(&self, value: u64) -> bool {
+        self.min <= value && value <= self.max && !self.excluded.iter().any(|&(lo, hi)| lo <= value && value <= hi)
+    }
+
+    /// The range as text, `U+0000..=U+10FFFF except U+D800..=U+DFFF`.
+    pub fn range_text(&self) -> String {
+        let mut s = String::new();
+        let _ = write!(s, "U+{:04X}..=U+{:04X}", self.min, self.max);
+        for (i, &(lo, hi)) in self.excluded.iter().enumerate() {
+            let _ = write!(s, "{}U+{lo:04X}..=U+{hi:04X}", if i == 0 { " except " } else { ", " });
+        }
+        s
+    }
+}
+
+/// A generated codec: an encoder and a default decoder (the table walker), a
+/// branching decoder, and the tables.
+pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
+    /// The branching decoder generated from the same description.
+    type Branching: Decoder<Value = <Self as Encoder>::Value> + Default;
+    /// The codec's facts.
+    fn info() -> &'static CodecInfo;
+    /// The codec's tables.
+    fn dfa() -> &'static Dfa;
+}
+
+/// Which decoder of a codec to run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// The table walker over the codec's DFA.
+    Table,
+    /// The generated branching decoder (falls back to the table walker for codecs
+    /// built at run time, which have no generated code).
+    Branching,
+}
+
+/// A codec behind a trait object, with values widened to `u64`.
+pub trait DynCodec: Send + Sync {
+    /// The codec's facts.
+    fn info(&self) -> &CodecInfo;
+    /// A borrowed view of the tables.
+    fn dfa(&self) -> Dfa<&[u32], &[u64]>;
+    /// Encodes `value`, appending to `out`.
+    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+    /// One decoding step with the chosen strategy.
+    fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64>;
+    /// Validates `input` with the codec's fastest validator.
+    fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+        self.dfa().validate(input)
+    }
+}
+
+impl<C: Codec + Default + Send + Sync> DynCodec for C {
+    fn info(&self) -> &CodecInfo {
+        C::info()
+    }
+    fn dfa(&self) -> Dfa<&[u32], &[u64]> {
+        C::dfa().as_ref()
+    }
+    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        match crate::Value::from_u64(value) {
+            Some(v) => Encoder::encode_push(self, v, out),
+            None => Err(EncodeError::Unencodable { value }),
+        }
+    }
+    fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64> {
+        let widen = |s: Step<<C as Encoder>::Value>| match s {
+            Step::Value { value, len } => Step::Value {
+                value: crate::Value::to_u64(value),
+                len,
+            },
+            Step::Invalid { len } => Step::Invalid { len },
+            Step::Incomplete => Step::Incomplete,
+        };
+        match strategy {
+            Strategy::Table => widen(Decoder::step(self, input)),
+            Strategy::Branching => widen(C::Branching::default().step(input)),
+        }
+    }
+    fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+        Decoder::validate(self, input)
+    }
+}
+
+/// Decodes with a [`DynCodec`] and a chosen strategy, as a [`Decoder`] over `u64`.
+#[derive(Copy, Clone)]
+pub struct DynDecoder<'a> {
+    /// The codec.
+    pub codec: &'a dyn DynCodec,
+    /// The strategy.
+    pub strategy: Strategy,
+}
+
+impl Decoder for DynDecoder<'_> {
+    type Value = u64;
+    fn step(&self, input: &[u8]) -> Step<u64> {
+        self.codec.step(self.strategy, input)
+    }
+}

@@ -1,0 +1,222 @@
+//! The decoding half of the runtime API: one primitive ([`Decoder::step`]) and
+//! everything derived from it (strict decoding, validation, lossy decoding, an
+//! iterator of items with their spans).
+//!
+//! ```
+//! use placemat_codec::{Decoder, Step};
+//!
+//! /// A toy codec: every unit below 0x80 is a value, everything else is invalid.
+//! struct Ascii;
+//! impl Decoder for Ascii {
+//!     type Value = u32;
+//!     fn step(&self, input: &[u8]) -> Step<u32> {
+//!         match input.first() {
+//!             None => Step::Incomplete,
+//!             Some(&b) if b < 0x80 => Step::Value { value: b.into(), len: 1 },
+//!             Some(_) => Step::Invalid { len: 1 },
+//!         }
+//!     }
+//! }
+//!
+//! assert_eq!(Ascii.decode(b"hi").unwrap(), [0x68, 0x69]);
+//! let err = Ascii.validate(b"h\xFFi").unwrap_err();
+//! assert_eq!((err.valid_up_to(), err.error_len()), (1, Some(1)));
+//! assert_eq!(Ascii.decode_lossy(b"h\xFFi"), [0x68, 0xFFFD, 0x69]);
+//! ```
+//!
+//! # Lineage
+//! The error convention is `std::str::Utf8Error`'s; the lossy rule (one U+FFFD per
+//! maximal subpart) is Unicode's "best practice for U+FFFD substitution" (Unicode
+//! ch. 3, §3.9), as implemented by `String::from_utf8_lossy` and the WHATWG decoder.
+
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use crate::{DecodeError, Value};
+
+/// What one decoding step found at the start of its input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Step<V> {
+    /// A complete, valid sequence of `len` units encoding `value`.
+    Value {
+        /// The decoded value.
+        value: V,
+        /// Units consumed.
+        len: usize,
+    },
+    /// The first `len` units (at least one) are a maximal subpart: a prefix of some
+    /// valid sequence that the next unit cannot continue, or a single unit that
+    /// starts no sequence. Decoding resumes after them.
+    Invalid {
+        /// Units in the maximal subpart.
+        len: usize,
+    },
+    /// The whole input is a proper prefix of a valid sequence (or is empty).
+    Incomplete,
+}
+
+/// One decoded item and the units it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Item<V> {
+    /// Offsets of the units, relative to the start of the input (or stream).
+    pub span: Range<usize>,
+    /// The value, or why the units did not decode.
+    pub value: Result<V, ItemError>,
+}
+
+/// Why an [`Item`] did not decode.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ItemError {
+    /// A maximal subpart that no valid sequence continues.
+    Invalid,
+    /// The input ended inside a sequence.
+    Incomplete,
+}
+
+impl<V: Value> Item<V> {
+    /// The decoded value, or U+FFFD for an error (the lossy rule).
+    pub fn lossy(&self) -> V {
+        self.value.unwrap_or(V::REPLACEMENT)
+    }
+}
+
+/// A decoding strategy. Implementors provide [`Decoder::step`]; every other method
+/// is derived from it, and fast strategies override the bulk ones.
+///
+/// Invariant every implementation must keep (tested against the reference
+/// interpreter): `step` looks at no unit beyond the sequence it reports, so the
+/// result for a prefix of the input never depends on what follows it, except that
+/// [`Step::Incomplete`] may turn into another answer when more input arrives.
+pub trait Decoder {
+    /// The value type.
+    type Value: Value;
+
+    /// Decodes the sequence at the start of `input`.
+    fn step(&self, input: &[u8]) -> Step<Self::Value>;
+
+    /// Checks that `input` is a concatenation of valid sequences.
+    fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+        let mut pos = 0;
+        while pos < input.len() {
+            match self.step(&input[pos..]) {
+                Step::Value { len, .. } => pos += len,
+                Step::Invalid { len } => return Err(DecodeError::new(pos, Some(len))),
+                Step::Incomplete => return Err(DecodeError::new(pos, None)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends the values of `input` to `out`. On error, the values before the error
+    /// have been appended.
+    fn decode_into(&self, input: &[u8], out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+        let mut pos = 0;
+        while pos < input.len() {
+            match self.step(&input[pos..]) {
+                Step::Value { value, len } => {
+                    out.push(value);
+                    pos += len;
+                }
+                Step::Invalid { len } => return Err(DecodeError::new(pos, Some(len))),
+                Step::Incomplete => return Err(DecodeError::new(pos, None)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes all of `input`, or reports the first error.
+    fn decode(&self, input: &[u8]) -> Result<Vec<Self::Value>, DecodeError> {
+        let mut out = Vec::with_capacity(input.len());
+        self.decode_into(input, &mut out)?;
+        Ok(out)
+    }
+
+    /// Decodes `input`, replacing each maximal subpart (and a truncated tail) by one
+    /// U+FFFD.
+    fn decode_lossy_into(&self, input: &[u8], out: &mut Vec<Self::Value>) {
+        let mut pos = 0;
+        while pos < input.len() {
+            match self.step(&input[pos..]) {
+                Step::Value { value, len } => {
+                    out.push(value);
+                    pos += len;
+                }
+                Step::Invalid { len } => {
+                    out.push(Self::Value::REPLACEMENT);
+                    pos += len;
+                }
+                Step::Incomplete => {
+                    out.push(Self::Value::REPLACEMENT);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// [`Decoder::decode_lossy_into`] into a new vector.
+    fn decode_lossy(&self, input: &[u8]) -> Vec<Self::Value> {
+        let mut out = Vec::with_capacity(input.len());
+        self.decode_lossy_into(input, &mut out);
+        out
+    }
+
+    /// An iterator over the items of `input`, errors included, with their spans.
+    fn items<'a>(&'a self, input: &'a [u8]) -> Items<'a, Self>
+    where
+        Self: Sized,
+    {
+        Items {
+            decoder: self,
+            input,
+            pos: 0,
+        }
+    }
+}
+
+impl<D: Decoder + ?Sized> Decoder for &D {
+    type Value = D::Value;
+    #[inline]
+    fn step(&self, input: &[u8]) -> Step<Self::Value> {
+        (**self).step(input)
+    }
+    fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+        (**self).validate(input)
+    }
+    fn decode_into(&self, input: &[u8], out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+        (**self).decode_into(input, out)
+    }
+    fn decode_lossy_into(&self, input: &[u8], out: &mut Vec<Self::Value>) {
+        (**self).decode_lossy_into(input, out)
+    }
+}
+
+/// Iterator returned by [`Decoder::items`].
+#[derive(Clone, Debug)]
+pub struct Items<'a, D> {
+    decoder: &'a D,
+    input: &'a [u8],
+    pos: usize,
+}
+
+impl<D: Decoder> Iterator for Items<'_, D> {
+    type Item = Item<D::Value>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let start = self.pos;
+        if start >= self.input.len() {
+            return None;
+        }
+        let (len, value) = match self.decoder.step(&self.input[start..]) {
+            Step::Value { value, len } => (len, Ok(value)),
+            Step::Invalid { len } => (len, Err(ItemError::Invalid)),
+            Step::Incomplete => (self.input.len() - start, Err(ItemError::Incomplete)),
+        };
+        self.pos = start + len;
+        Some(Item {
+            span: start..self.pos,
+            value,
+        })
+    }
+}
+
+impl<D: Decoder> core::iter::FusedIterator for Items<'_, D> {}

@@ -1,0 +1,415 @@
+//! The table format and the one table walker that runs it.
+//!
+//! A [`Dfa`] is a deterministic transducer over units. Generated codecs hold one in
+//! `static` storage (`Dfa<&'static [u32], &'static [u64]>`); descriptions loaded at
+//! run time build one in owned storage (`Dfa<Vec<u32>, Vec<u64>>`). Both go through
+//! the same walker.
+//!
+//! ```
+//! use placemat_codec::dfa::{Dfa, DEAD};
+//! // A two-state automaton for "7-bit ASCII": 2 classes (00–7F, 80–FF), states
+//! // DEAD (id 0) and START (id 1, premultiplied to 2).
+//! let mut classes = [1u8; 256];
+//! classes[..0x80].fill(0);
+//! let digits = core::array::from_fn(|b| b as u8);
+//! let start = 2u32;
+//! // Row DEAD: both classes stay dead. Row START: ASCII is a 7-bit value, the rest dies.
+//! let trans = vec![0, 0, start | (7 << 16), 0];
+//! let dfa = Dfa::new(classes, digits, trans, vec![0u64]).unwrap();
+//! assert_eq!(dfa.class_count(), 2);
+//! assert_eq!(dfa.state_count(), 2);
+//! assert!(dfa.validate(b"plain").is_ok());
+//! assert_eq!(dfa.validate(b"ok\x80").unwrap_err().valid_up_to(), 2);
+//! assert_eq!(dfa.transition(dfa.start(), b'A').next, dfa.start());
+//! assert_eq!(dfa.transition(dfa.start(), 0x80).next, DEAD);
+//! ```
+//!
+//! # The format
+//!
+//! * `classes[u]` — the unit class of unit `u` (a byte, or the byte spelling an
+//!   alphabet symbol). Units in one class behave identically in every state.
+//! * `digits[u]` — the digit value of unit `u`: the byte itself for byte units, the
+//!   symbol's index for alphabet units. Payload bits are the low bits of the digit.
+//! * `trans[state + class]` — one `u32` per state and class, rows laid out state after
+//!   state, state ids *premultiplied* by the class count (so a row starts at its id):
+//!   - bits 0–15: the next state's id;
+//!   - bits 16–19: how many low bits of the digit are payload (`v = v << n | digit & mask`);
+//!   - bits 20–31: an index into `biases`, added to the value when the transition
+//!     completes a sequence (index 0 holds 0).
+//! * State [`DEAD`] (id 0) rejects: every transition from it returns to it. The
+//!   start state (id = class count) is also the accepting state: a transition that
+//!   lands on it completes a sequence and emits `v + bias`.
+//!
+//! Invariants (checked by [`Dfa::new`] and, for generated tables, by a `const`
+//! assertion next to them): the table has `states × classes` entries; every next
+//! state is a multiple of the class count and below the table length; every bias
+//! index is in range; payload counts are at most 8.
+//!
+//! # Lineage
+//! The layout (class map + premultiplied transition rows, dead state 0) follows
+//! Björn Höhrmann's "Flexible and Economical UTF-8 Decoder" (2009–2010) and
+//! regex-automata's dense DFAs; the payload/bias output per transition is what lets
+//! one walker decode biased encodings such as X/Open FSS-UTF exactly.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::{DecodeError, Step, Value};
+
+/// The rejecting state's id. Every transition from it leads back to it.
+pub const DEAD: usize = 0;
+
+/// Mask of the next-state field of a transition entry.
+pub const STATE_MASK: u32 = 0xFFFF;
+/// Shift of the payload-bit-count field of a transition entry.
+pub const BITS_SHIFT: u32 = 16;
+/// Shift of the bias-index field of a transition entry.
+pub const BIAS_SHIFT: u32 = 20;
+/// Largest number of biases a table can index.
+pub const MAX_BIASES: usize = 1 << (32 - BIAS_SHIFT);
+
+/// Packs a transition entry.
+pub const fn entry(next: usize, payload_bits: u32, bias_index: usize) -> u32 {
+    (next as u32) | (payload_bits << BITS_SHIFT) | ((bias_index as u32) << BIAS_SHIFT)
+}
+
+/// One transition, unpacked (for tracing and printing; the walker reads entries).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Transition {
+    /// The unit's class.
+    pub class: usize,
+    /// The next state's (premultiplied) id.
+    pub next: usize,
+    /// How many low bits of the unit's digit are payload.
+    pub payload_bits: u32,
+    /// The bias added when this transition completes a sequence.
+    pub bias: u64,
+}
+
+/// Why a table was refused by [`Dfa::new`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// No classes, or a class id in `classes` beyond the table's width.
+    BadClass,
+    /// The table is empty, has fewer than two states, or is not a whole number of rows.
+    BadShape,
+    /// An entry names a state that does not exist or is not premultiplied.
+    BadState,
+    /// An entry names a bias that does not exist, or bias 0 is not 0.
+    BadBias,
+    /// An entry takes more than 8 payload bits.
+    BadPayload,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TableError::BadClass => "a unit class is out of range",
+            TableError::BadShape => "the transition table is not states x classes",
+            TableError::BadState => "a transition names a missing state",
+            TableError::BadBias => "a transition names a missing bias",
+            TableError::BadPayload => "a transition takes more than 8 payload bits",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for TableError {}
+
+/// A table-driven decoder: unit classes, digit values, transitions and biases.
+///
+/// `T` and `B` are the storage of the transition table and the bias table:
+/// `&'static [u32]`/`&'static [u64]` for generated codecs, `Vec`s for run-time ones.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
+    classes: [u8; 256],
+    digits: [u8; 256],
+    trans: T,
+    biases: B,
+    stride: usize,
+    ascii: bool,
+}
+
+/// Checks the table invariants; usable in `const` context.
+///
+/// Returns `Ok(stride)` (the class count) when the tables are well formed.
+pub const fn check_tables(classes: &[u8; 256], trans: &[u32], biases: &[u64]) -> Result<usize, TableError> {
+    let mut stride = 0usize;
+    let mut i = 0;
+    while i < 256 {
+        if classes[i] as usize + 1 > stride {
+            stride = classes[i] as usize + 1;
+        }
+        i += 1;
+    }
+    if trans.is_empty() || trans.len() % stride != 0 || trans.len() / stride < 2 {
+        return Err(TableError::BadShape);
+    }
+    if biases.is_empty() || biases[0] != 0 {
+        return Err(TableError::BadBias);
+    }
+    let mut i = 0;
+    while i < trans.len() {
+        let e = trans[i];
+        let next = (e & STATE_MASK) as usize;
+        if next % stride != 0 || next >= trans.len() {
+            return Err(TableError::BadState);
+        }
+        if ((e >> BITS_SHIFT) & 0xF) > 8 {
+            return Err(TableError::BadPayload);
+        }
+        if (e >> BIAS_SHIFT) as usize >= biases.len() {
+            return Err(TableError::BadBias);
+        }
+        i += 1;
+    }
+    // The dead row must stay dead.
+    let mut c = 0;
+    while c < stride {
+        if trans[c] & STATE_MASK != DEAD as u32 {
+            return Err(TableError::BadState);
+        }
+        c += 1;
+    }
+    Ok(stride)
+}
+
+/// Whether units 00–7F are single-unit values of themselves from the start state.
+const fn ascii_transparent(classes: &[u8; 256], digits: &[u8; 256], trans: &[u32], stride: usize) -> bool {
+    let mut b = 0;
+    while b < 0x80 {
+        let e = trans[stride + classes[b] as usize];
+        if (e & STATE_MASK) as usize != stride
+            || (e >> BITS_SHIFT) & 0xF < 7
+            || (e >> BIAS_SHIFT) != 0
+            || digits[b] as usize != b
+        {
+            return false;
+        }
+        b += 1;
+    }
+    true
+}
+
+impl Dfa<&'static [u32], &'static [u64]> {
+    /// Builds a table over `static` storage, as generated code does. Panics (at
+    /// compile time, in a `const`) if the invariants of the module docs do not hold.
+    pub const fn from_static(
+        classes: [u8; 256],
+        digits: [u8; 256],
+        trans: &'static [u32],
+        biases: &'static [u64],
+    ) -> Self {
+        let stride = match check_tables(&classes, trans, biases) {
+            Ok(s) => s,
+            Err(_) => panic!("malformed DFA tables"),
+        };
+        let ascii = ascii_transparent(&classes, &digits, trans, stride);
+        Dfa {
+            classes,
+            digits,
+            trans,
+            biases,
+            stride,
+            ascii,
+        }
+    }
+}
+
+impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
+    /// Builds a table over any storage, checking the invariants of the module docs.
+    pub fn new(classes: [u8; 256], digits: [u8; 256], trans: T, biases: B) -> Result<Self, TableError> {
+        let stride = check_tables(&classes, trans.as_ref(), biases.as_ref())?;
+        let ascii = ascii_transparent(&classes, &digits, trans.as_ref(), stride);
+        Ok(Dfa {
+            classes,
+            digits,
+            trans,
+            biases,
+            stride,
+            ascii,
+        })
+    }
+
+    /// A borrowed view of the same tables.
+    pub fn as_ref(&self) -> Dfa<&[u32], &[u64]> {
+        Dfa {
+            classes: self.classes,
+            digits: self.digits,
+            trans: self.trans.as_ref(),
+            biases: self.biases.as_ref(),
+            stride: self.stride,
+            ascii: self.ascii,
+        }
+    }
+
+    /// The class of every unit.
+    pub fn classes(&self) -> &[u8; 256] {
+        &self.classes
+    }
+    /// The digit value of every unit.
+    pub fn digits(&self) -> &[u8; 256] {
+        &self.digits
+    }
+    /// The raw transition entries (see the module docs).
+    pub fn transitions(&self) -> &[u32] {
+        self.trans.as_ref()
+    }
+    /// The bias table; entry 0 is 0.
+    pub fn biases(&self) -> &[u64] {
+        self.biases.as_ref()
+    }
+    /// Number of unit classes (the row width).
+    pub fn class_count(&self) -> usize {
+        self.stride
+    }
+    /// Number of states, the dead state included.
+    pub fn state_count(&self) -> usize {
+        self.trans.as_ref().len() / self.stride
+    }
+    /// The start (and accepting) state's id.
+    pub fn start(&self) -> usize {
+        self.stride
+    }
+    /// Whether units 00–7F decode to themselves from the start state, which enables
+    /// the ASCII fast path.
+    pub fn is_ascii_transparent(&self) -> bool {
+        self.ascii
+    }
+    /// Size of the tables in bytes (class and digit maps, transitions, biases).
+    pub fn table_bytes(&self) -> usize {
+        512 + 4 * self.trans.as_ref().len() + 8 * self.biases.as_ref().len()
+    }
+
+    /// The transition taken from `state` on `unit`.
+    pub fn transition(&self, state: usize, unit: u8) -> Transition {
+        let class = self.classes[unit as usize] as usize;
+        let e = self.trans.as_ref()[state + class];
+        Transition {
+            class,
+            next: (e & STATE_MASK) as usize,
+            payload_bits: (e >> BITS_SHIFT) & 0xF,
+            bias: self.biases.as_ref()[(e >> BIAS_SHIFT) as usize],
+        }
+    }
+
+    /// Decodes the sequence at the start of `input` (see [`crate::Decoder::step`]).
+    #[inline]
+    pub fn step<V: Value>(&self, input: &[u8]) -> Step<V> {
+        let trans = self.trans.as_ref();
+        let start = self.stride;
+        let mut state = start;
+        let mut v: u64 = 0;
+        for (i, &b) in input.iter().enumerate() {
+            let e = trans[state + self.classes[b as usize] as usize];
+            let n = (e >> BITS_SHIFT) & 0xF;
+            v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
+            state = (e & STATE_MASK) as usize;
+            if state == start {
+                let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
+                return Step::Value {
+                    value: V::from_u64_lossy(v.wrapping_add(bias)),
+                    len: i + 1,
+                };
+            }
+            if state == DEAD {
+                return Step::Invalid { len: i.max(1) };
+            }
+        }
+        Step::Incomplete
+    }
+
+    /// Checks that `input` is a concatenation of valid sequences.
+    ///
+    /// The hot loop tracks only the state; ASCII runs are skipped eight units at a
+    /// time for ASCII-transparent codecs. On failure the exact position is
+    /// recomputed by [`Dfa::step`] from the last unit boundary the loop saw.
+    pub fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+        const BLOCK: usize = 64;
+        let trans = self.trans.as_ref();
+        let start = self.stride;
+        let mut state = start;
+        // A position known to start a sequence.
+        let mut boundary = 0;
+        let mut i = 0;
+        while i < input.len() {
+            if state == start {
+                boundary = i;
+                if self.ascii {
+                    while let Some(chunk) = input.get(i..i + 8) {
+                        let word = u64::from_le_bytes([
+                            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+                        ]);
+                        if word & 0x8080_8080_8080_8080 != 0 {
+                            break;
+                        }
+                        i += 8;
+                    }
+                    boundary = i;
+                }
+            }
+            let end = input.len().min(i + BLOCK);
+            for &b in &input[i..end] {
+                state = (trans[state + self.classes[b as usize] as usize] & STATE_MASK) as usize;
+            }
+            i = end;
+            if state == DEAD {
+                break;
+            }
+        }
+        if state == start {
+            return Ok(());
+        }
+        self.slow_validate(input, boundary)
+    }
+
+    /// Step-by-step validation from a known boundary, for exact error positions.
+    fn slow_validate(&self, input: &[u8], mut pos: usize) -> Result<(), DecodeError> {
+        while pos < input.len() {
+            match self.step::<u64>(&input[pos..]) {
+                Step::Value { len, .. } => pos += len,
+                Step::Invalid { len } => return Err(DecodeError::new(pos, Some(len))),
+                Step::Incomplete => return Err(DecodeError::new(pos, None)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends the values of `input` to `out` (the table decoder's bulk loop).
+    pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
+        let trans = self.trans.as_ref();
+        let biases = self.biases.as_ref();
+        let start = self.stride;
+        let mut state = start;
+        let mut v: u64 = 0;
+        let mut seq_start = 0;
+        for (i, &b) in input.iter().enumerate() {
+            let e = trans[state + self.classes[b as usize] as usize];
+            let n = (e >> BITS_SHIFT) & 0xF;
+            v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
+            state = (e & STATE_MASK) as usize;
+            if state == start {
+                out.push(V::from_u64_lossy(v.wrapping_add(biases[(e >> BIAS_SHIFT) as usize])));
+                v = 0;
+                seq_start = i + 1;
+            } else if state == DEAD {
+                return Err(DecodeError::new(seq_start, Some(i - seq_start)));
+            }
+        }
+        if state == start {
+            Ok(())
+        } else {
+            Err(DecodeError::new(seq_start, None))
+        }
+    }
+}
+
+impl<T: AsRef<[u32]>, B: AsRef<[u64]>> fmt::Debug for Dfa<T, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Dfa")
+            .field("classes", &self.class_count())
+            .field("states", &self.state_count())
+            .field("ascii_transparent", &self.ascii)
+            .finish()
+    }
+}

@@ -1,0 +1,115 @@
+//! Error types shared by every codec.
+//!
+//! [`DecodeError`] has exactly the meaning of [`core::str::Utf8Error`]:
+//!
+//! ```
+//! use placemat_codec::DecodeError;
+//! // `61 E0 80 62`: `E0 80` can never start a strict UTF-8 sequence, so the
+//! // maximal subpart is the lone `E0` and decoding may resume at `80`.
+//! let err = DecodeError::new(1, Some(1));
+//! assert_eq!(err.valid_up_to(), 1);
+//! assert_eq!(err.error_len(), Some(1));
+//! assert_eq!(err.to_string(), "invalid sequence of 1 unit at offset 1");
+//! ```
+
+use core::fmt;
+
+/// A decoding failure: where the valid prefix ends and how long the bad sequence is.
+///
+/// * `valid_up_to` — the number of units, from the start of the input, that form
+///   complete valid sequences.
+/// * `error_len` — `Some(n)`: the `n` units at `valid_up_to` are a *maximal subpart*
+///   (the longest prefix of some well-formed sequence, or a single unit that starts
+///   none) and decoding may resume after them; `None`: the input ended inside a
+///   sequence that more input could complete.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DecodeError {
+    valid_up_to: usize,
+    error_len: Option<usize>,
+}
+
+impl DecodeError {
+    /// Builds an error; `error_len` of `Some(0)` is normalised to `Some(1)`.
+    pub const fn new(valid_up_to: usize, error_len: Option<usize>) -> Self {
+        let error_len = match error_len {
+            Some(0) => Some(1),
+            other => other,
+        };
+        DecodeError {
+            valid_up_to,
+            error_len,
+        }
+    }
+
+    /// Units before the error that decode completely.
+    pub const fn valid_up_to(&self) -> usize {
+        self.valid_up_to
+    }
+
+    /// Length of the invalid sequence, or `None` if the input is truncated.
+    pub const fn error_len(&self) -> Option<usize> {
+        self.error_len
+    }
+
+    /// The same error moved `offset` units later (for errors found in a slice of a
+    /// larger stream).
+    pub const fn shifted(self, offset: usize) -> Self {
+        DecodeError {
+            valid_up_to: self.valid_up_to + offset,
+            error_len: self.error_len,
+        }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.error_len {
+            Some(n) => write!(
+                f,
+                "invalid sequence of {n} unit{} at offset {}",
+                if n == 1 { "" } else { "s" },
+                self.valid_up_to
+            ),
+            None => write!(
+                f,
+                "incomplete sequence at end of input at offset {}",
+                self.valid_up_to
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for DecodeError {}
+
+/// An encoding failure.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The value is outside the codec's range or in one of its excluded ranges.
+    Unencodable {
+        /// The value that was refused.
+        value: u64,
+    },
+    /// The output buffer is too small; `needed` units would have been written.
+    BufferTooSmall {
+        /// Units the encoding of this value needs.
+        needed: usize,
+    },
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            EncodeError::Unencodable { value } => {
+                write!(f, "U+{value:04X} cannot be encoded by this codec")
+            }
+            EncodeError::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: {needed} units needed")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for EncodeError {}

@@ -1,0 +1,54 @@
+//! The integer types a codec's values can have.
+//!
+//! ```
+//! use placemat_codec::Value;
+//! assert_eq!(<u32 as Value>::BITS, 32);
+//! assert_eq!(u32::REPLACEMENT, 0xFFFD);
+//! assert_eq!(u64::from_u64_lossy(1 << 40), 1 << 40);
+//! ```
+
+use core::fmt::{Debug, Display, LowerHex, UpperHex};
+use core::hash::Hash;
+
+/// An unsigned integer a codec decodes to and encodes from.
+///
+/// Implemented for `u32` (strict UTF-8 and the 31/32-bit historical forms) and `u64`
+/// (UTF-8 extended to 36 or 42 bits). The generated decoders accumulate payload bits
+/// in this type directly, so a narrow type is also a fast one.
+pub trait Value:
+    Copy + Eq + Ord + Hash + Debug + Display + LowerHex + UpperHex + Default + Send + Sync + 'static
+{
+    /// Width in bits.
+    const BITS: u32;
+    /// U+FFFD, emitted by lossy decoding once per maximal subpart.
+    const REPLACEMENT: Self;
+    /// Widens to `u64`.
+    fn to_u64(self) -> u64;
+    /// Narrows from `u64`, keeping the low bits.
+    fn from_u64_lossy(v: u64) -> Self;
+    /// Narrows from `u64`, or `None` if the value does not fit.
+    fn from_u64(v: u64) -> Option<Self>;
+}
+
+macro_rules! impl_value {
+    ($($t:ty),*) => {$(
+        impl Value for $t {
+            const BITS: u32 = <$t>::BITS;
+            const REPLACEMENT: Self = 0xFFFD;
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn from_u64_lossy(v: u64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn from_u64(v: u64) -> Option<Self> {
+                <$t>::try_from(v).ok()
+            }
+        }
+    )*};
+}
+
+impl_value!(u32, u64);

@@ -1,0 +1,5 @@
+//! The `placemat` command-line tool; see `placemat_variants::cli`.
+
+fn main() {
+    placemat_variants::cli::main()
+}

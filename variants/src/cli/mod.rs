@@ -1,0 +1,232 @@
+//! The `placemat` command line: argument parsing and dispatch. Each command lives in
+//! its own file; all of them pick their codec through [`source`], so every command
+//! takes either a built-in codec's name or `--spec FILE`.
+//!
+//! The formats are a contract that outside tools rely on:
+//! * `list` — one line per codec: `<name>  <summary>`;
+//! * `encode <codec> [FILE]` — whitespace-separated `U+hex` tokens in, raw units out;
+//! * `decode <codec> [--errors strict|replace] [FILE]` — raw units in, one `U+XXXX`
+//!   line per value out (uppercase hex, at least 4 digits);
+//! * `transcode --from A --to B [--errors strict|replace] [FILE]`;
+//! * `trace <codec> [FILE]` — one line per unit;
+//! * `tables <codec> [--dot]`.
+//!
+//! Errors print one line, `placemat: …`, on stderr and exit with status 1.
+//!
+//! ```
+//! let out = placemat_variants::cli::run_to_string(&["placemat", "list"]).unwrap();
+//! assert!(out.lines().any(|l| l.starts_with("utf8  ")));
+//! ```
+
+mod decode;
+mod encode;
+mod input;
+mod source;
+mod tables;
+mod trace;
+
+use std::io::{self, Write};
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+pub use source::CodecRef;
+
+/// A command-line failure.
+#[derive(Debug)]
+pub enum CliError {
+    /// A message for stderr (the user's input or arguments are wrong).
+    Message(String),
+    /// Reading input or writing output failed.
+    Io(io::Error),
+}
+
+impl CliError {
+    fn msg(text: impl Into<String>) -> Self {
+        CliError::Message(text.into())
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Message(m) => f.write_str(m),
+            CliError::Io(e) => write!(f, "I/O error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        CliError::Io(e)
+    }
+}
+
+/// Result of a command.
+pub type CliResult = Result<(), CliError>;
+
+/// Design, generate and study UTF-8-family encodings.
+#[derive(Parser, Debug)]
+#[command(name = "placemat", version, about, long_about = None)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// How decoding errors are handled.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum ErrorMode {
+    /// Stop at the first error: print its offset and exit 1.
+    #[default]
+    Strict,
+    /// Replace each maximal subpart (and each unencodable value) by U+FFFD.
+    Replace,
+}
+
+/// A codec argument: a built-in name, or `--spec FILE`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CodecArgs {
+    /// Positional arguments: `<codec> [FILE]`, or just `[FILE]` with `--spec`.
+    #[arg(value_name = "CODEC | FILE")]
+    pub args: Vec<String>,
+    /// A description file to load at run time in place of a built-in codec.
+    #[arg(long, value_name = "FILE")]
+    pub spec: Option<String>,
+}
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the built-in codecs: `<name>  <summary>`.
+    List,
+    /// Encode `U+hex` values (whitespace-separated) into raw units.
+    Encode {
+        /// The codec and the input.
+        #[command(flatten)]
+        codec: CodecArgs,
+    },
+    /// Decode raw units into one `U+XXXX` line per value.
+    Decode {
+        /// The codec and the input.
+        #[command(flatten)]
+        codec: CodecArgs,
+        /// Error handling.
+        #[arg(long, value_enum, default_value_t)]
+        errors: ErrorMode,
+    },
+    /// Decode with one codec and encode with another.
+    Transcode {
+        /// The codec to decode with.
+        #[arg(long)]
+        from: Option<String>,
+        /// The codec to encode with.
+        #[arg(long)]
+        to: Option<String>,
+        /// A description file to decode with (in place of `--from`).
+        #[arg(long, value_name = "FILE")]
+        from_spec: Option<String>,
+        /// A description file to encode with (in place of `--to`).
+        #[arg(long, value_name = "FILE")]
+        to_spec: Option<String>,
+        /// A description file standing in for whichever of `--from`/`--to` is missing.
+        #[arg(long, value_name = "FILE")]
+        spec: Option<String>,
+        /// Error handling.
+        #[arg(long, value_enum, default_value_t)]
+        errors: ErrorMode,
+        /// Input file (default: standard input).
+        file: Option<String>,
+    },
+    /// Show the table walker's steps, one line per unit.
+    Trace {
+        /// The codec and the input.
+        #[command(flatten)]
+        codec: CodecArgs,
+    },
+    /// Print the unit classes and the transition table, or Graphviz with `--dot`.
+    Tables {
+        /// The codec and the input.
+        #[command(flatten)]
+        codec: CodecArgs,
+        /// Print a Graphviz digraph instead.
+        #[arg(long)]
+        dot: bool,
+    },
+}
+
+/// Runs a parsed command line, writing to `out`.
+pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
+    match cli.command {
+        Command::List => {
+            for codec in crate::registry::all() {
+                let info = codec.info();
+                writeln!(out, "{}  {}", info.name, info.summary)?;
+            }
+            Ok(())
+        }
+        Command::Encode { codec } => {
+            let (codec, file) = source::resolve(&codec)?;
+            encode::run(codec.get(), file.as_deref(), out)
+        }
+        Command::Decode { codec, errors } => {
+            let (codec, file) = source::resolve(&codec)?;
+            decode::run(codec.get(), file.as_deref(), errors, out)
+        }
+        Command::Transcode {
+            from,
+            to,
+            from_spec,
+            to_spec,
+            spec,
+            errors,
+            file,
+        } => {
+            let (from, to) = source::resolve_pair(from, to, from_spec, to_spec, spec)?;
+            decode::transcode(from.get(), to.get(), file.as_deref(), errors, out)
+        }
+        Command::Trace { codec } => {
+            let (codec, file) = source::resolve(&codec)?;
+            trace::run(codec.get(), file.as_deref(), out)
+        }
+        Command::Tables { codec, dot } => {
+            let (codec, file) = source::resolve(&codec)?;
+            if let Some(extra) = file {
+                return Err(CliError::msg(format!("`tables` takes no input file (got `{extra}`)")));
+            }
+            tables::run(codec.get(), dot, out)
+        }
+    }
+}
+
+/// Parses `args` and runs the command, returning what it printed (for tests and docs).
+pub fn run_to_string(args: &[&str]) -> Result<String, CliError> {
+    let cli = Cli::try_parse_from(args).map_err(|e| CliError::msg(e.to_string()))?;
+    let mut out = Vec::new();
+    execute(cli, &mut out)?;
+    String::from_utf8(out).map_err(|e| CliError::msg(e.to_string()))
+}
+
+/// The binary's entry point: parses `std::env::args`, runs, reports, exits.
+pub fn main() -> ! {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let result = execute(cli, &mut out);
+    let flushed = out.flush();
+    let code = match (result, flushed) {
+        (Err(CliError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        (Err(e), _) => {
+            eprintln!("placemat: {e}");
+            1
+        }
+        (Ok(()), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        (Ok(()), Err(e)) => {
+            eprintln!("placemat: cannot write output: {e}");
+            1
+        }
+        (Ok(()), Ok(())) => 0,
+    };
+    std::process::exit(code)
+}

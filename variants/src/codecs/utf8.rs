@@ -1,0 +1,40 @@
+//! Strict UTF-8, as RFC 3629 and Unicode chapter 3 define it.
+//!
+//! ```
+//! use placemat_codec::{Decoder, Encoder};
+//! use placemat_variants::codecs::Utf8;
+//! let mut out = Vec::new();
+//! for v in [0x41, 0x3B1, 0x4E16, 0x1F600] {
+//!     Utf8.encode_push(v, &mut out).unwrap();
+//! }
+//! assert_eq!(out, [0x41, 0xCE, 0xB1, 0xE4, 0xB8, 0x96, 0xF0, 0x9F, 0x98, 0x80]);
+//! assert_eq!(Utf8.decode(&out).unwrap(), [0x41, 0x3B1, 0x4E16, 0x1F600]);
+//! // The generated automaton is Höhrmann's size, derived from the description.
+//! assert_eq!((Utf8::CLASS_COUNT, Utf8::STATE_COUNT), (12, 9));
+//! ```
+//!
+//! Shortest form only, surrogates excluded, nothing above U+10FFFF: C0, C1 and
+//! F5–FF never occur, and the second unit after E0, ED, F0 and F4 is narrowed
+//! (A0–BF, 80–9F, 90–BF, 80–8F). All of that follows from the four lines below.
+//!
+//! # Lineage
+//! RFC 3629 (2003) §3–4; Unicode 15, ch. 3, Table 3-7; `../shared/specs/VARIANTS.md` §1.
+
+placemat_macros::codec! {
+    /// Strict UTF-8 (RFC 3629): U+0000..=U+10FFFF less the surrogates, shortest form only.
+    pub Utf8 {
+        name: "utf8",
+        summary: "strict UTF-8 (RFC 3629): U+0000..U+10FFFF, no surrogates, shortest form only",
+        unit: byte,
+        value: u32,
+        range: 0 ..= 0x10FFFF,
+        exclude: [0xD800 ..= 0xDFFF],
+        layout: shortest,
+        forms: {
+            0x0000 ..= 0x007F     => "0xxxxxxx",
+            0x0080 ..= 0x07FF     => "110xxxxx 10xxxxxx",
+            0x0800 ..= 0xFFFF     => "1110xxxx 10xxxxxx 10xxxxxx",
+            0x10000 ..= 0x10FFFF  => "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx",
+        },
+    }
+}

@@ -1,0 +1,19 @@
+//! # placemat-variants
+//!
+//! The encodings of September 1992 and their descendants, each generated at compile
+//! time from a description ([`codecs`]), the registry the CLI looks them up in
+//! ([`registry`]), and the `placemat` command-line tool ([`cli`]).
+//!
+//! ```
+//! use placemat_variants::registry;
+//! let utf8 = registry::find("utf8").unwrap();
+//! assert_eq!(utf8.info().max, 0x10FFFF);
+//! assert_eq!(utf8.dfa().state_count(), 9);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod codecs;
+pub mod registry;

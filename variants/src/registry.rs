@@ -1,0 +1,29 @@
+//! Every built-in codec, by name, behind [`DynCodec`], in the order `placemat list`
+//! prints them.
+//!
+//! ```
+//! use placemat_variants::registry;
+//! assert!(registry::names().contains(&"utf8"));
+//! assert!(registry::find("no-such-codec").is_none());
+//! ```
+
+use placemat_codec::DynCodec;
+
+use crate::codecs;
+
+static ALL: &[&dyn DynCodec] = &[&codecs::Utf8];
+
+/// All built-in codecs.
+pub fn all() -> &'static [&'static dyn DynCodec] {
+    ALL
+}
+
+/// The codec called `name`.
+pub fn find(name: &str) -> Option<&'static dyn DynCodec> {
+    ALL.iter().copied().find(|c| c.info().name == name)
+}
+
+/// The names of all built-in codecs.
+pub fn names() -> Vec<&'static str> {
+    ALL.iter().map(|c| c.info().name.as_ref()).collect()
+}
