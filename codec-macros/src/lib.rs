@@ -76,7 +76,7 @@
 //! For `pub Utf8 { … }`: a unit struct `Utf8` implementing `Encoder`, `Decoder`
 //! (the table walker, with an ASCII fast path in `validate`) and `Codec`, with
 //! associated constants `CLASSES`, `DIGITS`, `TRANSITIONS`, `BIASES`,
-//! `CLASS_COUNT`, `STATE_COUNT`, `NAME` and `DESCRIPTION`; and `Utf8Branching`,
+//! `CLASS_COUNT`, `STATE_COUNT` and `NAME` (and `Codec::DESCRIPTION`, the description's text); and `Utf8Branching`,
 //! the branching decoder.
 
 use proc_macro::TokenStream;

@@ -94,6 +94,9 @@ impl CodecInfo {
 pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     /// The branching decoder generated from the same description.
     type Branching: Decoder<Value = <Self as Encoder>::Value> + Default;
+    /// The description the codec was generated from, as token text (it parses with
+    /// `build::Description::parse_str`, giving the same model and tables).
+    const DESCRIPTION: &'static str;
     /// The codec's facts.
     fn info() -> &'static CodecInfo;
     /// The codec's tables.
@@ -141,10 +144,7 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     }
     fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64> {
         let widen = |s: Step<<C as Encoder>::Value>| match s {
-            Step::Value { value, len } => Step::Value {
-                value: crate::Value::to_u64(value),
-                len,
-            },
+            Step::Value { value, len } => Step::Value { value: crate::Value::to_u64(value), len },
             Step::Invalid { len } => Step::Invalid { len },
             Step::Incomplete => Step::Incomplete,
         };

@@ -165,11 +165,7 @@ pub trait Decoder {
     where
         Self: Sized,
     {
-        Items {
-            decoder: self,
-            input,
-            pos: 0,
-        }
+        Items { decoder: self, input, pos: 0 }
     }
 }
 
@@ -212,10 +208,7 @@ impl<D: Decoder> Iterator for Items<'_, D> {
             Step::Incomplete => (self.input.len() - start, Err(ItemError::Incomplete)),
         };
         self.pos = start + len;
-        Some(Item {
-            span: start..self.pos,
-            value,
-        })
+        Some(Item { span: start..self.pos, value })
     }
 }
 

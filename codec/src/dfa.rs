@@ -205,14 +205,7 @@ impl Dfa<&'static [u32], &'static [u64]> {
             Err(_) => panic!("malformed DFA tables"),
         };
         let ascii = ascii_transparent(&classes, &digits, trans, stride);
-        Dfa {
-            classes,
-            digits,
-            trans,
-            biases,
-            stride,
-            ascii,
-        }
+        Dfa { classes, digits, trans, biases, stride, ascii }
     }
 }
 
@@ -221,14 +214,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn new(classes: [u8; 256], digits: [u8; 256], trans: T, biases: B) -> Result<Self, TableError> {
         let stride = check_tables(&classes, trans.as_ref(), biases.as_ref())?;
         let ascii = ascii_transparent(&classes, &digits, trans.as_ref(), stride);
-        Ok(Dfa {
-            classes,
-            digits,
-            trans,
-            biases,
-            stride,
-            ascii,
-        })
+        Ok(Dfa { classes, digits, trans, biases, stride, ascii })
     }
 
     /// A borrowed view of the same tables.
@@ -307,10 +293,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             state = (e & STATE_MASK) as usize;
             if state == start {
                 let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
-                return Step::Value {
-                    value: V::from_u64_lossy(v.wrapping_add(bias)),
-                    len: i + 1,
-                };
+                return Step::Value { value: V::from_u64_lossy(v.wrapping_add(bias)), len: i + 1 };
             }
             if state == DEAD {
                 return Step::Invalid { len: i.max(1) };

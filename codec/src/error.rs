@@ -35,10 +35,7 @@ impl DecodeError {
             Some(0) => Some(1),
             other => other,
         };
-        DecodeError {
-            valid_up_to,
-            error_len,
-        }
+        DecodeError { valid_up_to, error_len }
     }
 
     /// Units before the error that decode completely.
@@ -54,10 +51,7 @@ impl DecodeError {
     /// The same error moved `offset` units later (for errors found in a slice of a
     /// larger stream).
     pub const fn shifted(self, offset: usize) -> Self {
-        DecodeError {
-            valid_up_to: self.valid_up_to + offset,
-            error_len: self.error_len,
-        }
+        DecodeError { valid_up_to: self.valid_up_to + offset, error_len: self.error_len }
     }
 }
 
@@ -70,11 +64,7 @@ impl fmt::Display for DecodeError {
                 if n == 1 { "" } else { "s" },
                 self.valid_up_to
             ),
-            None => write!(
-                f,
-                "incomplete sequence at end of input at offset {}",
-                self.valid_up_to
-            ),
+            None => write!(f, "incomplete sequence at end of input at offset {}", self.valid_up_to),
         }
     }
 }

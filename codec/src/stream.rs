@@ -47,11 +47,7 @@ pub struct StreamDecoder<D> {
 impl<D: Decoder> StreamDecoder<D> {
     /// A stream decoder at offset 0.
     pub fn new(decoder: D) -> Self {
-        StreamDecoder {
-            decoder,
-            pending: Vec::new(),
-            offset: 0,
-        }
+        StreamDecoder { decoder, pending: Vec::new(), offset: 0 }
     }
 
     /// The strategy this stream runs.
@@ -75,10 +71,7 @@ impl<D: Decoder> StreamDecoder<D> {
             Step::Invalid { len } => (len, Err(ItemError::Invalid)),
             Step::Incomplete => unreachable!("incomplete steps are held back"),
         };
-        sink(Item {
-            span: self.offset..self.offset + len,
-            value,
-        });
+        sink(Item { span: self.offset..self.offset + len, value });
         self.offset += len;
         len
     }
@@ -124,10 +117,7 @@ impl<D: Decoder> StreamDecoder<D> {
     pub fn finish(mut self, mut sink: impl FnMut(Item<D::Value>)) -> usize {
         if !self.pending.is_empty() {
             let len = self.pending.len();
-            sink(Item {
-                span: self.offset..self.offset + len,
-                value: Err(ItemError::Incomplete),
-            });
+            sink(Item { span: self.offset..self.offset + len, value: Err(ItemError::Incomplete) });
             self.offset += len;
         }
         self.offset

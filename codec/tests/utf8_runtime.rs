@@ -98,7 +98,8 @@ fn reference_agrees_with_tables_and_encoder() {
         };
         assert_eq!(ours, reference.encode(&BigUint::from(v)), "U+{v:X}");
     }
-    let samples: &[&[u8]] = &[b"\xF0\x9F\x98\x80", b"\xED\xA0\x80", b"\xE0\x80", b"\xF4\x90", b"\xC2", b"a", b"\xF1\x80\x80\xE1"];
+    let samples: &[&[u8]] =
+        &[b"\xF0\x9F\x98\x80", b"\xED\xA0\x80", b"\xE0\x80", b"\xF4\x90", b"\xC2", b"a", b"\xF1\x80\x80\xE1"];
     for s in samples {
         let want = match reference.step(s) {
             Step::Value { value, len } => Step::Value { value: u64::try_from(value).unwrap(), len },

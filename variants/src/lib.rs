@@ -17,3 +17,8 @@
 pub mod cli;
 pub mod codecs;
 pub mod registry;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

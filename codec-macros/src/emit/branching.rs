@@ -20,7 +20,10 @@ pub fn emit(dfa: &Dfa<&[u32], &[u64]>, unit: &Unit, value_ty: &TokenStream) -> s
     // through the start state.
     let mut order = Vec::new();
     if !topological(dfa, &mut order) {
-        return Err(syn::Error::new(Span::call_site(), "the automaton has a cycle: a branching decoder needs bounded sequences"));
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "the automaton has a cycle: a branching decoder needs bounded sequences",
+        ));
     }
     let digit = match unit {
         Unit::Byte => quote!(b),

@@ -36,7 +36,8 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let states = branching::emit(&dfa, &model.unit, &value_ty)?;
     let start_fn = Ident::new("state_1", call);
 
-    let to_u64 = |v: &num_bigint::BigUint| v.to_u64().ok_or_else(|| syn::Error::new(call, "a value does not fit 64 bits"));
+    let to_u64 =
+        |v: &num_bigint::BigUint| v.to_u64().ok_or_else(|| syn::Error::new(call, "a value does not fit 64 bits"));
     let min = Literal::u64_unsuffixed(to_u64(&model.min)?);
     let max = Literal::u64_unsuffixed(to_u64(model.max.as_ref().expect("bounded: tables were built"))?);
     let mut excluded = Vec::new();
@@ -64,7 +65,10 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
                     /// The inverse of the description's pre-mapping, applied to decoded values.
                     pub const UNMAP: [#value_ty; #n] = [#(#items),*];
                 },
-                quote!(match Self::UNMAP.get(value as usize) { Some(&v) => v, None => value }),
+                quote!(match Self::UNMAP.get(value as usize) {
+                    Some(&v) => v,
+                    None => value,
+                }),
             )
         }
     };
@@ -94,7 +98,8 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
         dfa.class_count(),
         dfa.state_count()
     ));
-    let branching_doc = format!(" The branching decoder of [`{ty}`] (`{name}`): one `match` per automaton state, no tables.");
+    let branching_doc =
+        format!(" The branching decoder of [`{ty}`] (`{name}`): one `match` per automaton state, no tables.");
     let info_doc = format!("The facts of `{name}`.");
 
     Ok(quote! {
@@ -107,9 +112,6 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
         #vis struct #branching_ty;
 
         impl #ty {
-            /// The description this codec was generated from, as token text; it parses
-            /// with `placemat_codec::build::Description::parse_str`.
-            pub const DESCRIPTION: &'static str = #source;
             /// The codec's name.
             pub const NAME: &'static str = #name;
             #tables
@@ -171,6 +173,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
 
         impl ::placemat_codec::Codec for #ty {
             type Branching = #branching_ty;
+            const DESCRIPTION: &'static str = #source;
             fn info() -> &'static ::placemat_codec::CodecInfo {
                 #[doc = #info_doc]
                 static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(

@@ -47,10 +47,7 @@ pub struct BuildOptions {
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions {
-            minimize: true,
-            classes: true,
-        }
+        BuildOptions { minimize: true, classes: true }
     }
 }
 
@@ -137,11 +134,7 @@ fn paths(model: &Model) -> Result<Vec<Path>, BuildError> {
                         s
                     })
                     .collect();
-                out.push(Path {
-                    sets,
-                    bits: widths.clone(),
-                    bias,
-                });
+                out.push(Path { sets, bits: widths.clone(), bias });
             }
         }
     }
@@ -155,10 +148,7 @@ fn determinize(paths: &[Path]) -> Result<RawDfa, BuildError> {
     let mut keys: Vec<Key> = vec![Vec::new(), start.clone()];
     ids.insert(Vec::new(), DEAD);
     ids.insert(start, 1);
-    let mut raw = RawDfa {
-        next: vec![[DEAD; 256]; 2],
-        out: vec![[(0, 0); 256]; 2],
-    };
+    let mut raw = RawDfa { next: vec![[DEAD; 256]; 2], out: vec![[(0, 0); 256]; 2] };
     let mut queue = VecDeque::from([1usize]);
     while let Some(s) = queue.pop_front() {
         let key = keys[s].clone();
@@ -304,7 +294,8 @@ pub fn build_dfa(model: &Model, options: BuildOptions) -> Result<Built, BuildErr
     if options.classes {
         let mut seen: HashMap<Vec<(usize, Output)>, u8> = HashMap::new();
         for b in 0..256 {
-            let col: Vec<(usize, Output)> = order.iter().map(|&s| (number[&block_of[raw.next[s][b]]], raw.out[s][b])).collect();
+            let col: Vec<(usize, Output)> =
+                order.iter().map(|&s| (number[&block_of[raw.next[s][b]]], raw.out[s][b])).collect();
             let next_id = seen.len();
             let id = *seen.entry(col).or_insert_with(|| {
                 class_reps.push(b);
@@ -344,9 +335,5 @@ pub fn build_dfa(model: &Model, options: BuildOptions) -> Result<Built, BuildErr
     }
     let digits: [u8; 256] = std::array::from_fn(|b| model.digit_of(b as u8).unwrap_or(0));
     let dfa = Dfa::new(classes, digits, trans, biases).map_err(|_| BuildError::TooLarge)?;
-    Ok(Built {
-        dfa,
-        states_before_minimization: states_before,
-        sequences: paths.len(),
-    })
+    Ok(Built { dfa, states_before_minimization: states_before, sequences: paths.len() })
 }

@@ -49,11 +49,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic at `span`.
     pub fn new(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic {
-            message: message.into(),
-            span,
-            notes: Vec::new(),
-        }
+        Diagnostic { message: message.into(), span, notes: Vec::new() }
     }
 
     /// Adds a note at another place.

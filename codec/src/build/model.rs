@@ -230,14 +230,7 @@ impl Model {
                 };
                 if lo <= hi {
                     next_lo = &hi + 1u32;
-                    out.push(ConcreteForm {
-                        form: i,
-                        reps,
-                        units,
-                        lo,
-                        hi,
-                        bias,
-                    });
+                    out.push(ConcreteForm { form: i, reps, units, lo, hi, bias });
                 }
                 if form.repeat.is_none() {
                     break;

@@ -143,7 +143,11 @@ impl<'m> Reference<'m> {
         };
         let bits = raw.bits() as usize;
         // Enough units for any form that can hold `raw`.
-        let limit = if self.model.is_bounded() { None } else { Some(bits + 2 * self.model.forms.iter().map(|f| f.units.len()).sum::<usize>()) };
+        let limit = if self.model.is_bounded() {
+            None
+        } else {
+            Some(bits + 2 * self.model.forms.iter().map(|f| f.units.len()).sum::<usize>())
+        };
         let form = self.model.concrete_forms_upto(limit).into_iter().find(|f| f.lo <= raw && raw <= f.hi)?;
         let mut payload = raw - &form.bias;
         let mut out = vec![0u8; form.units.len()];

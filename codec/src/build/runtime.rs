@@ -63,7 +63,8 @@ impl RuntimeCodec {
                 units: f.units.iter().map(|u| (u.fixed_bits, u.payload_bits)).collect(),
             });
         }
-        let excluded: Vec<(u64, u64)> = model.excluded.iter().map(|(a, b)| Ok((to_u64(a)?, to_u64(b)?))).collect::<Result<_, BuildError>>()?;
+        let excluded: Vec<(u64, u64)> =
+            model.excluded.iter().map(|(a, b)| Ok((to_u64(a)?, to_u64(b)?))).collect::<Result<_, BuildError>>()?;
         let info = CodecInfo {
             name: Cow::Owned(model.name.clone()),
             summary: Cow::Owned(model.summary.clone()),
@@ -120,10 +121,7 @@ impl Decoder for RuntimeCodec {
     type Value = u64;
     fn step(&self, input: &[u8]) -> Step<u64> {
         match self.dfa.step::<u64>(input) {
-            Step::Value { value, len } => Step::Value {
-                value: self.unmap(value),
-                len,
-            },
+            Step::Value { value, len } => Step::Value { value: self.unmap(value), len },
             other => other,
         }
     }

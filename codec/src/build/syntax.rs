@@ -112,10 +112,7 @@ impl Parse for IntLit {
         if !lit.suffix().is_empty() {
             return Err(syn::Error::new(lit.span(), "write integers without a type suffix"));
         }
-        Ok(IntLit {
-            value: lit.base10_parse::<u128>().ok(),
-            span: lit.span(),
-        })
+        Ok(IntLit { value: lit.base10_parse::<u128>().ok(), span: lit.span() })
     }
 }
 
@@ -144,11 +141,7 @@ impl Parse for RangeLit {
 impl Parse for FormLit {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         if input.peek(LitStr) {
-            return Ok(FormLit {
-                range: None,
-                bias: None,
-                pattern: input.parse()?,
-            });
+            return Ok(FormLit { range: None, bias: None, pattern: input.parse()? });
         }
         let range: RangeLit = input.parse()?;
         let mut bias = None;
@@ -160,11 +153,7 @@ impl Parse for FormLit {
             bias = Some(input.parse()?);
         }
         input.parse::<Token![=>]>()?;
-        Ok(FormLit {
-            range: Some(range),
-            bias,
-            pattern: input.parse()?,
-        })
+        Ok(FormLit { range: Some(range), bias, pattern: input.parse()? })
     }
 }
 
@@ -216,9 +205,7 @@ impl Parse for Ast {
         for attr in &attrs {
             match &attr.meta {
                 syn::Meta::NameValue(nv) if nv.path.is_ident("doc") => match &nv.value {
-                    syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(s), ..
-                    }) => docs.push(s.value()),
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => docs.push(s.value()),
                     _ => other_attrs.push(attr.span()),
                 },
                 _ => other_attrs.push(attr.span()),
@@ -242,12 +229,6 @@ impl Parse for Ast {
         if !input.is_empty() {
             return Err(input.error("unexpected tokens after the description"));
         }
-        Ok(Ast {
-            docs,
-            other_attrs,
-            vis,
-            ident,
-            fields,
-        })
+        Ok(Ast { docs, other_attrs, vis, ident, fields })
     }
 }

@@ -42,14 +42,10 @@ pub fn arms(dfa: &Dfa<&[u32], &[u64]>, state: usize) -> Vec<Arm> {
     for u in 0..=255u8 {
         let t = dfa.transition(state, u);
         match out.last_mut() {
-            Some(a) if a.next == t.next && a.payload_bits == t.payload_bits && a.bias == t.bias && a.hi + 1 == u => a.hi = u,
-            _ => out.push(Arm {
-                lo: u,
-                hi: u,
-                next: t.next,
-                payload_bits: t.payload_bits,
-                bias: t.bias,
-            }),
+            Some(a) if a.next == t.next && a.payload_bits == t.payload_bits && a.bias == t.bias && a.hi + 1 == u => {
+                a.hi = u
+            }
+            _ => out.push(Arm { lo: u, hi: u, next: t.next, payload_bits: t.payload_bits, bias: t.bias }),
         }
     }
     out

@@ -99,7 +99,10 @@ fn expect_word<'a>(c: &mut Checker, v: &'a FieldValue, what: &str, words: &[&str
         other => {
             c.error(
                 other.span(),
-                format!("`{what}` takes one of: {}", words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
+                format!(
+                    "`{what}` takes one of: {}",
+                    words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+                ),
             );
             None
         }
@@ -135,7 +138,11 @@ fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> Option<Parse
         if body.len() != width as usize {
             c.error(
                 span,
-                format!("`{word}` has {} bit{}, but a unit has {width}", body.len(), if body.len() == 1 { "" } else { "s" }),
+                format!(
+                    "`{word}` has {} bit{}, but a unit has {width}",
+                    body.len(),
+                    if body.len() == 1 { "" } else { "s" }
+                ),
             );
             ok = false;
             continue;
@@ -149,7 +156,10 @@ fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> Option<Parse
             match ch {
                 '0' | '1' => {
                     if payload > 0 {
-                        c.error(span, format!("`{word}`: payload bits must be the low bits of a unit (a fixed bit follows one)"));
+                        c.error(
+                            span,
+                            format!("`{word}`: payload bits must be the low bits of a unit (a fixed bit follows one)"),
+                        );
                         ok = false;
                         break;
                     }
@@ -158,17 +168,16 @@ fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> Option<Parse
                 }
                 c2 if c2.is_ascii_alphabetic() => payload += 1,
                 other => {
-                    c.error(span, format!("`{word}`: `{other}` is not a bit; write 0, 1 or a payload letter (x, v, z …)"));
+                    c.error(
+                        span,
+                        format!("`{word}`: `{other}` is not a bit; write 0, 1 or a payload letter (x, v, z …)"),
+                    );
                     ok = false;
                     break;
                 }
             }
         }
-        units.push(UnitPattern {
-            fixed_mask: mask,
-            fixed_bits: bits,
-            payload_bits: payload,
-        });
+        units.push(UnitPattern { fixed_mask: mask, fixed_bits: bits, payload_bits: payload });
     }
     if units.is_empty() && ok {
         c.error(span, "a form needs at least one unit");
@@ -184,25 +193,14 @@ fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> Option<Parse
             ok = false;
         }
     }
-    ok.then_some(ParsedForm {
-        units,
-        repeat,
-        span,
-        text,
-    })
+    ok.then_some(ParsedForm { units, repeat, span, text })
 }
 
 /// Whether some unit sequence matches expansion of `a` and a prefix of an expansion
 /// of `b` (or the other way round). Returns `(prefix_of, same_length)`.
 fn conflict(a: &ParsedForm, b: &ParsedForm) -> Option<bool> {
     let expand = |f: &ParsedForm, reps: usize| -> Vec<UnitPattern> {
-        Form {
-            units: f.units.clone(),
-            repeat: f.repeat,
-            range: None,
-            bias: None,
-        }
-        .expand(reps)
+        Form { units: f.units.clone(), repeat: f.repeat, range: None, bias: None }.expand(reps)
     };
     let reps_a = if a.repeat.is_some() { 0..=3 } else { 0..=0 };
     for ra in reps_a {
@@ -274,12 +272,18 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
             }
             let bytes = s.as_bytes();
             if ok && !(bytes.len() >= 2 && bytes.len() <= 256 && bytes.len().is_power_of_two()) {
-                c.error(text.span(), format!("an alphabet has 2, 4, 8, … or 256 symbols; this one has {}", bytes.len()));
+                c.error(
+                    text.span(),
+                    format!("an alphabet has 2, 4, 8, … or 256 symbols; this one has {}", bytes.len()),
+                );
                 ok = false;
             }
             for (i, b) in bytes.iter().enumerate() {
                 if let Some(j) = bytes[..i].iter().position(|x| x == b) {
-                    c.error(text.span(), format!("alphabet symbol {:?} appears twice (digits {j} and {i})", *b as char));
+                    c.error(
+                        text.span(),
+                        format!("alphabet symbol {:?} appears twice (digits {j} and {i})", *b as char),
+                    );
                     ok = false;
                 }
             }
@@ -291,19 +295,21 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         }
     };
 
-    let value = fields.get("value").and_then(|v| expect_word(&mut c, v, "value", &["u32", "u64", "unbounded"])).map(|w| {
-        match w.to_string().as_str() {
+    let value = fields.get("value").and_then(|v| expect_word(&mut c, v, "value", &["u32", "u64", "unbounded"])).map(
+        |w| match w.to_string().as_str() {
             "u32" => ValueType::U32,
             "u64" => ValueType::U64,
             _ => ValueType::Unbounded,
-        }
-    });
+        },
+    );
     let layout = match fields.get("layout") {
         None => Some(Layout::Shortest),
-        Some(v) => expect_word(&mut c, v, "layout", &["shortest", "biased", "explicit"]).map(|w| match w.to_string().as_str() {
-            "shortest" => Layout::Shortest,
-            "biased" => Layout::Biased,
-            _ => Layout::Explicit,
+        Some(v) => expect_word(&mut c, v, "layout", &["shortest", "biased", "explicit"]).map(|w| {
+            match w.to_string().as_str() {
+                "shortest" => Layout::Shortest,
+                "biased" => Layout::Biased,
+                _ => Layout::Explicit,
+            }
         }),
     };
 
@@ -318,7 +324,13 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     };
     if let (Some(((_, hi), span)), Some(vt)) = (&range, value) {
         match (hi, vt.bits()) {
-            (None, Some(bits)) => c.error(*span, format!("an open range needs `value: unbounded`; u{bits} values end at {}", hex(&((BigUint::one() << bits) - 1u32)))),
+            (None, Some(bits)) => c.error(
+                *span,
+                format!(
+                    "an open range needs `value: unbounded`; u{bits} values end at {}",
+                    hex(&((BigUint::one() << bits) - 1u32))
+                ),
+            ),
             (Some(h), Some(bits)) if h.bits() > u64::from(bits) => {
                 c.error(*span, format!("{} does not fit the value type u{bits}", hex(h)))
             }
@@ -367,22 +379,36 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                 match item.value {
                     Some(v) if (v as usize) < n && v < u128::from(u32::MAX) => {
                         if let Some(j) = seen[v as usize] {
-                            c.error2(item.span, format!("the pre-mapping is not a bijection: {v:#X} is the image of both {j:#X} and {i:#X}"), items[j].span, "first image here");
+                            c.error2(
+                                item.span,
+                                format!(
+                                    "the pre-mapping is not a bijection: {v:#X} is the image of both {j:#X} and {i:#X}"
+                                ),
+                                items[j].span,
+                                "first image here",
+                            );
                             ok = false;
                         }
                         seen[v as usize] = Some(i);
                         out.push(v as u32);
                     }
                     _ => {
-                        c.error(item.span, format!("a pre-mapping of {n} values maps onto 0..{n}; this value is outside"));
+                        c.error(
+                            item.span,
+                            format!("a pre-mapping of {n} values maps onto 0..{n}; this value is outside"),
+                        );
                         ok = false;
                     }
                 }
             }
             if ok {
-                let missing: Vec<String> = seen.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(v, _)| format!("{v:#X}")).collect();
+                let missing: Vec<String> =
+                    seen.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(v, _)| format!("{v:#X}")).collect();
                 if !missing.is_empty() {
-                    c.error(*span, format!("the pre-mapping is not a bijection: nothing maps to {}", missing.join(", ")));
+                    c.error(
+                        *span,
+                        format!("the pre-mapping is not a bijection: nothing maps to {}", missing.join(", ")),
+                    );
                     ok = false;
                 }
             }
@@ -390,7 +416,10 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                 if let Some(((lo, _), _)) = &range {
                     let inside = lo.is_zero() && excluded.iter().all(|(elo, _)| *elo >= BigUint::from(n));
                     if !inside {
-                        c.error(*span, "the pre-mapped values 0..N must all be valid values (in `range`, not excluded)");
+                        c.error(
+                            *span,
+                            "the pre-mapped values 0..N must all be valid values (in `range`, not excluded)",
+                        );
                         ok = false;
                     }
                 }
@@ -427,16 +456,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                 let range = lit.range.as_ref().and_then(|r| c.closed_range(r));
                 let bias = lit.bias.as_ref().and_then(|b| c.int(b));
                 match parsed {
-                    Some(p) => forms.push((
-                        Form {
-                            units: p.units.clone(),
-                            repeat: p.repeat,
-                            range,
-                            bias,
-                        },
-                        lit,
-                        p,
-                    )),
+                    Some(p) => forms.push((Form { units: p.units.clone(), repeat: p.repeat, range, bias }, lit, p)),
                     None => forms_ok = false,
                 }
             }
@@ -456,11 +476,21 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
             let (a, b) = (&forms[i].2, &forms[j].2);
             match conflict(a, b) {
                 Some(true) if i < j => {
-                    c.error2(b.span, format!("forms `{}` and `{}` accept the same units", a.text, b.text), a.span, "the other form");
+                    c.error2(
+                        b.span,
+                        format!("forms `{}` and `{}` accept the same units", a.text, b.text),
+                        a.span,
+                        "the other form",
+                    );
                     forms_ok = false;
                 }
                 Some(false) => {
-                    c.error2(a.span, format!("form `{}` is a prefix of form `{}`: the forms are not prefix-free", a.text, b.text), b.span, "the longer form");
+                    c.error2(
+                        a.span,
+                        format!("form `{}` is a prefix of form `{}`: the forms are not prefix-free", a.text, b.text),
+                        b.span,
+                        "the longer form",
+                    );
                     forms_ok = false;
                 }
                 _ => {}
@@ -474,7 +504,10 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
             if form.repeat.is_none() {
                 let payload: u32 = form.units.iter().map(|u| u.payload_bits).sum();
                 if payload > bits {
-                    c.error(p.span, format!("this form carries {payload} payload bits, more than the value type u{bits} holds"));
+                    c.error(
+                        p.span,
+                        format!("this form carries {payload} payload bits, more than the value type u{bits} holds"),
+                    );
                     forms_ok = false;
                 }
             }
@@ -491,7 +524,10 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                         forms_ok = false;
                     }
                     if form.repeat.is_some() {
-                        c.error(p.span, "a repeated unit needs `layout: shortest` or `biased`, which derive each length's range");
+                        c.error(
+                            p.span,
+                            "a repeated unit needs `layout: shortest` or `biased`, which derive each length's range",
+                        );
                         forms_ok = false;
                     }
                 }
@@ -503,7 +539,10 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                         }
                     }
                     if lit.range.is_some() && form.repeat.is_some() {
-                        c.error(p.span, "a form with a repeated unit has one range per length; they are derived, not written");
+                        c.error(
+                            p.span,
+                            "a form with a repeated unit has one range per length; they are derived, not written",
+                        );
                         forms_ok = false;
                     }
                 }
@@ -537,7 +576,8 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     };
 
     // Derived ranges: agreement with given ones, explicit consistency, coverage.
-    let limit = if model.is_bounded() { None } else { Some(model.forms.iter().map(|f| f.units.len()).max().unwrap_or(1) + 4) };
+    let limit =
+        if model.is_bounded() { None } else { Some(model.forms.iter().map(|f| f.units.len()).max().unwrap_or(1) + 4) };
     let concrete = model.concrete_forms_upto(limit);
     for (i, (form, lit, p)) in forms.iter().enumerate() {
         let mine: Vec<&ConcreteForm> = concrete.iter().filter(|cf| cf.form == i).collect();
@@ -552,24 +592,49 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                     let bits: u32 = form.units.iter().map(|u| u.payload_bits).sum();
                     if given.0 < bias {
                         let at = lit.bias.as_ref().map_or(range_lit.span, |b| b.span);
-                        c.error(at, format!("the bias {} is above the form's first value {}", hex(&bias), hex(&given.0)));
+                        c.error(
+                            at,
+                            format!("the bias {} is above the form's first value {}", hex(&bias), hex(&given.0)),
+                        );
                     } else if (&given.1 - &bias).bits() > u64::from(bits) {
-                        c.error(range_lit.span, format!("{} - bias {} does not fit the form's {bits} payload bits", hex(&given.1), hex(&bias)));
+                        c.error(
+                            range_lit.span,
+                            format!(
+                                "{} - bias {} does not fit the form's {bits} payload bits",
+                                hex(&given.1),
+                                hex(&bias)
+                            ),
+                        );
                     }
                     if let Some(vbits) = model.value.bits() {
                         if bias.bits() > u64::from(vbits) {
-                            c.error(lit.bias.as_ref().map_or(range_lit.span, |b| b.span), format!("the bias overflows the value type u{vbits}"));
+                            c.error(
+                                lit.bias.as_ref().map_or(range_lit.span, |b| b.span),
+                                format!("the bias overflows the value type u{vbits}"),
+                            );
                         }
                     }
                 }
                 _ => {
                     let derived = &mine[0];
                     if given.0 != derived.lo || given.1 != derived.hi {
-                        c.error(range_lit.span, format!("this form's values are {}..={} (derived from the layout), not {}..={}", hex(&derived.lo), hex(&derived.hi), hex(&given.0), hex(&given.1)));
+                        c.error(
+                            range_lit.span,
+                            format!(
+                                "this form's values are {}..={} (derived from the layout), not {}..={}",
+                                hex(&derived.lo),
+                                hex(&derived.hi),
+                                hex(&given.0),
+                                hex(&given.1)
+                            ),
+                        );
                     }
                     if let Some(b) = &form.bias {
                         if *b != derived.bias {
-                            c.error(lit.bias.as_ref().map(|b| b.span).unwrap_or(p.span), format!("the derived bias is {}, not {}", hex(&derived.bias), hex(b)));
+                            c.error(
+                                lit.bias.as_ref().map(|b| b.span).unwrap_or(p.span),
+                                format!("the derived bias is {}, not {}", hex(&derived.bias), hex(b)),
+                            );
                         }
                     }
                 }
@@ -579,7 +644,9 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     if model.layout == Layout::Explicit {
         let mut spans: Vec<(BigUint, BigUint, Span)> = forms
             .iter()
-            .filter_map(|(f, lit, _)| f.range.clone().map(|(lo, hi)| (lo, hi, lit.range.as_ref().map_or(lit.pattern.span(), |r| r.span))))
+            .filter_map(|(f, lit, _)| {
+                f.range.clone().map(|(lo, hi)| (lo, hi, lit.range.as_ref().map_or(lit.pattern.span(), |r| r.span)))
+            })
             .collect();
         spans.sort_by(|a, b| a.0.cmp(&b.0));
         for w in spans.windows(2) {

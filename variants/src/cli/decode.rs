@@ -50,21 +50,13 @@ pub(super) fn for_each(
                 }
                 Step::Invalid { len } => {
                     let end = (pos + len + 1).min(data.len());
-                    f(Event::Error {
-                        offset: base + pos,
-                        found: &data[pos..end],
-                        len,
-                    })?;
+                    f(Event::Error { offset: base + pos, found: &data[pos..end], len })?;
                     pos += len;
                 }
                 Step::Incomplete if !eof => break,
                 Step::Incomplete => {
                     let len = data.len() - pos;
-                    f(Event::Error {
-                        offset: base + pos,
-                        found: &data[pos..],
-                        len,
-                    })?;
+                    f(Event::Error { offset: base + pos, found: &data[pos..], len })?;
                     pos = data.len();
                 }
             }

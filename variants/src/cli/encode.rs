@@ -33,33 +33,34 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
     let mut offset = 0usize;
     let mut token_start = 0usize;
     let info = codec.info();
-    let mut finish_token = |token: &mut Vec<u8>, start: usize, encoded: &mut Vec<u8>, out: &mut dyn Write| -> CliResult {
-        if token.is_empty() {
-            return Ok(());
-        }
-        index += 1;
-        let text = String::from_utf8_lossy(token).into_owned();
-        token.clear();
-        let fail = |why: String, encoded: &mut Vec<u8>, out: &mut dyn Write| -> CliError {
-            if let Err(e) = out.write_all(encoded) {
-                return e.into();
+    let mut finish_token =
+        |token: &mut Vec<u8>, start: usize, encoded: &mut Vec<u8>, out: &mut dyn Write| -> CliResult {
+            if token.is_empty() {
+                return Ok(());
             }
-            CliError::msg(format!("{}: token {index} `{text}` at byte {start}: {why}", input_name(file)))
+            index += 1;
+            let text = String::from_utf8_lossy(token).into_owned();
+            token.clear();
+            let fail = |why: String, encoded: &mut Vec<u8>, out: &mut dyn Write| -> CliError {
+                if let Err(e) = out.write_all(encoded) {
+                    return e.into();
+                }
+                CliError::msg(format!("{}: token {index} `{text}` at byte {start}: {why}", input_name(file)))
+            };
+            let value = parse_token(&text).map_err(|why| fail(why, encoded, out))?;
+            if codec.encode_push(value, encoded).is_err() {
+                return Err(fail(
+                    format!("U+{value:04X} cannot be encoded by {}, whose range is {}", info.name, info.range_text()),
+                    encoded,
+                    out,
+                ));
+            }
+            if encoded.len() >= 1 << 16 {
+                out.write_all(encoded)?;
+                encoded.clear();
+            }
+            Ok(())
         };
-        let value = parse_token(&text).map_err(|why| fail(why, encoded, out))?;
-        if codec.encode_push(value, encoded).is_err() {
-            return Err(fail(
-                format!("U+{value:04X} cannot be encoded by {}, whose range is {}", info.name, info.range_text()),
-                encoded,
-                out,
-            ));
-        }
-        if encoded.len() >= 1 << 16 {
-            out.write_all(encoded)?;
-            encoded.clear();
-        }
-        Ok(())
-    };
     loop {
         let n = input::fill(&mut input.reader, &mut chunk)?;
         for &b in &chunk[..n] {
@@ -71,7 +72,11 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                 }
                 token.push(b);
                 if token.len() > 4096 {
-                    return Err(CliError::msg(format!("{}: token {} at byte {token_start} is longer than 4096 bytes", input_name(file), index + 1)));
+                    return Err(CliError::msg(format!(
+                        "{}: token {} at byte {token_start} is longer than 4096 bytes",
+                        input_name(file),
+                        index + 1
+                    )));
                 }
             }
             offset += 1;

@@ -16,16 +16,10 @@ pub struct Input {
 /// Opens `file`, or standard input.
 pub fn open(file: Option<&str>) -> Result<Input, CliError> {
     match file {
-        None | Some("-") => Ok(Input {
-            reader: Box::new(io::stdin().lock()),
-            name: "<stdin>".into(),
-        }),
+        None | Some("-") => Ok(Input { reader: Box::new(io::stdin().lock()), name: "<stdin>".into() }),
         Some(path) => {
             let f = File::open(path).map_err(|e| CliError::msg(format!("cannot open `{path}`: {e}")))?;
-            Ok(Input {
-                reader: Box::new(f),
-                name: path.into(),
-            })
+            Ok(Input { reader: Box::new(f), name: path.into() })
         }
     }
 }

@@ -174,15 +174,7 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
             let (codec, file) = source::resolve(&codec)?;
             decode::run(codec.get(), file.as_deref(), errors, out)
         }
-        Command::Transcode {
-            from,
-            to,
-            from_spec,
-            to_spec,
-            spec,
-            errors,
-            file,
-        } => {
+        Command::Transcode { from, to, from_spec, to_spec, spec, errors, file } => {
             let (from, to) = source::resolve_pair(from, to, from_spec, to_spec, spec)?;
             decode::transcode(from.get(), to.get(), file.as_deref(), errors, out)
         }

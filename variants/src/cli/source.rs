@@ -33,7 +33,8 @@ pub fn builtin(name: &str) -> Result<CodecRef, CliError> {
 
 /// Loads and builds a description file, rendering its errors as `file:line:col`.
 pub fn spec(path: &str) -> Result<CodecRef, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::msg(format!("cannot read description `{path}`: {e}")))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| CliError::msg(format!("cannot read description `{path}`: {e}")))?;
     match RuntimeCodec::from_text(&text) {
         Ok(codec) => Ok(CodecRef::Runtime(Box::new(codec))),
         Err(diagnostics) => {
@@ -92,7 +93,11 @@ pub fn resolve_pair(
         (Some(f), Some(t), None) => Ok((f, t)),
         (Some(f), None, Some(s)) => Ok((f, spec(&s)?)),
         (None, Some(t), Some(s)) => Ok((spec(&s)?, t)),
-        (Some(_), Some(_), Some(_)) => Err(CliError::msg("`--spec` stands in for a missing `--from` or `--to`, but both are given")),
-        _ => Err(CliError::msg("`transcode` needs `--from <codec>` and `--to <codec>` (or `--spec FILE` for one of them)")),
+        (Some(_), Some(_), Some(_)) => {
+            Err(CliError::msg("`--spec` stands in for a missing `--from` or `--to`, but both are given"))
+        }
+        _ => Err(CliError::msg(
+            "`transcode` needs `--from <codec>` and `--to <codec>` (or `--spec FILE` for one of them)",
+        )),
     }
 }

@@ -52,7 +52,8 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                     seq_start = offset + 1;
                     break;
                 }
-                value = (value << t.payload_bits) | (u64::from(dfa.digits()[u as usize]) & ((1u64 << t.payload_bits) - 1));
+                value =
+                    (value << t.payload_bits) | (u64::from(dfa.digits()[u as usize]) & ((1u64 << t.payload_bits) - 1));
                 seq.push(u);
                 let emitted = if t.next == start {
                     // The codec's own step gives the value (with any pre-mapping undone).
@@ -66,7 +67,12 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                 } else {
                     "-".to_string()
                 };
-                writeln!(out, "{offset:<7} {u:02X}    c{:<4} {before} -> {after:<5} {:<11} {emitted}", t.class, format!("{value:#X}"))?;
+                writeln!(
+                    out,
+                    "{offset:<7} {u:02X}    c{:<4} {before} -> {after:<5} {:<11} {emitted}",
+                    t.class,
+                    format!("{value:#X}")
+                )?;
                 state = t.next;
                 if state == start {
                     value = 0;
@@ -89,4 +95,3 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
     }
     Ok(())
 }
-

@@ -1,0 +1,146 @@
+//! Shared test harness: every decoding strategy of a codec, run side by side
+//! against the reference interpreter (habits 7 and 8 of STYLE.md).
+
+#![allow(dead_code)]
+
+use num_bigint::BigUint;
+use placemat_codec::build::{reference::Reference, BuildOptions, Description, RuntimeCodec};
+use placemat_codec::{Codec, Decoder, Encoder, Item, Step, StreamDecoder, Value};
+
+/// One decoding step with values widened to `u64`.
+pub type StepFn = Box<dyn Fn(&[u8]) -> Step<u64>>;
+
+/// A named decoding strategy.
+pub struct Strategy {
+    pub name: &'static str,
+    pub step: StepFn,
+}
+
+fn widen<V: Value>(s: Step<V>) -> Step<u64> {
+    match s {
+        Step::Value { value, len } => Step::Value { value: value.to_u64(), len },
+        Step::Invalid { len } => Step::Invalid { len },
+        Step::Incomplete => Step::Incomplete,
+    }
+}
+
+/// The codec's model, parsed back from the description it was generated from.
+pub fn model_of<C: Codec>() -> placemat_codec::build::Model {
+    Description::parse_str(C::DESCRIPTION).expect("the built-in description parses").model
+}
+
+/// Table, branching, run-time tables without minimization, run-time tables with
+/// classes off, and the reference interpreter.
+pub fn strategies<C>() -> Vec<Strategy>
+where
+    C: Codec + Default + 'static,
+{
+    let model = model_of::<C>();
+    let unminimized = RuntimeCodec::new(model.clone(), BuildOptions { minimize: false, classes: true }).unwrap();
+    let singleton = RuntimeCodec::new(model.clone(), BuildOptions { minimize: true, classes: false }).unwrap();
+    let model: &'static _ = Box::leak(Box::new(model));
+    let reference = Reference::new(model);
+    vec![
+        Strategy { name: "table", step: Box::new(|s| widen(C::default().step(s))) },
+        Strategy { name: "branching", step: Box::new(|s| widen(C::Branching::default().step(s))) },
+        Strategy { name: "unminimized", step: Box::new(move |s| unminimized.step(s)) },
+        Strategy { name: "classes-off", step: Box::new(move |s| singleton.step(s)) },
+        Strategy {
+            name: "reference",
+            step: Box::new(move |s| match reference.step(s) {
+                Step::Value { value, len } => Step::Value { value: u64::try_from(value).unwrap(), len },
+                Step::Invalid { len } => Step::Invalid { len },
+                Step::Incomplete => Step::Incomplete,
+            }),
+        },
+    ]
+}
+
+/// Items of a whole input by repeated steps.
+pub fn items_by(step: &dyn Fn(&[u8]) -> Step<u64>, input: &[u8]) -> Vec<Item<u64>> {
+    struct D<'a>(&'a dyn Fn(&[u8]) -> Step<u64>);
+    impl Decoder for D<'_> {
+        type Value = u64;
+        fn step(&self, input: &[u8]) -> Step<u64> {
+            (self.0)(input)
+        }
+    }
+    D(step).items(input).collect()
+}
+
+/// All strategies agree on every item of `input`, and the codec's bulk methods
+/// (validate, decode, lossy) agree with the items.
+pub fn check_agreement<C>(strategies: &[Strategy], input: &[u8])
+where
+    C: Codec + Default,
+{
+    let want = items_by(&*strategies[strategies.len() - 1].step, input);
+    for s in &strategies[..strategies.len() - 1] {
+        let got = items_by(&*s.step, input);
+        assert_eq!(got, want, "strategy {} on {input:02X?}", s.name);
+    }
+    // Bulk paths, derived from the items.
+    let first_error = want.iter().find(|i| i.value.is_err());
+    let codec = C::default();
+    let validate = codec.validate(input);
+    let decoded = codec.decode(input);
+    match first_error {
+        None => {
+            assert!(validate.is_ok(), "validate on {input:02X?}");
+            let values: Vec<u64> = decoded.unwrap().into_iter().map(Value::to_u64).collect();
+            assert_eq!(values, want.iter().map(|i| *i.value.as_ref().unwrap()).collect::<Vec<_>>());
+        }
+        Some(item) => {
+            let err = validate.unwrap_err();
+            assert_eq!(err.valid_up_to(), item.span.start, "valid_up_to on {input:02X?}");
+            let len = match item.value {
+                Err(placemat_codec::ItemError::Invalid) => Some(item.span.len()),
+                _ => None,
+            };
+            assert_eq!(err.error_len(), len, "error_len on {input:02X?}");
+            assert_eq!(decoded.unwrap_err(), err);
+            let branching = C::Branching::default().validate(input).unwrap_err();
+            assert_eq!(branching, err);
+        }
+    }
+    let lossy: Vec<u64> = codec.decode_lossy(input).into_iter().map(Value::to_u64).collect();
+    assert_eq!(lossy, want.iter().map(|i| i.value.unwrap_or(0xFFFD)).collect::<Vec<_>>());
+}
+
+/// Feeding `input` split at `cut` gives the whole input's items.
+pub fn check_split<D: Decoder + Clone>(decoder: D, input: &[u8], cuts: &[usize]) -> Vec<Item<D::Value>> {
+    let mut stream = StreamDecoder::new(decoder);
+    let mut items = Vec::new();
+    let mut last = 0;
+    for &cut in cuts {
+        stream.push(&input[last..cut], |i| items.push(i));
+        last = cut;
+    }
+    stream.push(&input[last..], |i| items.push(i));
+    stream.finish(|i| items.push(i));
+    items
+}
+
+/// Round trip: encode with the generated encoder, compare with the reference
+/// encoder, decode with every strategy.
+pub fn check_round_trip<C>(strategies: &[Strategy], reference_model: &placemat_codec::build::Model, value: u64)
+where
+    C: Codec + Default,
+{
+    let codec = C::default();
+    let reference = Reference::new(reference_model);
+    let want = reference.encode(&BigUint::from(value));
+    let got = match <C as Encoder>::Value::from_u64(value) {
+        Some(v) => {
+            let mut out = Vec::new();
+            codec.encode_push(v, &mut out).ok().map(|_| out)
+        }
+        None => None,
+    };
+    assert_eq!(got, want, "encoding U+{value:X}");
+    if let Some(units) = got {
+        for s in strategies {
+            assert_eq!((s.step)(&units), Step::Value { value, len: units.len() }, "{} decoding U+{value:X}", s.name);
+        }
+    }
+}
