@@ -11,7 +11,14 @@ use placemat_codec::DynCodec;
 
 use crate::codecs;
 
-static ALL: &[&dyn DynCodec] = &[&codecs::Utf8];
+static ALL: &[&dyn DynCodec] = &[
+    &codecs::Utf8,
+    &codecs::FssUtfXopen,
+    &codecs::FssUtfPlan9,
+    &codecs::KenDraft,
+    &codecs::Utf8Ext36,
+    &codecs::Utf8Ext42,
+];
 
 /// All built-in codecs.
 pub fn all() -> &'static [&'static dyn DynCodec] {

@@ -40,8 +40,10 @@ pub use sequences::split_range;
 pub struct Diagnostic {
     /// What is wrong.
     pub message: String,
-    /// Where.
+    /// Where it starts.
     pub span: Span,
+    /// Where it ends, if it covers more than one token.
+    pub end: Option<Span>,
     /// Other places that take part (the other side of a conflict), with a note each.
     pub notes: Vec<(Span, String)>,
 }
@@ -49,7 +51,13 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic at `span`.
     pub fn new(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { message: message.into(), span, notes: Vec::new() }
+        Diagnostic { message: message.into(), span, end: None, notes: Vec::new() }
+    }
+
+    /// Extends the diagnostic to cover the tokens up to `end`.
+    pub fn to(mut self, end: Span) -> Self {
+        self.end = Some(end);
+        self
     }
 
     /// Adds a note at another place.
@@ -89,7 +97,16 @@ impl Diagnostics {
     pub fn to_syn_error(&self) -> syn::Error {
         let mut all: Option<syn::Error> = None;
         for d in &self.0 {
-            let mut e = syn::Error::new(d.span, &d.message);
+            let mut e = match d.end {
+                // Two tokens carrying the first and last span: syn reports the range
+                // between them, which stable proc-macros cannot join themselves.
+                Some(end) => {
+                    let first = proc_macro2::Ident::new("first", d.span);
+                    let last = proc_macro2::Ident::new("last", end);
+                    syn::Error::new_spanned(quote_pair(first, last), &d.message)
+                }
+                None => syn::Error::new(d.span, &d.message),
+            };
             for (span, note) in &d.notes {
                 e.combine(syn::Error::new(*span, format!("note: {note}")));
             }
@@ -100,6 +117,12 @@ impl Diagnostics {
         }
         all.unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid description"))
     }
+}
+
+fn quote_pair(a: proc_macro2::Ident, b: proc_macro2::Ident) -> TokenStream {
+    let mut t = TokenStream::new();
+    t.extend([proc_macro2::TokenTree::Ident(a), proc_macro2::TokenTree::Ident(b)]);
+    t
 }
 
 impl From<syn::Error> for Diagnostics {

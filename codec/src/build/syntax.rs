@@ -91,8 +91,10 @@ pub struct RangeLit {
     pub lo: IntLit,
     /// Upper bound (inclusive), or `None` for an open range.
     pub hi: Option<IntLit>,
-    /// Span of the whole range.
+    /// Span of the range's first token (the whole range where spans can be joined).
     pub span: Span,
+    /// Span of the range's last token.
+    pub end: Span,
 }
 
 /// One form: `[range [bias N] =>] "pattern"`.
@@ -121,17 +123,19 @@ impl Parse for RangeLit {
         let lo: IntLit = input.parse()?;
         let mut span = lo.span;
         if input.peek(Token![..=]) {
-            let op: Token![..=] = input.parse()?;
+            input.parse::<Token![..=]>()?;
             let hi: IntLit = input.parse()?;
-            span = lo.span.join(hi.span).unwrap_or(op.span());
-            Ok(RangeLit { lo, hi: Some(hi), span })
+            span = lo.span.join(hi.span).unwrap_or(lo.span);
+            let end = hi.span;
+            Ok(RangeLit { lo, hi: Some(hi), span, end })
         } else if input.peek(Token![..]) {
             let op: Token![..] = input.parse()?;
-            span = span.join(op.span()).unwrap_or(span);
+            let end = op.spans[1];
+            span = span.join(end).unwrap_or(span);
             if !(input.is_empty() || input.peek(Token![,]) || input.peek(Token![=>]) || input.peek(syn::Ident)) {
                 return Err(input.error("write `lo ..= hi` (inclusive) or `lo ..` (no upper bound)"));
             }
-            Ok(RangeLit { lo, hi: None, span })
+            Ok(RangeLit { lo, hi: None, span, end })
         } else {
             Err(input.error("expected `..=` or `..` after the lower bound of a range"))
         }

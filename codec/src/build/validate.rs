@@ -37,6 +37,10 @@ impl Checker {
         self.errors.push(Diagnostic::new(span, message));
     }
 
+    fn error_range(&mut self, r: &RangeLit, message: impl Into<String>) {
+        self.errors.push(Diagnostic::new(r.span, message).to(r.end));
+    }
+
     fn error2(&mut self, span: Span, message: impl Into<String>, other: Span, note: impl Into<String>) {
         self.errors.push(Diagnostic::new(span, message).with_note(other, note));
     }
@@ -59,7 +63,7 @@ impl Checker {
         };
         if let Some(h) = &hi {
             if *h < lo {
-                self.error(r.span, format!("empty range: {} is greater than {}", hex(&lo), hex(h)));
+                self.error_range(r, format!("empty range: {} is greater than {}", hex(&lo), hex(h)));
                 return None;
             }
         }
@@ -71,7 +75,7 @@ impl Checker {
         match hi {
             Some(hi) => Some((lo, hi)),
             None => {
-                self.error(r.span, "this range needs an upper bound (`lo ..= hi`)");
+                self.error_range(r, "this range needs an upper bound (`lo ..= hi`)");
                 None
             }
         }
@@ -348,7 +352,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                 if let Some((lo, hi)) = c.closed_range(r) {
                     if let Some(((rlo, rhi), _)) = &range {
                         if lo < *rlo || rhi.as_ref().is_some_and(|m| hi > *m) {
-                            c.error(r.span, "an excluded range must lie inside `range`");
+                            c.error_range(r, "an excluded range must lie inside `range`");
                             continue;
                         }
                     }

@@ -1,0 +1,41 @@
+//! The Thompson–Pike FSS-UTF of September 1992, which RFC 2279 later published as
+//! UTF-8: 1–6 bytes, 31-bit values, shortest form, self-synchronizing.
+//!
+//! ```
+//! use placemat_codec::{Decoder, Encoder};
+//! use placemat_variants::codecs::FssUtfPlan9;
+//! let mut out = Vec::new();
+//! FssUtfPlan9.encode_push(0x7FFF_FFFF, &mut out).unwrap();
+//! assert_eq!(out, [0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF]);
+//! assert!(FssUtfPlan9.encode_push(0xFFFF_FFFF, &mut out).is_err());
+//! // Surrogates were not yet a thing: ED A0 80 decodes.
+//! assert_eq!(FssUtfPlan9.decode(&[0xED, 0xA0, 0x80]).unwrap(), [0xD800]);
+//! ```
+//!
+//! Thompson's redesign dropped the biases in favour of a rule — a value must use
+//! the shortest form that holds it — and made every continuation unit `10xxxxxx`,
+//! a pattern no lead unit has. FE and FF never occur.
+//!
+//! # Lineage
+//! The `Tab`-driven `wctomb`/`mbtowc` mailed to X/Open on 8 Sept 1992 (seed 000);
+//! RFC 2279 (1998) §2; `../shared/specs/VARIANTS.md` §3.
+
+placemat_macros::codec! {
+    /// The Thompson–Pike FSS-UTF of 8 Sept 1992 (= RFC 2279 UTF-8): 1–6 bytes, 31 bits.
+    pub FssUtfPlan9 {
+        name: "fss-utf-plan9",
+        summary: "Thompson-Pike FSS-UTF of 8 Sept 1992 (= RFC 2279): 1-6 bytes, 31 bits, shortest form",
+        unit: byte,
+        value: u32,
+        range: 0 ..= 0x7FFFFFFF,
+        layout: shortest,
+        forms: {
+            0x00000000 ..= 0x0000007F => "0vvvvvvv",
+            0x00000080 ..= 0x000007FF => "110vvvvv 10vvvvvv",
+            0x00000800 ..= 0x0000FFFF => "1110vvvv 10vvvvvv 10vvvvvv",
+            0x00010000 ..= 0x001FFFFF => "11110vvv 10vvvvvv 10vvvvvv 10vvvvvv",
+            0x00200000 ..= 0x03FFFFFF => "111110vv 10vvvvvv 10vvvvvv 10vvvvvv 10vvvvvv",
+            0x04000000 ..= 0x7FFFFFFF => "1111110v 10vvvvvv 10vvvvvv 10vvvvvv 10vvvvvv 10vvvvvv",
+        },
+    }
+}

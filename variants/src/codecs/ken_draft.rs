@@ -1,0 +1,36 @@
+//! Ken Thompson's draft of 2 September 1992, "7 byte types": as the final FSS-UTF
+//! for 1–5 bytes, but the sixth type `111111xx` carries two payload bits, so six
+//! bytes reach 32-bit values and every byte FC–FF is a lead.
+//!
+//! ```
+//! use placemat_codec::{Decoder, Encoder};
+//! use placemat_variants::codecs::KenDraft;
+//! let mut out = Vec::new();
+//! KenDraft.encode_push(0xFFFF_FFFF, &mut out).unwrap();
+//! assert_eq!(out, [0xFF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF]);
+//! assert_eq!(KenDraft.decode(&[0xFE, 0x80, 0x80, 0x80, 0x80, 0x80]).unwrap(), [0x8000_0000]);
+//! ```
+//!
+//! # Lineage
+//! The draft appended to seed 000 ("we define 7 byte types": T0, Tx, T1–T5);
+//! `../shared/specs/VARIANTS.md` §4.
+
+placemat_macros::codec! {
+    /// Ken Thompson's 2 Sept 1992 draft with 7 byte types: T5 = `111111xx`, 32 bits.
+    pub KenDraft {
+        name: "ken-draft",
+        summary: "Ken Thompson's 2 Sept 1992 draft with 7 byte types: T5 = 111111xx, 32 bits, shortest form",
+        unit: byte,
+        value: u32,
+        range: 0 ..= 0xFFFFFFFF,
+        layout: shortest,
+        forms: {
+            0x00000000 ..= 0x0000007F => "0xxxxxxx",
+            0x00000080 ..= 0x000007FF => "110xxxxx 10xxxxxx",
+            0x00000800 ..= 0x0000FFFF => "1110xxxx 10xxxxxx 10xxxxxx",
+            0x00010000 ..= 0x001FFFFF => "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx",
+            0x00200000 ..= 0x03FFFFFF => "111110xx 10xxxxxx 10xxxxxx 10xxxxxx 10xxxxxx",
+            0x04000000 ..= 0xFFFFFFFF => "111111xx 10xxxxxx 10xxxxxx 10xxxxxx 10xxxxxx 10xxxxxx",
+        },
+    }
+}
