@@ -117,6 +117,9 @@ pub enum Strategy {
 pub trait DynCodec: Send + Sync {
     /// The codec's facts.
     fn info(&self) -> &CodecInfo;
+    /// The text of the description the codec was built from (parse it with
+    /// `build::Description::parse_str` to get the model).
+    fn description(&self) -> &str;
     /// A borrowed view of the tables.
     fn dfa(&self) -> Dfa<&[u32], &[u64]>;
     /// Encodes `value`, appending to `out`.
@@ -132,6 +135,9 @@ pub trait DynCodec: Send + Sync {
 impl<C: Codec + Default + Send + Sync> DynCodec for C {
     fn info(&self) -> &CodecInfo {
         C::info()
+    }
+    fn description(&self) -> &str {
+        C::DESCRIPTION
     }
     fn dfa(&self) -> Dfa<&[u32], &[u64]> {
         C::dfa().as_ref()

@@ -38,6 +38,7 @@ struct EncodeForm {
 /// A description compiled at run time.
 #[derive(Clone, Debug)]
 pub struct RuntimeCodec {
+    source: String,
     model: Model,
     info: CodecInfo,
     dfa: Dfa<Vec<u32>, Vec<u64>>,
@@ -77,6 +78,7 @@ impl RuntimeCodec {
         };
         debug_assert!(matches!(model.value, ValueType::U32 | ValueType::U64 | ValueType::Unbounded));
         Ok(RuntimeCodec {
+            source: String::new(),
             premap: model.premap.clone(),
             premap_inverse: model.premap_inverse(),
             model,
@@ -90,8 +92,10 @@ impl RuntimeCodec {
     /// diagnostics (a table-building failure becomes one at the description's start).
     pub fn from_text(text: &str) -> Result<Self, Diagnostics> {
         let d = Description::parse_str(text)?;
-        RuntimeCodec::new(d.model, BuildOptions::default())
-            .map_err(|e| Diagnostics(vec![Diagnostic::new(proc_macro2::Span::call_site(), e.to_string())]))
+        let mut codec = RuntimeCodec::new(d.model, BuildOptions::default())
+            .map_err(|e| Diagnostics(vec![Diagnostic::new(proc_macro2::Span::call_site(), e.to_string())]))?;
+        codec.source = text.to_string();
+        Ok(codec)
     }
 
     /// The model.
@@ -161,6 +165,10 @@ impl Encoder for RuntimeCodec {
 impl DynCodec for RuntimeCodec {
     fn info(&self) -> &CodecInfo {
         &self.info
+    }
+    /// The text given to [`RuntimeCodec::from_text`] (empty for [`RuntimeCodec::new`]).
+    fn description(&self) -> &str {
+        &self.source
     }
     fn dfa(&self) -> Dfa<&[u32], &[u64]> {
         self.dfa.as_ref()

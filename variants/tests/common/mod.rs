@@ -108,7 +108,7 @@ where
 }
 
 /// Feeding `input` split at `cut` gives the whole input's items.
-pub fn check_split<D: Decoder + Clone>(decoder: D, input: &[u8], cuts: &[usize]) -> Vec<Item<D::Value>> {
+pub fn check_split<D: Decoder>(decoder: D, input: &[u8], cuts: &[usize]) -> Vec<Item<D::Value>> {
     let mut stream = StreamDecoder::new(decoder);
     let mut items = Vec::new();
     let mut last = 0;
