@@ -46,6 +46,9 @@ pub struct CodecInfo {
     pub excluded: Cow<'static, [(u64, u64)]>,
     /// The longest sequence, in units (`None`: unbounded).
     pub max_units: Option<usize>,
+    /// Whether values of any size are encodable. `max` is then `u64::MAX`, the end of
+    /// the 64-bit view; larger values go through `Codec::encode_big`/`step_big`.
+    pub unbounded: bool,
 }
 
 impl CodecInfo {
@@ -70,10 +73,18 @@ impl CodecInfo {
             max,
             excluded: Cow::Borrowed(excluded),
             max_units,
+            unbounded: false,
         }
     }
 
-    /// Whether `value` is encodable.
+    /// The same facts for a codec whose values have no upper bound.
+    pub const fn with_unbounded_values(mut self) -> Self {
+        self.unbounded = true;
+        self.max = u64::MAX;
+        self
+    }
+
+    /// Whether `value` is encodable (for values that fit `u64`).
     pub fn contains(&self, value: u64) -> bool {
         self.min <= value && value <= self.max && !self.excluded.iter().any(|&(lo, hi)| lo <= value && value <= hi)
     }
@@ -81,7 +92,11 @@ impl CodecInfo {
     /// The range as text, `U+0000..=U+10FFFF except U+D800..=U+DFFF`.
     pub fn range_text(&self) -> String {
         let mut s = String::new();
-        let _ = write!(s, "U+{:04X}..=U+{:04X}", self.min, self.max);
+        if self.unbounded {
+            let _ = write!(s, "U+{:04X} and up, of any size", self.min);
+        } else {
+            let _ = write!(s, "U+{:04X}..=U+{:04X}", self.min, self.max);
+        }
         for (i, &(lo, hi)) in self.excluded.iter().enumerate() {
             let _ = write!(s, "{}U+{lo:04X}..=U+{hi:04X}", if i == 0 { " except " } else { ", " });
         }
@@ -101,6 +116,32 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     fn info() -> &'static CodecInfo;
     /// The codec's tables.
     fn dfa() -> &'static Dfa;
+
+    /// Decodes the sequence at the start of `input` to a value of any size. For a
+    /// bounded codec this widens [`Decoder::step`]; unbounded codecs override it.
+    #[cfg(feature = "big")]
+    fn step_big(&self, input: &[u8]) -> Step<crate::big::BigUint> {
+        widen_big(Decoder::step(self, input))
+    }
+
+    /// Appends the encoding of a value of any size. For a bounded codec this is
+    /// [`Encoder::encode_push`] for values that fit the value type.
+    #[cfg(feature = "big")]
+    fn encode_big(&self, value: &crate::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        match u64::try_from(value).ok().and_then(crate::Value::from_u64) {
+            Some(v) => Encoder::encode_push(self, v, out),
+            None => Err(EncodeError::TooLarge { bits: value.bits() }),
+        }
+    }
+}
+
+#[cfg(feature = "big")]
+fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint> {
+    match s {
+        Step::Value { value, len } => Step::Value { value: crate::big::BigUint::from(value.to_u64()), len },
+        Step::Invalid { len } => Step::Invalid { len },
+        Step::Incomplete => Step::Incomplete,
+    }
 }
 
 /// Which decoder of a codec to run.
@@ -129,6 +170,20 @@ pub trait DynCodec: Send + Sync {
     /// Validates `input` with the codec's fastest validator.
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         self.dfa().validate(input)
+    }
+    /// One decoding step to a value of any size (the only exact one for unbounded
+    /// codecs, whose [`DynCodec::step`] reports values above `u64::MAX` as invalid).
+    #[cfg(feature = "big")]
+    fn step_big(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigUint> {
+        widen_big(self.step(strategy, input))
+    }
+    /// Encodes a value of any size, appending to `out`.
+    #[cfg(feature = "big")]
+    fn encode_big(&self, value: &crate::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        match u64::try_from(value) {
+            Ok(v) => self.encode_push(v, out),
+            Err(_) => Err(EncodeError::TooLarge { bits: value.bits() }),
+        }
     }
 }
 
@@ -161,6 +216,17 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)
+    }
+    #[cfg(feature = "big")]
+    fn step_big(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigUint> {
+        match strategy {
+            Strategy::Table => Codec::step_big(self, input),
+            Strategy::Branching => widen_big(C::Branching::default().step(input)),
+        }
+    }
+    #[cfg(feature = "big")]
+    fn encode_big(&self, value: &crate::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        Codec::encode_big(self, value, out)
     }
 }
 

@@ -45,6 +45,17 @@
 //! state is a multiple of the class count and below the table length; every bias
 //! index is in range; payload counts are at most 8.
 //!
+//! # The shift-DFA validator
+//!
+//! [`Dfa::validate`] does not walk the table above. At construction the states are
+//! merged by acceptance alone (validation needs no outputs), and each unit gets one
+//! integer row holding, for every state `k` at bit offset `k·w`, the offset of the
+//! state it goes to: a step is `state = row[unit] >> state` (Per Vognsen's shift
+//! DFA; `w` = 6 in a `u64` for up to 10 states, 7 in a `u128` for up to 18). Two
+//! such chains run on the two halves of the input, split at a unit that every
+//! state but the start rejects. [`Dfa::validate_by_table`] is the plain walker, and
+//! the tests hold the two to the same answers.
+//!
 //! # Lineage
 //! The layout (class map + premultiplied transition rows, dead state 0) follows
 //! Björn Höhrmann's "Flexible and Economical UTF-8 Decoder" (2009–2010) and
@@ -55,6 +66,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::{DecodeError, Step, Value};
+
+mod shift;
 
 /// The rejecting state's id. Every transition from it leads back to it.
 pub const DEAD: usize = 0;
@@ -128,6 +141,8 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     biases: B,
     stride: usize,
     ascii: bool,
+    cyclic: bool,
+    shift: shift::Shift,
 }
 
 /// Checks the table invariants; usable in `const` context.
@@ -174,6 +189,45 @@ pub const fn check_tables(classes: &[u8; 256], trans: &[u32], biases: &[u64]) ->
     Ok(stride)
 }
 
+/// Whether some path from the start state visits a state twice before it returns
+/// to the start: then sequences have no length limit (an unbounded codec). Tables
+/// of more than 256 states are treated as cyclic.
+const fn has_cycle(trans: &[u32], stride: usize) -> bool {
+    let n = trans.len() / stride;
+    if n > 256 {
+        return true;
+    }
+    // States reachable in exactly k steps without passing the start state.
+    let mut reach = [0u64; 4];
+    reach[0] = 1 << 1;
+    let mut k = 0;
+    while k <= n {
+        let mut next = [0u64; 4];
+        let mut any = false;
+        let mut s = 0;
+        while s < n {
+            if reach[s / 64] >> (s % 64) & 1 == 1 {
+                let mut c = 0;
+                while c < stride {
+                    let t = (trans[s * stride + c] & STATE_MASK) as usize / stride;
+                    if t != 0 && t != 1 {
+                        next[t / 64] |= 1 << (t % 64);
+                        any = true;
+                    }
+                    c += 1;
+                }
+            }
+            s += 1;
+        }
+        if !any {
+            return false;
+        }
+        reach = next;
+        k += 1;
+    }
+    true
+}
+
 /// Whether units 00–7F are single-unit values of themselves from the start state.
 const fn ascii_transparent(classes: &[u8; 256], digits: &[u8; 256], trans: &[u32], stride: usize) -> bool {
     let mut b = 0;
@@ -205,7 +259,9 @@ impl Dfa<&'static [u32], &'static [u64]> {
             Err(_) => panic!("malformed DFA tables"),
         };
         let ascii = ascii_transparent(&classes, &digits, trans, stride);
-        Dfa { classes, digits, trans, biases, stride, ascii }
+        let cyclic = has_cycle(trans, stride);
+        let shift = shift::build(&classes, trans, stride);
+        Dfa { classes, digits, trans, biases, stride, ascii, cyclic, shift }
     }
 }
 
@@ -214,7 +270,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn new(classes: [u8; 256], digits: [u8; 256], trans: T, biases: B) -> Result<Self, TableError> {
         let stride = check_tables(&classes, trans.as_ref(), biases.as_ref())?;
         let ascii = ascii_transparent(&classes, &digits, trans.as_ref(), stride);
-        Ok(Dfa { classes, digits, trans, biases, stride, ascii })
+        let cyclic = has_cycle(trans.as_ref(), stride);
+        let shift = shift::build(&classes, trans.as_ref(), stride);
+        Ok(Dfa { classes, digits, trans, biases, stride, ascii, cyclic, shift })
     }
 
     /// A borrowed view of the same tables.
@@ -226,6 +284,8 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             biases: self.biases.as_ref(),
             stride: self.stride,
             ascii: self.ascii,
+            cyclic: self.cyclic,
+            shift: self.shift,
         }
     }
 
@@ -262,6 +322,13 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn is_ascii_transparent(&self) -> bool {
         self.ascii
     }
+    /// Whether sequences have no length limit (the automaton loops somewhere other
+    /// than through the start state). Values of such a codec can outgrow any integer
+    /// type: decode them with [`Dfa::step_checked`] or [`Dfa::step_big`].
+    pub fn is_cyclic(&self) -> bool {
+        self.cyclic
+    }
+
     /// Size of the tables in bytes (class and digit maps, transitions, biases).
     pub fn table_bytes(&self) -> usize {
         512 + 4 * self.trans.as_ref().len() + 8 * self.biases.as_ref().len()
@@ -302,12 +369,109 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         Step::Incomplete
     }
 
+    /// Like [`Dfa::step`] with `u64` values, for tables whose values can outgrow 64
+    /// bits: a valid sequence whose value does not fit is reported as
+    /// [`Step::Invalid`] over the whole sequence (it is outside the 64-bit view of the
+    /// codec; [`Dfa::step_big`] decodes it).
+    pub fn step_checked(&self, input: &[u8]) -> Step<u64> {
+        let trans = self.trans.as_ref();
+        let start = self.stride;
+        let mut state = start;
+        let mut v: u64 = 0;
+        let mut overflow = false;
+        for (i, &b) in input.iter().enumerate() {
+            let e = trans[state + self.classes[b as usize] as usize];
+            let n = (e >> BITS_SHIFT) & 0xF;
+            if n > 0 && v >> (64 - n) != 0 {
+                overflow = true;
+            }
+            v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
+            state = (e & STATE_MASK) as usize;
+            if state == start {
+                let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
+                return match v.checked_add(bias) {
+                    Some(value) if !overflow => Step::Value { value, len: i + 1 },
+                    _ => Step::Invalid { len: i + 1 },
+                };
+            }
+            if state == DEAD {
+                return Step::Invalid { len: i.max(1) };
+            }
+        }
+        Step::Incomplete
+    }
+
+    /// Decodes the sequence at the start of `input` to a value of any size. The
+    /// value is accumulated in a `u64` until it would overflow, then in a
+    /// [`crate::big::BigUint`].
+    #[cfg(feature = "big")]
+    pub fn step_big(&self, input: &[u8]) -> Step<crate::big::BigUint> {
+        use crate::big::BigUint;
+        let trans = self.trans.as_ref();
+        let start = self.stride;
+        let mut state = start;
+        let mut v: u64 = 0;
+        let mut big: Option<BigUint> = None;
+        for (i, &b) in input.iter().enumerate() {
+            let e = trans[state + self.classes[b as usize] as usize];
+            let n = (e >> BITS_SHIFT) & 0xF;
+            let d = u64::from(self.digits[b as usize]) & ((1u64 << n) - 1);
+            match &mut big {
+                Some(x) => {
+                    *x <<= n;
+                    *x |= BigUint::from(d);
+                }
+                None if n > 0 && v >> (64 - n) != 0 => {
+                    let mut x = BigUint::from(v);
+                    x <<= n;
+                    x |= BigUint::from(d);
+                    big = Some(x);
+                }
+                None => v = (v << n) | d,
+            }
+            state = (e & STATE_MASK) as usize;
+            if state == start {
+                let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
+                let value = big.unwrap_or_else(|| BigUint::from(v)) + bias;
+                return Step::Value { value, len: i + 1 };
+            }
+            if state == DEAD {
+                return Step::Invalid { len: i.max(1) };
+            }
+        }
+        Step::Incomplete
+    }
+
     /// Checks that `input` is a concatenation of valid sequences.
     ///
-    /// The hot loop tracks only the state; ASCII runs are skipped eight units at a
-    /// time for ASCII-transparent codecs. On failure the exact position is
-    /// recomputed by [`Dfa::step`] from the last unit boundary the loop saw.
+    /// Runs the shift-DFA validator (see the module docs) when
+    /// the automaton, merged by acceptance, has at most 18 states, else
+    /// [`Dfa::validate_by_table`]. On failure the exact position is recomputed by
+    /// [`Dfa::step`] from the last unit boundary the fast loop saw.
     pub fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+        if self.shift.width == 0 {
+            return self.validate_by_table(input);
+        }
+        match shift::validate(&self.shift, self.ascii, input) {
+            Ok(()) => Ok(()),
+            Err(boundary) => self.slow_validate(input, boundary),
+        }
+    }
+
+    /// Bits per state field of the shift-DFA validator: 6 (rows fit a `u64`), 7
+    /// (`u128`), or 0 when the automaton is too large and [`Dfa::validate`] walks
+    /// the transition table.
+    pub fn shift_width(&self) -> u32 {
+        self.shift.width
+    }
+
+    /// [`Dfa::validate`] by the transition table alone: the plain walker, kept as
+    /// the fallback for large automata and as the oracle the shift validator is
+    /// tested against.
+    ///
+    /// The hot loop tracks only the state; ASCII runs are skipped eight units at a
+    /// time for ASCII-transparent codecs.
+    pub fn validate_by_table(&self, input: &[u8]) -> Result<(), DecodeError> {
         const BLOCK: usize = 64;
         let trans = self.trans.as_ref();
         let start = self.stride;
@@ -358,7 +522,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         Ok(())
     }
 
-    /// Appends the values of `input` to `out` (the table decoder's bulk loop).
+    /// Appends the values of `input` to `out` (the table decoder's bulk loop). For
+    /// ASCII-transparent codecs, runs of ASCII at a sequence boundary are copied
+    /// eight units at a time.
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
         let trans = self.trans.as_ref();
         let biases = self.biases.as_ref();
@@ -366,7 +532,33 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         let mut state = start;
         let mut v: u64 = 0;
         let mut seq_start = 0;
-        for (i, &b) in input.iter().enumerate() {
+        // Every value takes at least one unit.
+        out.reserve(input.len());
+        let mut i = 0;
+        while i < input.len() {
+            let b = input[i];
+            if self.ascii && b < 0x80 && state == start {
+                // ASCII fast path: eight units that are their own values at a time.
+                while let Some(chunk) = input.get(i..i + 8) {
+                    let word = u64::from_le_bytes([
+                        chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+                    ]);
+                    if word & 0x8080_8080_8080_8080 != 0 {
+                        break;
+                    }
+                    out.extend(chunk.iter().map(|&u| V::from_u64_lossy(u64::from(u))));
+                    i += 8;
+                }
+                seq_start = i;
+                let Some(&next) = input.get(i) else { break };
+                if next < 0x80 {
+                    out.push(V::from_u64_lossy(u64::from(next)));
+                    i += 1;
+                    seq_start = i;
+                    continue;
+                }
+                continue;
+            }
             let e = trans[state + self.classes[b as usize] as usize];
             let n = (e >> BITS_SHIFT) & 0xF;
             v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
@@ -378,6 +570,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             } else if state == DEAD {
                 return Err(DecodeError::new(seq_start, Some(i - seq_start)));
             }
+            i += 1;
         }
         if state == start {
             Ok(())

@@ -81,6 +81,12 @@ pub enum EncodeError {
         /// The value that was refused.
         value: u64,
     },
+    /// The value has more bits than any value the codec can encode (for values
+    /// given as big integers).
+    TooLarge {
+        /// Bits in the refused value.
+        bits: u64,
+    },
     /// The output buffer is too small; `needed` units would have been written.
     BufferTooSmall {
         /// Units the encoding of this value needs.
@@ -93,6 +99,9 @@ impl fmt::Display for EncodeError {
         match *self {
             EncodeError::Unencodable { value } => {
                 write!(f, "U+{value:04X} cannot be encoded by this codec")
+            }
+            EncodeError::TooLarge { bits } => {
+                write!(f, "a value of {bits} bits cannot be encoded by this codec")
             }
             EncodeError::BufferTooSmall { needed } => {
                 write!(f, "output buffer too small: {needed} units needed")

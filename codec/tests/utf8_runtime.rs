@@ -48,6 +48,7 @@ fn utf8_has_12_classes_and_9_states() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "exhaustive: minutes under Miri")]
 fn minimization_and_classes_change_nothing() {
     let model = Description::parse_str(UTF8).unwrap().model;
     let full = build_dfa(&model, BuildOptions::default()).unwrap().dfa;
@@ -65,6 +66,7 @@ fn minimization_and_classes_change_nothing() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "exhaustive: minutes under Miri")]
 fn table_walker_matches_std_on_all_short_sequences() {
     let codec = RuntimeCodec::from_text(UTF8).unwrap();
     let dfa = codec.dfa();
@@ -88,6 +90,7 @@ fn table_walker_matches_std_on_all_short_sequences() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "exhaustive: minutes under Miri")]
 fn reference_agrees_with_tables_and_encoder() {
     let codec = RuntimeCodec::from_text(UTF8).unwrap();
     let reference = Reference::new(codec.model());

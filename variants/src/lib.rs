@@ -16,6 +16,7 @@
 
 pub mod cli;
 pub mod codecs;
+pub mod corpus;
 pub mod registry;
 
 /// The README's example, compiled and run as a doctest.

@@ -13,28 +13,64 @@ fn state_fn(state: usize, stride: usize) -> Ident {
 }
 
 /// The branching decoder's state functions; `step` calls the start state's.
-pub fn emit(dfa: &Dfa<&[u32], &[u64]>, unit: &Unit, value_ty: &TokenStream) -> syn::Result<TokenStream> {
+/// `codec_ty` is the codec type, whose `DIGITS` table maps alphabet units to digits.
+pub fn emit(
+    dfa: &Dfa<&[u32], &[u64]>,
+    unit: &Unit,
+    value_ty: &TokenStream,
+    codec_ty: &Ident,
+) -> syn::Result<TokenStream> {
     let stride = dfa.class_count();
     let start = dfa.start();
     // The generator inlines state into state, so the automaton must not loop except
-    // through the start state.
+    // through the start state or on one state (a repeated unit, emitted as a loop).
     let mut order = Vec::new();
     if !topological(dfa, &mut order) {
         return Err(syn::Error::new(
             Span::call_site(),
-            "the automaton has a cycle: a branching decoder needs bounded sequences",
+            "the automaton has a cycle through several states: a branching decoder handles only a repeated unit",
         ));
     }
+    // Values of an unbounded codec can outgrow the value type: every shift is
+    // checked, and a sequence that overflows is handed to the table walker's checked
+    // step, which reports it exactly as the 64-bit view defines.
+    let overflow_check = |n: u32| {
+        if dfa.is_cyclic() {
+            let keep = Literal::u32_unsuffixed(64 - n);
+            quote! {
+                if v >> #keep != 0 {
+                    return <#codec_ty as ::placemat_codec::Codec>::dfa().step_checked(input);
+                }
+            }
+        } else {
+            quote!()
+        }
+    };
     let digit = match unit {
         Unit::Byte => quote!(b),
-        Unit::Alphabet(_) => quote!(Self::DIGITS[b as usize]),
+        Unit::Alphabet(_) => quote!(#codec_ty::DIGITS[b as usize]),
     };
     let mut fns = Vec::new();
     for st in (1..dfa.state_count()).map(|s| s * stride) {
         let name = state_fn(st, stride);
         let mut match_arms = Vec::new();
+        let mut loop_arms = Vec::new();
         for a in arms(dfa, st) {
             if a.next == DEAD {
+                continue;
+            }
+            if a.next == st && st != start {
+                let (lo, hi) = (Literal::u8_unsuffixed(a.lo), Literal::u8_unsuffixed(a.hi));
+                let n = Literal::u32_unsuffixed(a.payload_bits);
+                let mask = Literal::u16_unsuffixed((1u16 << a.payload_bits) - 1);
+                let check = overflow_check(a.payload_bits);
+                loop_arms.push(quote! {
+                    #lo..=#hi => {
+                        #check
+                        v = (v << #n) | ((#digit as u16 & #mask) as #value_ty);
+                        i += 1;
+                    }
+                });
                 continue;
             }
             let (lo, hi) = (Literal::u8_unsuffixed(a.lo), Literal::u8_unsuffixed(a.hi));
@@ -44,7 +80,8 @@ pub fn emit(dfa: &Dfa<&[u32], &[u64]>, unit: &Unit, value_ty: &TokenStream) -> s
             } else {
                 let n = Literal::u32_unsuffixed(a.payload_bits);
                 let mask = Literal::u16_unsuffixed((1u16 << a.payload_bits) - 1);
-                quote!(let v: #value_ty = (v << #n) | ((#digit as u16 & #mask) as #value_ty);)
+                let check = overflow_check(a.payload_bits);
+                quote!(#check let v: #value_ty = (v << #n) | ((#digit as u16 & #mask) as #value_ty);)
             };
             let then = if a.next == start {
                 let finish = if a.bias == 0 {
@@ -58,10 +95,30 @@ pub fn emit(dfa: &Dfa<&[u32], &[u64]>, unit: &Unit, value_ty: &TokenStream) -> s
                 let next = state_fn(a.next, stride);
                 quote!(Self::#next(input, i + 1, v))
             };
-            match_arms.push(quote!(#pat => { #take #then }));
+            match_arms.push(quote!(#pat => { #take return #then; }));
         }
         let invalid = if st == start { quote!(1) } else { quote!(i) };
         let doc = format!("State {} of the automaton: reads the unit at `i`.", st / stride);
+        if !loop_arms.is_empty() {
+            fns.push(quote! {
+                #[doc = #doc]
+                #[inline(always)]
+                fn #name(input: &[u8], mut i: usize, mut v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
+                    loop {
+                        let Some(&b) = input.get(i) else {
+                            return ::placemat_codec::Step::Incomplete;
+                        };
+                        #[allow(clippy::let_and_return, clippy::identity_op, clippy::needless_return)]
+                        match b {
+                            #(#loop_arms)*
+                            #(#match_arms)*
+                            _ => return ::placemat_codec::Step::Invalid { len: #invalid },
+                        }
+                    }
+                }
+            });
+            continue;
+        }
         fns.push(quote! {
             #[doc = #doc]
             #[inline(always)]
@@ -69,7 +126,7 @@ pub fn emit(dfa: &Dfa<&[u32], &[u64]>, unit: &Unit, value_ty: &TokenStream) -> s
                 let Some(&b) = input.get(i) else {
                     return ::placemat_codec::Step::Incomplete;
                 };
-                #[allow(clippy::let_and_return, clippy::identity_op)]
+                #[allow(clippy::let_and_return, clippy::identity_op, clippy::needless_return)]
                 match b {
                     #(#match_arms)*
                     _ => ::placemat_codec::Step::Invalid { len: #invalid },
@@ -96,7 +153,7 @@ fn topological(dfa: &Dfa<&[u32], &[u64]>, order: &mut Vec<usize>) -> bool {
         mark[s / stride] = 1;
         for c in 0..stride {
             let t = (dfa.transitions()[s + c] & placemat_codec::dfa::STATE_MASK) as usize;
-            if t != DEAD && t != dfa.start() && !visit(dfa, t, mark, order) {
+            if t != DEAD && t != dfa.start() && t != s && !visit(dfa, t, mark, order) {
                 return false;
             }
         }

@@ -17,7 +17,12 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
     };
     let mut checks = Vec::new();
     let min = to_u64(&model.min)?;
-    let max = to_u64(model.max.as_ref().expect("bounded"))?;
+    // An unbounded codec's `u64` encoder covers every `u64`; larger values go
+    // through `Codec::encode_big`.
+    let max = match &model.max {
+        Some(m) => to_u64(m)?,
+        None => u64::MAX,
+    };
     let (min, max) = (lit(min), lit(max));
     checks.push(quote! {
         if !(#min..=#max).contains(&value) {
@@ -50,7 +55,7 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
             Some(quote! { const ALPHABET: &[u8] = #bytes; })
         }
     };
-    let mut forms = model.concrete_forms();
+    let mut forms = model.forms_upto_u64();
     forms.sort_by(|a, b| a.lo.cmp(&b.lo));
     let contiguous = model.layout != Layout::Explicit;
     let mut arms = Vec::new();

@@ -19,9 +19,8 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let value_ty = match model.value {
         ValueType::U32 => quote!(u32),
         ValueType::U64 => quote!(u64),
-        ValueType::Unbounded => {
-            return Err(syn::Error::new(call, "code generation for `value: unbounded` is not available: the generated decoders accumulate values in u32 or u64"));
-        }
+        // Values of any size: a `u64` fast path plus `step_big`/`encode_big`.
+        ValueType::Unbounded => quote!(u64),
     };
     let built = build_dfa(model, BuildOptions::default()).map_err(|e| syn::Error::new(call, e.to_string()))?;
     let dfa = built.dfa.as_ref();
@@ -33,25 +32,34 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
 
     let tables = tables::emit(name, &dfa);
     let encode_body = encoder::emit(model, &value_ty)?;
-    let states = branching::emit(&dfa, &model.unit, &value_ty)?;
+    let states = branching::emit(&dfa, &model.unit, &value_ty, &ty)?;
     let start_fn = Ident::new("state_1", call);
 
     let to_u64 =
         |v: &num_bigint::BigUint| v.to_u64().ok_or_else(|| syn::Error::new(call, "a value does not fit 64 bits"));
     let min = Literal::u64_unsuffixed(to_u64(&model.min)?);
-    let max = Literal::u64_unsuffixed(to_u64(model.max.as_ref().expect("bounded: tables were built"))?);
+    let unbounded = !model.is_bounded();
+    let max = Literal::u64_unsuffixed(match &model.max {
+        Some(m) => to_u64(m)?,
+        None => u64::MAX,
+    });
     let mut excluded = Vec::new();
     for (lo, hi) in &model.excluded {
         let (lo, hi) = (Literal::u64_unsuffixed(to_u64(lo)?), Literal::u64_unsuffixed(to_u64(hi)?));
         excluded.push(quote!((#lo, #hi)));
     }
-    let max_units = model.max_units().expect("bounded");
-    let value_bits = model.value.bits().expect("bounded value type");
+    // The longest encoding the `u64` encoder writes, and the codec's longest sequence.
+    let max_units = model.forms_upto_u64().iter().map(|f| f.units.len()).max().unwrap_or(1);
+    let info_max_units = match model.max_units() {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    };
+    let value_bits = model.value.bits().unwrap_or(64);
     let unit = match &model.unit {
         Unit::Byte => quote!(::placemat_codec::Unit::Byte),
         Unit::Alphabet(a) => {
             let bytes = Literal::byte_string(a);
-            quote!(::placemat_codec::Unit::Alphabet(::std::borrow::Cow::Borrowed(#bytes)))
+            quote!(::placemat_codec::Unit::Alphabet(::placemat_codec::__private::Cow::Borrowed(#bytes)))
         }
     };
     // Undoing the pre-mapping after the automaton, if there is one.
@@ -74,7 +82,10 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     };
     let has_premap = model.premap.is_some();
     let unmap_branching = if has_premap { quote!(#ty::unmap(value)) } else { quote!(value) };
-    let decode_into = if has_premap {
+    let decode_into = if unbounded {
+        // Values may outgrow the accumulator: decode step by step, checked.
+        quote!()
+    } else if has_premap {
         quote! {
             let start = out.len();
             let result = <Self as ::placemat_codec::Codec>::dfa().decode_into(input, out);
@@ -85,6 +96,75 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
         }
     } else {
         quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into(input, out))
+    };
+    let decode_into = if decode_into.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn decode_into(
+                &self,
+                input: &[u8],
+                out: &mut ::placemat_codec::__private::Vec<#value_ty>,
+            ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+                #decode_into
+            }
+        }
+    };
+    let table_step = if unbounded {
+        quote!(<Self as ::placemat_codec::Codec>::dfa().step_checked(input))
+    } else {
+        quote!(<Self as ::placemat_codec::Codec>::dfa().step::<#value_ty>(input))
+    };
+    let info_ctor = if unbounded { quote!(.with_unbounded_values()) } else { quote!() };
+    let big_methods = if unbounded {
+        let form = model.forms.last().expect("validated: an unbounded model has forms");
+        let repeat = form.repeat.expect("validated: the last form of an unbounded model repeats");
+        let units = form.units.iter().map(|u| {
+            let fixed = Literal::u8_unsuffixed(u.fixed_bits);
+            let bits = Literal::u8_unsuffixed(u.payload_bits as u8);
+            quote!((#fixed, #bits))
+        });
+        let alphabet = match &model.unit {
+            Unit::Byte => quote!(::core::option::Option::None),
+            Unit::Alphabet(a) => {
+                let bytes = Literal::byte_string(a);
+                quote!(::core::option::Option::Some(#bytes))
+            }
+        };
+        quote! {
+            fn step_big(&self, input: &[u8]) -> ::placemat_codec::Step<::placemat_codec::big::BigUint> {
+                match Self::dfa().step_big(input) {
+                    ::placemat_codec::Step::Value { value, len } => {
+                        let value = match u64::try_from(&value) {
+                            Ok(small) => ::placemat_codec::big::BigUint::from(Self::unmap(small)),
+                            Err(_) => value,
+                        };
+                        ::placemat_codec::Step::Value { value, len }
+                    }
+                    ::placemat_codec::Step::Invalid { len } => ::placemat_codec::Step::Invalid { len },
+                    ::placemat_codec::Step::Incomplete => ::placemat_codec::Step::Incomplete,
+                }
+            }
+            fn encode_big(
+                &self,
+                value: &::placemat_codec::big::BigUint,
+                out: &mut ::placemat_codec::__private::Vec<u8>,
+            ) -> ::core::result::Result<(), ::placemat_codec::EncodeError> {
+                if let Ok(small) = u64::try_from(value) {
+                    return ::placemat_codec::Encoder::encode_push(self, small, out);
+                }
+                const FORM: ::placemat_codec::big::RepeatForm<'static> = ::placemat_codec::big::RepeatForm {
+                    units: &[#(#units),*],
+                    repeat: #repeat,
+                    alphabet: #alphabet,
+                };
+                FORM.encode(value, out);
+                Ok(())
+            }
+        }
+    } else {
+        quote!()
     };
 
     let mut doc: Vec<String> = model.docs.clone();
@@ -145,7 +225,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             type Value = #value_ty;
             #[inline]
             fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
-                match <Self as ::placemat_codec::Codec>::dfa().step::<#value_ty>(input) {
+                match #table_step {
                     ::placemat_codec::Step::Value { value, len } => ::placemat_codec::Step::Value { value: Self::unmap(value), len },
                     other => other,
                 }
@@ -154,10 +234,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             fn validate(&self, input: &[u8]) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
                 <Self as ::placemat_codec::Codec>::dfa().validate(input)
             }
-            #[inline]
-            fn decode_into(&self, input: &[u8], out: &mut ::std::vec::Vec<#value_ty>) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
-                #decode_into
-            }
+            #decode_into
         }
 
         impl ::placemat_codec::Decoder for #branching_ty {
@@ -184,8 +261,8 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
                     #min,
                     #max,
                     &[#(#excluded),*],
-                    ::core::option::Option::Some(#max_units),
-                );
+                    #info_max_units,
+                )#info_ctor;
                 &INFO
             }
             fn dfa() -> &'static ::placemat_codec::dfa::Dfa {
@@ -197,6 +274,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
                 );
                 &DFA
             }
+            #big_methods
         }
     })
 }

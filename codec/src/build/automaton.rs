@@ -31,7 +31,7 @@ use std::fmt;
 
 use num_traits::ToPrimitive;
 
-use super::model::Model;
+use super::model::{ConcreteForm, Model};
 use super::sequences::split_range;
 use crate::dfa::{entry, Dfa, DEAD, MAX_BIASES};
 
@@ -54,8 +54,8 @@ impl Default for BuildOptions {
 /// Why tables could not be built from a (valid) model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BuildError {
-    /// The model has unbounded values; its automaton needs a cycle that the table
-    /// format's 64-bit accumulator cannot follow.
+    /// The model has values of any size, but its longer lengths do not settle into
+    /// a loop the automaton can follow.
     Unbounded,
     /// Two forms share a unit prefix but place payload differently.
     PayloadConflict,
@@ -66,7 +66,7 @@ pub enum BuildError {
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            BuildError::Unbounded => "values of unbounded size have no finite table",
+            BuildError::Unbounded => "the lengths of this unbounded description do not settle into a repeating pattern",
             BuildError::PayloadConflict => "two forms share a unit prefix but place payload differently",
             BuildError::TooLarge => "the automaton is too large for the table format",
         })
@@ -93,11 +93,24 @@ fn set_has(s: &UnitSet, b: u8) -> bool {
     s[(b >> 6) as usize] >> (b & 63) & 1 == 1
 }
 
-/// One path through the automaton: a unit set and payload width per position.
+/// One path through the automaton: a unit set and payload width per position. A
+/// path of an unbounded codec may let one position repeat (`looped`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Path {
     sets: Vec<UnitSet>,
     bits: Vec<u32>,
     bias: u64,
+    looped: Option<usize>,
+}
+
+impl Path {
+    /// The same path with position `at` written twice.
+    fn with_copy_of(&self, at: usize) -> Path {
+        let mut p = self.clone();
+        p.sets.insert(at, p.sets[at]);
+        p.bits.insert(at, p.bits[at]);
+        p
+    }
 }
 
 /// The output of one transition: payload bits, and the bias if it completes.
@@ -110,34 +123,93 @@ struct RawDfa {
     out: Vec<[Output; 256]>,
 }
 
-fn paths(model: &Model) -> Result<Vec<Path>, BuildError> {
-    if !model.is_bounded() {
-        return Err(BuildError::Unbounded);
-    }
+/// The paths of one concrete form: its valid values, split into digit ranges.
+fn form_paths(model: &Model, form: &ConcreteForm) -> Result<Vec<Path>, BuildError> {
     let mut out = Vec::new();
-    for form in model.concrete_forms() {
-        let bias = form.bias.to_u64().ok_or(BuildError::TooLarge)?;
-        let widths: Vec<u32> = form.units.iter().map(|u| u.payload_bits).collect();
-        for (lo, hi) in model.valid_ranges(&form) {
-            let lo = (&lo - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
-            let hi = (&hi - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
-            for seq in split_range(lo, hi, &widths) {
-                let sets = seq
-                    .iter()
-                    .zip(&form.units)
-                    .map(|(&(dlo, dhi), pat)| {
-                        let mut s = [0u64; 4];
-                        for d in dlo..=dhi {
-                            let b = model.unit_byte(pat.digit(d as u8));
-                            s[(b >> 6) as usize] |= 1 << (b & 63);
-                        }
-                        s
-                    })
-                    .collect();
-                out.push(Path { sets, bits: widths.clone(), bias });
-            }
+    let bias = form.bias.to_u64().ok_or(BuildError::TooLarge)?;
+    let widths: Vec<u32> = form.units.iter().map(|u| u.payload_bits).collect();
+    for (lo, hi) in model.valid_ranges(form) {
+        let lo = (&lo - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
+        let hi = (&hi - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
+        for seq in split_range(lo, hi, &widths) {
+            let sets = seq
+                .iter()
+                .zip(&form.units)
+                .map(|(&(dlo, dhi), pat)| {
+                    let mut s = [0u64; 4];
+                    for d in dlo..=dhi {
+                        let b = model.unit_byte(pat.digit(d as u8));
+                        s[(b >> 6) as usize] |= 1 << (b & 63);
+                    }
+                    s
+                })
+                .collect();
+            out.push(Path { sets, bits: widths.clone(), bias, looped: None });
         }
     }
+    Ok(out)
+}
+
+fn paths(model: &Model) -> Result<Vec<Path>, BuildError> {
+    if model.is_bounded() {
+        let mut out = Vec::new();
+        for form in model.concrete_forms() {
+            out.extend(form_paths(model, &form)?);
+        }
+        return Ok(out);
+    }
+    unbounded_paths(model)
+}
+
+/// Paths of a model with values of any size (validated: shortest layout, the last
+/// form repeats). Short lengths are listed one by one; from the first length whose
+/// values lie above every number the description mentions, each longer length only
+/// adds one more unconstrained repeated unit, so one looping path per shape covers
+/// them all. That step is checked, not assumed: lengths r, r+1 and r+2 must differ
+/// exactly by copies of the looped unit.
+fn unbounded_paths(model: &Model) -> Result<Vec<Path>, BuildError> {
+    let last = model.forms.len() - 1;
+    let repeat = model.forms[last].repeat.ok_or(BuildError::Unbounded)?;
+    let ceiling = model
+        .excluded
+        .iter()
+        .map(|(_, hi)| hi.clone())
+        .chain([model.min.clone(), num_bigint::BigUint::from(model.premap.as_ref().map_or(0, Vec::len))])
+        .max()
+        .unwrap_or_default();
+    let base_len = model.forms.iter().map(|f| f.units.len()).max().unwrap_or(1);
+    // Grow the length limit until the repeated form's newest length starts above
+    // the ceiling.
+    let mut limit = base_len;
+    let forms = loop {
+        let forms = model.concrete_forms_upto(Some(limit));
+        if forms.last().is_some_and(|f| f.form == last && f.lo > ceiling) {
+            break forms;
+        }
+        limit += 1;
+        if limit > base_len + 200 {
+            return Err(BuildError::Unbounded);
+        }
+    };
+    let mut out = Vec::new();
+    for f in &forms {
+        out.extend(form_paths(model, f)?);
+    }
+    let tail = model.concrete_forms_upto(Some(limit + 3));
+    let shape = |reps: usize| -> Result<Vec<Path>, BuildError> {
+        let f = tail.iter().find(|f| f.form == last && f.reps == reps).ok_or(BuildError::Unbounded)?;
+        form_paths(model, f)
+    };
+    let r = forms.last().map_or(0, |f| f.reps) + 1;
+    let (p1, p2, p3) = (shape(r)?, shape(r + 1)?, shape(r + 2)?);
+    // The looped position: the last copy of the repeated unit.
+    let at = repeat + r - 1;
+    let twice: Vec<Path> = p1.iter().map(|p| p.with_copy_of(at)).collect();
+    let thrice: Vec<Path> = twice.iter().map(|p| p.with_copy_of(at)).collect();
+    if twice != p2 || thrice != p3 {
+        return Err(BuildError::Unbounded);
+    }
+    out.extend(p1.into_iter().map(|p| Path { looped: Some(at), ..p }));
     Ok(out)
 }
 
@@ -171,7 +243,12 @@ fn determinize(paths: &[Path]) -> Result<RawDfa, BuildError> {
                 if !done {
                     next.push((p, i + 1));
                 }
+                if path.looped == Some(i as usize) {
+                    next.push((p, i));
+                }
             }
+            next.sort_unstable();
+            next.dedup();
             // Validation made the forms prefix-free, so a completing unit completes
             // every path it continues.
             if complete && !next.is_empty() {

@@ -17,6 +17,7 @@
 //!
 //! The grammar is documented in the `placemat-macros` crate.
 
+pub mod analysis;
 pub mod automaton;
 pub mod model;
 pub mod reference;

@@ -245,6 +245,32 @@ impl Model {
         self.concrete_forms_upto(None)
     }
 
+    /// The concrete forms holding values up to `u64::MAX` (ranges clipped to it):
+    /// every form of a bounded model, and the `u64` part of an unbounded one.
+    pub fn forms_upto_u64(&self) -> Vec<ConcreteForm> {
+        let cap = BigUint::from(u64::MAX);
+        if self.is_bounded() {
+            return self.concrete_forms();
+        }
+        let mut limit = self.forms.iter().map(|f| f.units.len()).max().unwrap_or(1);
+        loop {
+            let forms = self.concrete_forms_upto(Some(limit));
+            if forms.last().is_some_and(|f| f.hi >= cap) {
+                return forms
+                    .into_iter()
+                    .filter(|f| f.lo <= cap)
+                    .map(|mut f| {
+                        if f.hi > cap {
+                            f.hi = cap.clone();
+                        }
+                        f
+                    })
+                    .collect();
+            }
+            limit += 1;
+        }
+    }
+
     /// The longest sequence in units (`None` if unbounded).
     pub fn max_units(&self) -> Option<usize> {
         if !self.is_bounded() {

@@ -17,11 +17,13 @@
 
 use std::borrow::Cow;
 
+use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::automaton::{build_dfa, BuildError, BuildOptions};
 use super::model::{Model, ValueType};
 use super::{Description, Diagnostic, Diagnostics};
+use crate::big::RepeatForm;
 use crate::dfa::Dfa;
 use crate::{CodecInfo, DecodeError, Decoder, DynCodec, EncodeError, Encoder, Step, Strategy};
 
@@ -56,7 +58,7 @@ impl RuntimeCodec {
     pub fn new(model: Model, options: BuildOptions) -> Result<Self, BuildError> {
         let built = build_dfa(&model, options)?;
         let mut forms = Vec::new();
-        for f in model.concrete_forms() {
+        for f in model.forms_upto_u64() {
             forms.push(EncodeForm {
                 lo: to_u64(&f.lo)?,
                 hi: to_u64(&f.hi)?,
@@ -72,9 +74,10 @@ impl RuntimeCodec {
             unit: model.unit.clone(),
             value_bits: model.value.bits().unwrap_or(64),
             min: to_u64(&model.min)?,
-            max: model.max.as_ref().map(to_u64).transpose()?.ok_or(BuildError::Unbounded)?,
+            max: model.max.as_ref().map(to_u64).transpose()?.unwrap_or(u64::MAX),
             excluded: Cow::Owned(excluded),
             max_units: model.max_units(),
+            unbounded: !model.is_bounded(),
         };
         debug_assert!(matches!(model.value, ValueType::U32 | ValueType::U64 | ValueType::Unbounded));
         Ok(RuntimeCodec {
@@ -124,7 +127,8 @@ impl RuntimeCodec {
 impl Decoder for RuntimeCodec {
     type Value = u64;
     fn step(&self, input: &[u8]) -> Step<u64> {
-        match self.dfa.step::<u64>(input) {
+        let step = if self.dfa.is_cyclic() { self.dfa.step_checked(input) } else { self.dfa.step::<u64>(input) };
+        match step {
             Step::Value { value, len } => Step::Value { value: self.unmap(value), len },
             other => other,
         }
@@ -137,7 +141,7 @@ impl Decoder for RuntimeCodec {
 impl Encoder for RuntimeCodec {
     type Value = u64;
     fn max_units(&self) -> usize {
-        self.info.max_units.unwrap_or(0)
+        self.forms.iter().map(|f| f.units.len()).max().unwrap_or(0)
     }
     fn encode(&self, value: u64, out: &mut [u8]) -> Result<usize, EncodeError> {
         if !self.info.contains(value) {
@@ -181,5 +185,35 @@ impl DynCodec for RuntimeCodec {
     }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)
+    }
+    fn step_big(&self, _strategy: Strategy, input: &[u8]) -> Step<BigUint> {
+        match self.dfa.step_big(input) {
+            Step::Value { value, len } => {
+                let value = match u64::try_from(&value) {
+                    Ok(small) => BigUint::from(self.unmap(small)),
+                    Err(_) => value,
+                };
+                Step::Value { value, len }
+            }
+            Step::Invalid { len } => Step::Invalid { len },
+            Step::Incomplete => Step::Incomplete,
+        }
+    }
+    fn encode_big(&self, value: &BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        if let Ok(small) = u64::try_from(value) {
+            return Encoder::encode_push(self, small, out);
+        }
+        if !self.info.unbounded {
+            return Err(EncodeError::TooLarge { bits: value.bits() });
+        }
+        let form = self.model.forms.last().expect("validated: an unbounded model has a last form");
+        let units: Vec<(u8, u8)> = form.units.iter().map(|u| (u.fixed_bits, u.payload_bits as u8)).collect();
+        let alphabet = match &self.model.unit {
+            crate::Unit::Byte => None,
+            crate::Unit::Alphabet(a) => Some(&a[..]),
+        };
+        let repeat = form.repeat.expect("validated: the last form of an unbounded model repeats");
+        RepeatForm { units: &units, repeat, alphabet }.encode(value, out);
+        Ok(())
     }
 }

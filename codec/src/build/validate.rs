@@ -45,6 +45,12 @@ impl Checker {
         self.errors.push(Diagnostic::new(span, message).with_note(other, note));
     }
 
+    /// A conflict between two written ranges: the error covers the whole of `first`
+    /// (`(start, end)` spans), the note points at the other.
+    fn error2_range(&mut self, at: (Span, Span), message: impl Into<String>, other: Span, note: impl Into<String>) {
+        self.errors.push(Diagnostic::new(at.0, message).to(at.1).with_note(other, note));
+    }
+
     fn int(&mut self, lit: &IntLit) -> Option<BigUint> {
         match lit.value {
             Some(v) => Some(BigUint::from(v)),
@@ -319,24 +325,26 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
 
     // The value range.
     let range = match fields.get("range") {
-        Some(FieldValue::Range(r)) => c.range(r).map(|x| (x, r.span)),
+        Some(FieldValue::Range(r)) => c.range(r).map(|x| (x, r)),
         Some(other) => {
             c.error(other.span(), "`range` takes `lo ..= hi` or `lo ..`");
             None
         }
         None => None,
     };
-    if let (Some(((_, hi), span)), Some(vt)) = (&range, value) {
+    if let (Some(((_, hi), lit)), Some(vt)) = (&range, value) {
         match (hi, vt.bits()) {
-            (None, Some(bits)) => c.error(
-                *span,
+            (None, Some(bits)) => c.error_range(
+                lit,
                 format!(
                     "an open range needs `value: unbounded`; u{bits} values end at {}",
                     hex(&((BigUint::one() << bits) - 1u32))
                 ),
             ),
             (Some(h), Some(bits)) if h.bits() > u64::from(bits) => {
-                c.error(*span, format!("{} does not fit the value type u{bits}", hex(h)))
+                // At the bound that does not fit.
+                let at = lit.hi.as_ref().map_or(lit.span, |h| h.span);
+                c.error(at, format!("{} does not fit the value type u{bits}", hex(h)))
             }
             _ => {}
         }
@@ -356,14 +364,14 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                             continue;
                         }
                     }
-                    excluded.push((lo, hi, r.span));
+                    excluded.push((lo, hi, (r.span, r.end)));
                     spans.push(r.span);
                 }
             }
             excluded.sort_by(|a, b| a.0.cmp(&b.0));
             for w in excluded.windows(2) {
                 if w[1].0 <= w[0].1 {
-                    c.error2(w[1].2, "excluded ranges overlap", w[0].2, "overlaps this one");
+                    c.error2_range(w[1].2, "excluded ranges overlap", w[0].2 .0, "overlaps this one");
                 }
             }
         }
@@ -560,8 +568,25 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         return Err(Diagnostics(c.errors));
     };
 
-    if max.is_none() && !forms.iter().any(|(f, _, _)| f.repeat.is_some()) {
-        c.error(range_span, "an open range needs a form with a repeated unit to reach every value");
+    if max.is_none() {
+        // Values of any size: the last form repeats, and lengths follow the shortest
+        // rule, so one automaton loop and one big-integer writer cover them all.
+        match forms.last() {
+            Some((f, _, _)) if f.repeat.is_some() => {
+                if layout != Layout::Shortest {
+                    c.error_range(
+                        range_span,
+                        "an open range needs `layout: shortest` (biases would grow with the length)",
+                    );
+                }
+                for (f, _, p) in &forms[..forms.len() - 1] {
+                    if f.repeat.is_some() {
+                        c.error(p.span, "with an open range only the last form may repeat");
+                    }
+                }
+            }
+            _ => c.error_range(range_span, "an open range needs a last form with a repeated unit to reach every value"),
+        }
     }
 
     let model = Model {
@@ -594,36 +619,43 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                 Layout::Explicit => {
                     let bias = form.bias.clone().unwrap_or_default();
                     let bits: u32 = form.units.iter().map(|u| u.payload_bits).sum();
-                    if given.0 < bias {
-                        let at = lit.bias.as_ref().map_or(range_lit.span, |b| b.span);
-                        c.error(
-                            at,
-                            format!("the bias {} is above the form's first value {}", hex(&bias), hex(&given.0)),
-                        );
-                    } else if (&given.1 - &bias).bits() > u64::from(bits) {
-                        c.error(
-                            range_lit.span,
+                    let bias_at = lit.bias.as_ref().map_or(range_lit.span, |b| b.span);
+                    // An overflowing bias is the one problem reported for this form:
+                    // it is also above the first value, which would only repeat it.
+                    match model.value.bits() {
+                        Some(vbits) if bias.bits() > u64::from(vbits) => c.error(
+                            bias_at,
                             format!(
-                                "{} - bias {} does not fit the form's {bits} payload bits",
-                                hex(&given.1),
-                                hex(&bias)
+                                "the bias {} overflows the value type u{vbits}, whose largest value is {}",
+                                hex(&bias),
+                                hex(&((BigUint::one() << vbits) - 1u32))
                             ),
-                        );
-                    }
-                    if let Some(vbits) = model.value.bits() {
-                        if bias.bits() > u64::from(vbits) {
-                            c.error(
-                                lit.bias.as_ref().map_or(range_lit.span, |b| b.span),
-                                format!("the bias overflows the value type u{vbits}"),
-                            );
+                        ),
+                        _ if given.0 < bias => c.error(
+                            bias_at,
+                            format!("the bias {} is above the form's first value {}", hex(&bias), hex(&given.0)),
+                        ),
+                        _ if (&given.1 - &bias).bits() > u64::from(bits) => {
+                            let less =
+                                if bias.is_zero() { String::new() } else { format!(" less the bias {}", hex(&bias)) };
+                            c.error_range(
+                                range_lit,
+                                format!(
+                                    "the values {}..={}{less} need {} payload bits, but the form carries {bits}",
+                                    hex(&given.0),
+                                    hex(&given.1),
+                                    (&given.1 - &bias).bits()
+                                ),
+                            )
                         }
+                        _ => {}
                     }
                 }
                 _ => {
                     let derived = &mine[0];
                     if given.0 != derived.lo || given.1 != derived.hi {
-                        c.error(
-                            range_lit.span,
+                        c.error_range(
+                            range_lit,
                             format!(
                                 "this form's values are {}..={} (derived from the layout), not {}..={}",
                                 hex(&derived.lo),
@@ -646,21 +678,22 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         }
     }
     if model.layout == Layout::Explicit {
-        let mut spans: Vec<(BigUint, BigUint, Span)> = forms
+        let mut spans: Vec<(BigUint, BigUint, (Span, Span))> = forms
             .iter()
             .filter_map(|(f, lit, _)| {
-                f.range.clone().map(|(lo, hi)| (lo, hi, lit.range.as_ref().map_or(lit.pattern.span(), |r| r.span)))
+                let at = lit.range.as_ref().map_or((lit.pattern.span(), lit.pattern.span()), |r| (r.span, r.end));
+                f.range.clone().map(|(lo, hi)| (lo, hi, at))
             })
             .collect();
         spans.sort_by(|a, b| a.0.cmp(&b.0));
         for w in spans.windows(2) {
             if w[1].0 <= w[0].1 {
-                c.error2(w[1].2, "the value ranges of two forms overlap", w[0].2, "overlaps this range");
+                c.error2_range(w[1].2, "the value ranges of two forms overlap", w[0].2 .0, "overlaps this range");
             }
         }
-        for (lo, hi, span) in &spans {
+        for (lo, hi, (span, end)) in &spans {
             if *lo < model.min || model.max.as_ref().is_some_and(|m| hi > m) {
-                c.error(*span, "this form's range reaches outside `range`");
+                c.errors.push(Diagnostic::new(*span, "this form's range reaches outside `range`").to(*end));
             }
         }
     }
@@ -673,7 +706,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
             let mut next = model.min.clone();
             for (lo, hi) in covered {
                 if lo > next {
-                    c.error(range_span, format!("values {}..={} have no form", hex(&next), hex(&(lo - 1u32))));
+                    c.error_range(range_span, format!("values {}..={} have no form", hex(&next), hex(&(lo - 1u32))));
                     break;
                 }
                 if hi >= next {
@@ -681,7 +714,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                 }
             }
             if next <= *max {
-                c.error(range_span, format!("values {}..={} have no form", hex(&next), hex(max)));
+                c.error_range(range_span, format!("values {}..={} have no form", hex(&next), hex(max)));
             }
         }
     }

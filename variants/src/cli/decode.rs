@@ -1,21 +1,43 @@
 //! `placemat decode` and `placemat transcode`: the input is read in chunks and
-//! decoded item by item, so memory stays constant whatever the input's size.
+//! decoded item by item (`transcode` through `placemat_codec::io`), so memory stays
+//! constant whatever the input's size.
 
-use std::io::Write;
+use std::fmt::Display;
+use std::io::{Read, Write};
 
+use placemat_codec::big::BigUint;
 use placemat_codec::build::tables::arms;
 use placemat_codec::dfa::DEAD;
-use placemat_codec::{DynCodec, Step, Strategy, Value};
+use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, TranscodeReader};
+use placemat_codec::{DynCodec, EncodeError, Step, Strategy, Value};
 
 use super::input::{self, Input};
 use super::{CliError, CliResult, ErrorMode};
 
 const CHUNK: usize = 1 << 16;
 
+/// A decoded value: a plain integer, or one of any size from an unbounded codec.
+pub(super) enum Decoded {
+    /// A value that fits 64 bits.
+    Small(u64),
+    /// A larger value.
+    Big(BigUint),
+}
+
+impl std::fmt::Display for Decoded {
+    /// `U+` and at least four uppercase hex digits: the `decode` output format.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Decoded::Small(v) => write!(f, "U+{v:04X}"),
+            Decoded::Big(v) => write!(f, "U+{v:04X}"),
+        }
+    }
+}
+
 /// One decoded item, with the buffer it came from (for error messages).
 pub(super) enum Event<'a> {
-    /// A value that started at stream offset `offset`.
-    Value { value: u64, offset: usize },
+    /// A decoded value.
+    Value { value: Decoded },
     /// A maximal subpart (`Invalid`) or a truncated tail (`Incomplete`).
     Error {
         /// Stream offset of the bad sequence.
@@ -35,6 +57,26 @@ pub(super) fn for_each(
 ) -> CliResult {
     let mut data: Vec<u8> = Vec::with_capacity(2 * CHUNK);
     let mut base = 0usize;
+    // Unbounded codecs decode to values of any size; the rest stay in `u64`.
+    let unbounded = codec.info().unbounded;
+    let step = |input: &[u8]| -> Step<Decoded> {
+        let small = |s: Step<u64>| match s {
+            Step::Value { value, len } => Step::Value { value: Decoded::Small(value), len },
+            Step::Invalid { len } => Step::Invalid { len },
+            Step::Incomplete => Step::Incomplete,
+        };
+        if !unbounded {
+            return small(codec.step(Strategy::Table, input));
+        }
+        match codec.step_big(Strategy::Table, input) {
+            Step::Value { value, len } => match u64::try_from(&value) {
+                Ok(v) => Step::Value { value: Decoded::Small(v), len },
+                Err(_) => Step::Value { value: Decoded::Big(value), len },
+            },
+            Step::Invalid { len } => Step::Invalid { len },
+            Step::Incomplete => Step::Incomplete,
+        }
+    };
     loop {
         let have = data.len();
         data.resize(have + CHUNK, 0);
@@ -43,9 +85,9 @@ pub(super) fn for_each(
         let eof = n < CHUNK;
         let mut pos = 0;
         while pos < data.len() {
-            match codec.step(Strategy::Table, &data[pos..]) {
+            match step(&data[pos..]) {
                 Step::Value { value, len } => {
-                    f(Event::Value { value, offset: base + pos })?;
+                    f(Event::Value { value })?;
                     pos += len;
                 }
                 Step::Invalid { len } => {
@@ -96,7 +138,7 @@ pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String 
     )
 }
 
-fn decode_error(codec: &dyn DynCodec, name: &str, offset: usize, found: &[u8], len: usize) -> CliError {
+fn decode_error(codec: &dyn DynCodec, name: &str, offset: impl Display, found: &[u8], len: usize) -> CliError {
     CliError::msg(format!(
         "{name}: invalid {} input at offset {offset}: {}",
         codec.info().name,
@@ -109,7 +151,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, errors: ErrorMode, out: &mu
     let mut input = input::open(file)?;
     let name = input.name.clone();
     for_each(codec, &mut input, |event| match event {
-        Event::Value { value, .. } => Ok(writeln!(out, "U+{value:04X}")?),
+        Event::Value { value } => Ok(writeln!(out, "{value}")?),
         Event::Error { offset, found, len } => match errors {
             ErrorMode::Replace => Ok(writeln!(out, "U+{:04X}", u64::REPLACEMENT)?),
             ErrorMode::Strict => Err(decode_error(codec, &name, offset, found, len)),
@@ -117,7 +159,8 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, errors: ErrorMode, out: &mu
     })
 }
 
-/// `placemat transcode`.
+/// `placemat transcode`: the input streams through [`TranscodeReader`], so memory
+/// stays constant whatever the input's size.
 pub fn transcode(
     from: &dyn DynCodec,
     to: &dyn DynCodec,
@@ -125,46 +168,40 @@ pub fn transcode(
     errors: ErrorMode,
     out: &mut dyn Write,
 ) -> CliResult {
-    let mut input = input::open(file)?;
-    let name = input.name.clone();
-    let mut buf = Vec::with_capacity(CHUNK + 64);
-    let mut replacement = Vec::new();
-    if errors == ErrorMode::Replace {
-        to.encode_push(u64::REPLACEMENT, &mut replacement).map_err(|_| {
-            CliError::msg(format!("`--errors replace` needs U+FFFD, which {} cannot encode", to.info().name))
-        })?;
-    }
-    for_each(from, &mut input, |event| {
-        match event {
-            Event::Value { value, offset } => {
-                if let Err(e) = to.encode_push(value, &mut buf) {
-                    match errors {
-                        ErrorMode::Replace => buf.extend_from_slice(&replacement),
-                        ErrorMode::Strict => {
-                            out.write_all(&buf)?;
-                            return Err(CliError::msg(format!(
-                                "{name}: U+{value:04X} (decoded at offset {offset}) cannot be encoded by {}: {e}; its range is {}",
-                                to.info().name,
-                                to.info().range_text()
-                            )));
-                        }
-                    }
-                }
-            }
-            Event::Error { offset, found, len } => match errors {
-                ErrorMode::Replace => buf.extend_from_slice(&replacement),
-                ErrorMode::Strict => {
-                    out.write_all(&buf)?;
-                    return Err(decode_error(from, &name, offset, found, len));
-                }
-            },
-        }
-        if buf.len() >= CHUNK {
-            out.write_all(&buf)?;
-            buf.clear();
-        }
-        Ok(())
+    let input = input::open(file)?;
+    let name = input.name;
+    let mode = match errors {
+        ErrorMode::Strict => io::ErrorMode::Strict,
+        ErrorMode::Replace => io::ErrorMode::Replace,
+    };
+    let mut reader = TranscodeReader::new(input.reader, from, to, mode).map_err(|_| {
+        CliError::msg(format!("`--errors replace` needs U+FFFD, which {} cannot encode", to.info().name))
     })?;
-    out.write_all(&buf)?;
-    Ok(())
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => out.write_all(&buf[..n])?,
+            Err(e) => {
+                let Some(err) = TranscodeError::from_io(&e) else {
+                    if e.kind() == std::io::ErrorKind::Interrupted {
+                        continue;
+                    }
+                    return Err(e.into());
+                };
+                let offset = err.offset();
+                return Err(match err.kind() {
+                    TranscodeErrorKind::Invalid { len, found } => decode_error(from, &name, offset, found, *len),
+                    TranscodeErrorKind::Incomplete { found } => decode_error(from, &name, offset, found, found.len()),
+                    TranscodeErrorKind::Unencodable { value } => CliError::msg(format!(
+                        "{name}: U+{value:04X} (decoded at offset {offset}) cannot be encoded by {}: {}; its range is {}",
+                        to.info().name,
+                        EncodeError::Unencodable { value: *value },
+                        to.info().range_text()
+                    )),
+                    other => CliError::msg(format!("{name}: {other:?} at offset {offset}")),
+                });
+            }
+        }
+    }
 }

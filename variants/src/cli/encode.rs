@@ -3,24 +3,21 @@
 
 use std::io::Write;
 
+use placemat_codec::big::BigUint;
 use placemat_codec::DynCodec;
 
 use super::input;
 use super::{CliError, CliResult};
 
-/// Parses one `U+hex` token.
-pub(super) fn parse_token(token: &str) -> Result<u64, String> {
+/// Parses one `U+hex` token (any number of digits).
+pub(super) fn parse_token(token: &str) -> Result<BigUint, String> {
     let Some(digits) = token.strip_prefix("U+") else {
         return Err("expected `U+` followed by hex digits".into());
     };
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err("expected `U+` followed by hex digits".into());
     }
-    let significant = digits.trim_start_matches('0');
-    if significant.len() > 16 {
-        return Err("the value does not fit 64 bits".into());
-    }
-    u64::from_str_radix(if significant.is_empty() { "0" } else { significant }, 16).map_err(|e| e.to_string())
+    BigUint::parse_bytes(digits.as_bytes(), 16).ok_or_else(|| "expected `U+` followed by hex digits".into())
 }
 
 /// `placemat encode`.
@@ -48,7 +45,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                 CliError::msg(format!("{}: token {index} `{text}` at byte {start}: {why}", input_name(file)))
             };
             let value = parse_token(&text).map_err(|why| fail(why, encoded, out))?;
-            if codec.encode_push(value, encoded).is_err() {
+            if codec.encode_big(&value, encoded).is_err() {
                 return Err(fail(
                     format!("U+{value:04X} cannot be encoded by {}, whose range is {}", info.name, info.range_text()),
                     encoded,

@@ -9,7 +9,10 @@
 //!   line per value out (uppercase hex, at least 4 digits);
 //! * `transcode --from A --to B [--errors strict|replace] [FILE]`;
 //! * `trace <codec> [FILE]` — one line per unit;
-//! * `tables <codec> [--dot]`.
+//! * `tables <codec> [--dot]`;
+//! * `compare [--format table|markdown|csv|json] [--spec FILE]…` — one row per
+//!   property, one column per codec (formats in `compare.rs`);
+//! * `report [--out DIR]` — writes `DIR/comparison.md` and its figures.
 //!
 //! Errors print one line, `placemat: …`, on stderr and exit with status 1.
 //!
@@ -18,9 +21,12 @@
 //! assert!(out.lines().any(|l| l.starts_with("utf8  ")));
 //! ```
 
+mod chart;
+mod compare;
 mod decode;
 mod encode;
 mod input;
+mod report;
 mod source;
 mod tables;
 mod trace;
@@ -154,6 +160,22 @@ pub enum Command {
         #[arg(long)]
         dot: bool,
     },
+    /// Analyse every built-in codec (and each `--spec`) on the built-in corpora and
+    /// print one table: a column per codec, a row per property.
+    Compare {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: compare::Format,
+        /// A description file to compare too (repeatable).
+        #[arg(long, value_name = "FILE")]
+        spec: Vec<String>,
+    },
+    /// Regenerate `comparison.md`, its SVG charts and the automata's pictures.
+    Report {
+        /// The directory to write into.
+        #[arg(long, value_name = "DIR", default_value = "papers")]
+        out: String,
+    },
 }
 
 /// Runs a parsed command line, writing to `out`.
@@ -189,6 +211,8 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
             }
             tables::run(codec.get(), dot, out)
         }
+        Command::Compare { format, spec } => compare::run(&spec, format, out),
+        Command::Report { out: dir } => report::run(&dir, out),
     }
 }
 

@@ -9,6 +9,8 @@
 //! | `fss_utf_plan9.rs` | `fss-utf-plan9` (Thompson–Pike, 8 Sept 1992 = RFC 2279) |
 //! | `ken_draft.rs` | `ken-draft` (Thompson's 7-byte-type draft, 2 Sept 1992) |
 //! | `utf8_ext.rs` | `utf8-ext36`, `utf8-ext42` (FE/FF extensions) |
+//! | `printable6.rs` | `printable6` (6-bit printable continuation-bit encoding, 2018) |
+//! | `printable6_big.rs` | `printable6-big` (the same, for integers of any size) |
 //!
 //! ```
 //! use placemat_codec::Codec;
@@ -20,11 +22,15 @@
 mod fss_utf_plan9;
 mod fss_utf_xopen;
 mod ken_draft;
+mod printable6;
+mod printable6_big;
 mod utf8;
 mod utf8_ext;
 
 pub use fss_utf_plan9::{FssUtfPlan9, FssUtfPlan9Branching};
 pub use fss_utf_xopen::{FssUtfXopen, FssUtfXopenBranching};
 pub use ken_draft::{KenDraft, KenDraftBranching};
+pub use printable6::{Printable6, Printable6Branching};
+pub use printable6_big::{Printable6Big, Printable6BigBranching};
 pub use utf8::{Utf8, Utf8Branching};
 pub use utf8_ext::{Utf8Ext36, Utf8Ext36Branching, Utf8Ext42, Utf8Ext42Branching};

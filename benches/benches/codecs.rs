@@ -1,0 +1,243 @@
+//! The benchmark matrix of issue 5: one criterion group per operation
+//! (`validate`, `decode`, `decode_lossy`, `encode`), ids `<implementation>/<corpus>`.
+//!
+//! Within a group the corpora are the outer loop, so every implementation of one
+//! corpus is measured back to back: ratios within a corpus are the numbers to read
+//! on a noisy machine. `PLACEMAT_BENCH_QUICK=1` shortens every measurement (for a
+//! smoke run); `BENCHMARKING.md` has the details.
+
+use std::hint::black_box;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
+use placemat_benches::{for_each_codec, hoehrmann, implementation, naive, Encoded};
+use placemat_codec::{Codec, Decoder, Encoder};
+use placemat_variants::corpus::{self, Corpus};
+
+type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+/// The corpora, generated once per process.
+fn corpora() -> &'static [Corpus] {
+    static CORPORA: OnceLock<Vec<Corpus>> = OnceLock::new();
+    CORPORA.get_or_init(corpus::all)
+}
+
+fn quick() -> bool {
+    std::env::var_os("PLACEMAT_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+fn config() -> Criterion {
+    let c = Criterion::default().sample_size(10).without_plots();
+    if quick() {
+        c.warm_up_time(Duration::from_millis(50)).measurement_time(Duration::from_millis(150))
+    } else {
+        c.warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_millis(1000))
+    }
+}
+
+fn bytes_of(n: usize) -> Throughput {
+    Throughput::Bytes(n as u64)
+}
+
+/// Runs `f` on `input` as `<implementation>/<corpus>`, throughput `bytes`.
+fn run<I: ?Sized>(g: &mut Group, imp: &str, corpus: &str, bytes: usize, input: &I, mut f: impl FnMut(&I)) {
+    g.throughput(bytes_of(bytes));
+    g.bench_with_input(BenchmarkId::new(imp, corpus), input, |b, i| b.iter(|| f(black_box(i))));
+}
+
+// ---------------------------------------------------------------- validate
+
+fn validate_codec<C: Codec + Default>(g: &mut Group, c: &Corpus) {
+    let name = &C::info().name;
+    let e = Encoded::<C>::new(c);
+    run(g, &implementation(name, "table"), c.name, e.bytes.len(), &e.bytes[..], |b| {
+        black_box(C::default().validate(b).is_ok());
+    });
+    run(g, &implementation(name, "branching"), c.name, e.bytes.len(), &e.bytes[..], |b| {
+        black_box(C::Branching::default().validate(b).is_ok());
+    });
+}
+
+fn validate(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("validate");
+    for c in corpora() {
+        let bytes = c.utf8();
+        let n = bytes.len();
+        let b = &bytes[..];
+        run(&mut g, "std", c.name, n, b, |b| assert!(std::str::from_utf8(b).is_ok()));
+        run(&mut g, "simdutf8-basic", c.name, n, b, |b| assert!(simdutf8::basic::from_utf8(b).is_ok()));
+        run(&mut g, "simdutf8-compat", c.name, n, b, |b| assert!(simdutf8::compat::from_utf8(b).is_ok()));
+        run(&mut g, "encoding_rs", c.name, n, b, |b| assert_eq!(encoding_rs::Encoding::utf8_valid_up_to(b), b.len()));
+        run(&mut g, "hoehrmann-c", c.name, n, b, |b| assert!(hoehrmann::validate(b)));
+        for_each_codec!(validate_codec(&mut g, c));
+    }
+    g.finish();
+}
+
+// ---------------------------------------------------------------- decode
+
+fn decode_codec<C: Codec + Default>(g: &mut Group, c: &Corpus) {
+    let name = &C::info().name;
+    let e = Encoded::<C>::new(c);
+    let mut out = Vec::with_capacity(e.values.len());
+    run(g, &implementation(name, "table"), c.name, e.bytes.len(), &e.bytes[..], |b| {
+        out.clear();
+        C::default().decode_into(b, &mut out).unwrap();
+        black_box(out.len());
+    });
+    run(g, &implementation(name, "branching"), c.name, e.bytes.len(), &e.bytes[..], |b| {
+        out.clear();
+        C::Branching::default().decode_into(b, &mut out).unwrap();
+        black_box(out.len());
+    });
+}
+
+fn decode(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("decode");
+    for c in corpora() {
+        let bytes = c.utf8();
+        let n = bytes.len();
+        let b = &bytes[..];
+        let text = std::str::from_utf8(b).unwrap();
+        let mut out: Vec<u32> = Vec::with_capacity(n);
+        run(&mut g, "std", c.name, n, b, |b| {
+            out.clear();
+            out.extend(std::str::from_utf8(b).unwrap().chars().map(u32::from));
+            black_box(out.len());
+        });
+        run(&mut g, "std-chars", c.name, n, text, |s| {
+            out.clear();
+            out.extend(s.chars().map(u32::from));
+            black_box(out.len());
+        });
+        let mut utf16 = vec![0u16; n + 1];
+        run(&mut g, "encoding_rs", c.name, n, b, |b| {
+            let mut d = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+            let (result, read, written) = d.decode_to_utf16_without_replacement(b, &mut utf16, true);
+            assert_eq!((result, read), (encoding_rs::DecoderResult::InputEmpty, b.len()));
+            black_box(written);
+        });
+        run(&mut g, "hoehrmann-c", c.name, n, b, |b| {
+            hoehrmann::decode_into(b, &mut out).unwrap();
+            black_box(out.len());
+        });
+        run(&mut g, "naive", c.name, n, b, |b| {
+            naive::decode_into(b, &mut out).unwrap();
+            black_box(out.len());
+        });
+        for_each_codec!(decode_codec(&mut g, c));
+    }
+    g.finish();
+}
+
+// ---------------------------------------------------------------- decode_lossy
+
+fn lossy_codec<C: Codec + Default>(g: &mut Group, mixed: &Corpus) {
+    let name = &C::info().name;
+    let bad = Encoded::<C>::mutated(mixed);
+    lossy_strategies::<C>(g, &implementation(name, ""), corpus::MUTATED, &bad);
+}
+
+/// `table` and `branching` lossy decoding of `bytes` (`prefix` names the codec).
+fn lossy_strategies<C: Codec + Default>(g: &mut Group, prefix: &str, corpus: &str, bytes: &[u8]) {
+    let mut out = Vec::with_capacity(bytes.len());
+    run(g, &format!("{prefix}table"), corpus, bytes.len(), bytes, |b| {
+        out.clear();
+        C::default().decode_lossy_into(b, &mut out);
+        black_box(out.len());
+    });
+    run(g, &format!("{prefix}branching"), corpus, bytes.len(), bytes, |b| {
+        out.clear();
+        C::Branching::default().decode_lossy_into(b, &mut out);
+        black_box(out.len());
+    });
+}
+
+fn decode_lossy(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("decode_lossy");
+    let mutated = corpus::mutated_utf8();
+    let mut inputs: Vec<(&str, Vec<u8>)> = vec![(corpus::MUTATED, mutated)];
+    inputs.extend(corpora().iter().map(|c| (c.name, c.utf8())));
+    for (name, bytes) in &inputs {
+        let n = bytes.len();
+        let b = &bytes[..];
+        let mut out: Vec<u32> = Vec::with_capacity(n);
+        run(&mut g, "std", name, n, b, |b| {
+            out.clear();
+            out.extend(String::from_utf8_lossy(b).chars().map(u32::from));
+            black_box(out.len());
+        });
+        let mut utf16 = vec![0u16; n + 1];
+        run(&mut g, "encoding_rs", name, n, b, |b| {
+            let mut d = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+            let (result, read, written, _) = d.decode_to_utf16(b, &mut utf16, true);
+            assert_eq!((result, read), (encoding_rs::CoderResult::InputEmpty, b.len()));
+            black_box(written);
+        });
+        lossy_strategies::<placemat_benches::codecs::Utf8>(&mut g, "", name, b);
+    }
+    let mixed = corpora().iter().find(|c| c.name == "mixed").expect("mixed corpus");
+    fn others<C: Codec + Default>(g: &mut Group, mixed: &Corpus) {
+        if C::info().name != "utf8" {
+            lossy_codec::<C>(g, mixed);
+        }
+    }
+    for_each_codec!(others(&mut g, mixed));
+    g.finish();
+}
+
+// ---------------------------------------------------------------- encode
+
+fn encode_codec<C: Codec + Default>(g: &mut Group, c: &Corpus) {
+    let name = &C::info().name;
+    let e = Encoded::<C>::new(c);
+    let mut buf = vec![0u8; C::default().max_encoded_len(e.values.len())];
+    run(g, &implementation(name, "encoder"), c.name, e.bytes.len(), &e.values[..], |values| {
+        let codec = C::default();
+        let mut pos = 0;
+        for &v in values {
+            pos += codec.encode(v, &mut buf[pos..]).unwrap();
+        }
+        black_box(pos);
+    });
+}
+
+fn encode(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("encode");
+    for c in corpora() {
+        let n = c.utf8_len();
+        let chars: Vec<char> = c.chars().collect();
+        let mut s = String::with_capacity(n);
+        run(&mut g, "std", c.name, n, &chars[..], |chars| {
+            s.clear();
+            for &ch in chars {
+                s.push(ch);
+            }
+            black_box(s.len());
+        });
+        let mut buf = vec![0u8; 4 * chars.len()];
+        run(&mut g, "std-encode_utf8", c.name, n, &chars[..], |chars| {
+            let mut pos = 0;
+            for &ch in chars {
+                pos += ch.encode_utf8(&mut buf[pos..]).len();
+            }
+            black_box(pos);
+        });
+        let mut out = Vec::with_capacity(4 * chars.len());
+        run(&mut g, "encode_all", c.name, n, &c.text[..], |values| {
+            out.clear();
+            placemat_benches::codecs::Utf8.encode_all(values, &mut out).unwrap();
+            black_box(out.len());
+        });
+        for_each_codec!(encode_codec(&mut g, c));
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = validate, decode, decode_lossy, encode
+}
+criterion_main!(benches);

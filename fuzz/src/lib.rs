@@ -1,0 +1,356 @@
+//! The bodies of placemat's fuzz targets, as plain functions over `&[u8]`.
+//!
+//! `fuzz_targets/*.rs` hand libFuzzer's input to these functions
+//! (`cargo +nightly fuzz run <target>`); `variants/tests/fuzz_seeds.rs` runs the
+//! same functions on stable over the checked-in seeds in `fuzz/seeds/<target>/`,
+//! so `cargo test --workspace` keeps them compiling and correct. Each function
+//! panics exactly when it finds a bug:
+//!
+//! | target | what must agree, or not panic |
+//! |---|---|
+//! | [`decoders`] | table, branching, run-time tables and the reference interpreter, item by item, with errors; the bulk paths (validate, decode, lossy) |
+//! | [`utf8_std`] | strict UTF-8 against `std::str::from_utf8` and `String::from_utf8_lossy` |
+//! | [`stream`] | streaming and `io` transcoding with random chunk splits against the whole input |
+//! | [`round_trip`] | encode → decode, the generated encoder against the reference and run-time encoders, and the codec's range |
+//! | [`description`] | the description parser and builder on arbitrary text: errors, never panics; a description that builds decodes like its reference interpreter |
+//!
+//! The first input byte of the codec targets picks the codec (`byte % 6`, in the
+//! order of [`placemat_variants::registry::all`]).
+
+use std::io::Read;
+use std::sync::OnceLock;
+
+use num_bigint::BigUint;
+use placemat_codec::build::{reference::Reference, BuildOptions, Description, Model, RuntimeCodec};
+use placemat_codec::io::{ErrorMode, TranscodeError, TranscodeReader, Transcoder};
+use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Item, Step, StreamDecoder, Value};
+use placemat_variants::codecs::{FssUtfPlan9, FssUtfXopen, KenDraft, Utf8, Utf8Branching, Utf8Ext36, Utf8Ext42};
+
+/// Longest input handed to the reference interpreter, which is slow.
+const REFERENCE_LIMIT: usize = 40;
+
+/// Calls `$body::<C>(…)` for the codec selected by `$sel`.
+macro_rules! with_codec {
+    ($sel:expr, $f:ident ( $($arg:expr),* )) => {
+        match $sel % 6 {
+            0 => $f::<Utf8>(0, $($arg),*),
+            1 => $f::<FssUtfXopen>(1, $($arg),*),
+            2 => $f::<FssUtfPlan9>(2, $($arg),*),
+            3 => $f::<KenDraft>(3, $($arg),*),
+            4 => $f::<Utf8Ext36>(4, $($arg),*),
+            _ => $f::<Utf8Ext42>(5, $($arg),*),
+        }
+    };
+}
+
+/// Each built-in codec's model and run-time codec, built once.
+fn built(index: usize) -> &'static (Model, RuntimeCodec) {
+    static BUILT: OnceLock<Vec<(Model, RuntimeCodec)>> = OnceLock::new();
+    &BUILT.get_or_init(|| {
+        [
+            Utf8::DESCRIPTION,
+            FssUtfXopen::DESCRIPTION,
+            FssUtfPlan9::DESCRIPTION,
+            KenDraft::DESCRIPTION,
+            Utf8Ext36::DESCRIPTION,
+            Utf8Ext42::DESCRIPTION,
+        ]
+        .iter()
+        .map(|text| {
+            let model = Description::parse_str(text).expect("built-in descriptions are valid").model;
+            let runtime = RuntimeCodec::new(model.clone(), BuildOptions::default()).expect("built-in tables build");
+            (model, runtime)
+        })
+        .collect()
+    })[index]
+}
+
+fn widen<V: Value>(s: Step<V>) -> Step<u64> {
+    match s {
+        Step::Value { value, len } => Step::Value { value: value.to_u64(), len },
+        Step::Invalid { len } => Step::Invalid { len },
+        Step::Incomplete => Step::Incomplete,
+    }
+}
+
+fn big_to_u64(s: Step<BigUint>) -> Step<u64> {
+    match s {
+        Step::Value { value, len } => {
+            Step::Value { value: u64::try_from(value).expect("bounded codecs have 64-bit values"), len }
+        }
+        Step::Invalid { len } => Step::Invalid { len },
+        Step::Incomplete => Step::Incomplete,
+    }
+}
+
+/// Adapts a step function to [`Decoder`], for its derived methods.
+struct StepFn<F>(F);
+
+impl<F: Fn(&[u8]) -> Step<u64>> Decoder for StepFn<F> {
+    type Value = u64;
+    fn step(&self, input: &[u8]) -> Step<u64> {
+        (self.0)(input)
+    }
+}
+
+fn items(step: impl Fn(&[u8]) -> Step<u64>, input: &[u8]) -> Vec<Item<u64>> {
+    StepFn(step).items(input).collect()
+}
+
+/// Differential decoding: every strategy of one codec, item by item, and its bulk
+/// paths against the items.
+pub fn decoders(data: &[u8]) {
+    let Some((&sel, input)) = data.split_first() else {
+        return;
+    };
+    with_codec!(sel, decoders_of(input));
+}
+
+fn decoders_of<C: Codec + Default>(index: usize, input: &[u8]) {
+    let (model, runtime) = built(index);
+    let table = items(|s| widen(C::default().step(s)), input);
+    let branching = items(|s| widen(C::Branching::default().step(s)), input);
+    let run_time = items(|s| Decoder::step(runtime, s), input);
+    assert_eq!(branching, table, "branching vs table on {input:02X?}");
+    assert_eq!(run_time, table, "run-time tables vs table on {input:02X?}");
+    let short = &input[..input.len().min(REFERENCE_LIMIT)];
+    let reference = Reference::new(model);
+    let by_reference = items(|s| big_to_u64(reference.step(s)), short);
+    assert_eq!(by_reference, items(|s| widen(C::default().step(s)), short), "reference vs table on {short:02X?}");
+
+    // The bulk paths say what the items say.
+    let codec = C::default();
+    let first_error = table.iter().find(|i| i.value.is_err());
+    let validate = codec.validate(input);
+    let decoded = codec.decode(input);
+    assert_eq!(C::Branching::default().validate(input), validate, "branching validate on {input:02X?}");
+    assert_eq!(Decoder::validate(runtime, input), validate, "run-time validate on {input:02X?}");
+    match first_error {
+        None => {
+            assert_eq!(validate, Ok(()), "validate on {input:02X?}");
+            let values: Vec<u64> = decoded.expect("valid input decodes").into_iter().map(Value::to_u64).collect();
+            let want: Vec<u64> = table.iter().filter_map(|i| i.value.ok()).collect();
+            assert_eq!(values, want, "decode on {input:02X?}");
+        }
+        Some(item) => {
+            let err = validate.expect_err("invalid input fails validation");
+            assert_eq!(err.valid_up_to(), item.span.start, "valid_up_to on {input:02X?}");
+            let len = match item.value {
+                Err(placemat_codec::ItemError::Invalid) => Some(item.span.len()),
+                _ => None,
+            };
+            assert_eq!(err.error_len(), len, "error_len on {input:02X?}");
+            assert_eq!(decoded, Err(err), "decode on {input:02X?}");
+        }
+    }
+    let lossy: Vec<u64> = codec.decode_lossy(input).into_iter().map(Value::to_u64).collect();
+    assert_eq!(lossy, table.iter().map(|i| i.value.unwrap_or(0xFFFD)).collect::<Vec<_>>(), "lossy on {input:02X?}");
+}
+
+/// Strict UTF-8 against `std`.
+pub fn utf8_std(input: &[u8]) {
+    let ours = Decoder::validate(&Utf8, input);
+    match std::str::from_utf8(input) {
+        Ok(s) => {
+            assert_eq!(ours, Ok(()), "validate on {input:02X?}");
+            let want: Vec<u32> = s.chars().map(u32::from).collect();
+            assert_eq!(Utf8.decode(input).as_deref(), Ok(&want[..]), "decode on {input:02X?}");
+            assert_eq!(Utf8Branching::default().decode(input).as_deref(), Ok(&want[..]));
+        }
+        Err(e) => {
+            let ours = ours.expect_err("std refuses it");
+            assert_eq!((ours.valid_up_to(), ours.error_len()), (e.valid_up_to(), e.error_len()), "on {input:02X?}");
+            assert_eq!(Utf8Branching::default().validate(input), Err(ours));
+            assert_eq!(Utf8.decode(input), Err(ours));
+        }
+    }
+    let lossy: String = Utf8
+        .decode_lossy(input)
+        .into_iter()
+        .map(|v| char::from_u32(v).expect("lossy output is scalar values"))
+        .collect();
+    assert_eq!(lossy, String::from_utf8_lossy(input), "lossy on {input:02X?}");
+}
+
+/// A small deterministic generator of chunk lengths.
+struct Chunks(u32);
+
+impl Chunks {
+    fn next(&mut self, max: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        1 + (self.0 as usize) % max.max(1)
+    }
+}
+
+/// Streaming with random chunk splits against the whole input: the stream
+/// decoder's items, and the `io` transcoder's output and error.
+pub fn stream(data: &[u8]) {
+    let [sel, a, b, input @ ..] = data else {
+        return;
+    };
+    let seed = u32::from(*a) << 8 | u32::from(*b) | 1;
+    with_codec!(*sel, stream_of(seed, input));
+}
+
+fn stream_of<C: Codec + Default + Send + Sync>(index: usize, seed: u32, input: &[u8]) {
+    // Items of a stream split at random points.
+    let whole: Vec<Item<_>> = C::default().items(input).collect();
+    let mut chunks = Chunks(seed);
+    let mut stream = StreamDecoder::new(C::default());
+    let mut got = Vec::new();
+    let mut pos = 0;
+    while pos < input.len() {
+        let n = chunks.next(9).min(input.len() - pos);
+        stream.push(&input[pos..pos + n], |i| got.push(i));
+        pos += n;
+    }
+    let end = stream.finish(|i| got.push(i));
+    assert_eq!(got, whole, "stream split with seed {seed} on {input:02X?}");
+    assert_eq!(end, input.len());
+
+    // Transcoding to strict UTF-8 and to the codec itself, both modes.
+    let from: &dyn DynCodec = &built(index).1;
+    for to in [&Utf8 as &dyn DynCodec, &C::default()] {
+        for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+            let mut once = Transcoder::new(from, to, mode).expect("both targets encode U+FFFD");
+            let mut want = Vec::new();
+            let want_err = once.push(input, &mut want).and_then(|()| once.finish(&mut want)).err();
+
+            let mut split = Transcoder::new(from, to, mode).expect("as above");
+            let mut out = Vec::new();
+            let mut chunks = Chunks(seed);
+            let mut pos = 0;
+            let mut err = None;
+            while pos < input.len() && err.is_none() {
+                let n = chunks.next(7).min(input.len() - pos);
+                err = split.push(&input[pos..pos + n], &mut out).err();
+                pos += n;
+            }
+            let err = err.or_else(|| split.finish(&mut out).err());
+            assert_eq!((&out, &err), (&want, &want_err), "transcoder split with seed {seed} on {input:02X?}");
+
+            // The reader adapter, read in odd-sized pieces.
+            let mut reader = TranscodeReader::new(input, from, to, mode).expect("as above");
+            let mut out = Vec::new();
+            let mut buf = [0u8; 5];
+            let err = loop {
+                match reader.read(&mut buf[..chunks.next(5)]) {
+                    Ok(0) => break None,
+                    Ok(n) => out.extend_from_slice(&buf[..n]),
+                    Err(e) => break Some(TranscodeError::from_io(&e).expect("a transcoding error").clone()),
+                }
+            };
+            assert_eq!((&out, &err), (&want, &want_err), "reader on {input:02X?}");
+            if mode == ErrorMode::Replace {
+                assert_eq!(want_err, None);
+            }
+        }
+    }
+}
+
+/// Encode → decode round trips over values spread across the codec's range.
+pub fn round_trip(data: &[u8]) {
+    let Some((&sel, rest)) = data.split_first() else {
+        return;
+    };
+    with_codec!(sel, round_trip_of(rest));
+}
+
+fn round_trip_of<C: Codec + Default>(index: usize, data: &[u8]) {
+    let (model, runtime) = built(index);
+    let reference = Reference::new(model);
+    let info = C::info();
+    for word in data.chunks(9) {
+        let Some((&flag, bytes)) = word.split_first() else {
+            continue;
+        };
+        let mut raw = [0u8; 8];
+        raw[..bytes.len()].copy_from_slice(bytes);
+        let raw = u64::from_le_bytes(raw);
+        // The flag spreads values over the whole of u64, the codec's range, the
+        // powers of two (where forms change length) and the range's end.
+        let value = match flag % 4 {
+            0 => raw,
+            1 => raw % info.max.saturating_add(2),
+            2 => (1u64 << (raw % 64)).wrapping_add((raw >> 8) % 5).wrapping_sub(2),
+            _ => info.max.wrapping_add(raw % 3),
+        };
+        let mut ours = Vec::new();
+        let encoded = match <C as Encoder>::Value::from_u64(value) {
+            Some(v) => Encoder::encode_push(&C::default(), v, &mut ours).map(|()| ours),
+            None => Err(placemat_codec::EncodeError::Unencodable { value }),
+        };
+        assert_eq!(encoded.is_ok(), info.contains(value), "U+{value:X}: encodable iff in the range");
+        let want = reference.encode(&BigUint::from(value));
+        assert_eq!(encoded.as_ref().ok(), want.as_ref(), "generated vs reference encoder on U+{value:X}");
+        let mut by_runtime = Vec::new();
+        let runtime_ok = DynCodec::encode_push(runtime, value, &mut by_runtime).is_ok();
+        assert_eq!(runtime_ok.then_some(&by_runtime), want.as_ref(), "run-time vs reference encoder on U+{value:X}");
+        if let Ok(units) = encoded {
+            let want = Step::Value { value, len: units.len() };
+            assert_eq!(widen(C::default().step(&units)), want, "table decoding U+{value:X}");
+            assert_eq!(widen(C::Branching::default().step(&units)), want, "branching decoding U+{value:X}");
+            assert_eq!(big_to_u64(reference.step(&units)), want, "reference decoding U+{value:X}");
+            // A proper prefix never decodes.
+            for cut in 1..units.len() {
+                assert_eq!(C::default().step(&units[..cut]), Step::Incomplete, "prefix of U+{value:X}");
+            }
+        }
+    }
+}
+
+/// The description parser and builder on arbitrary text: errors are reported, never
+/// a panic. A description that builds must decode its own text (and a few units
+/// around it) like its reference interpreter, and round-trip what it encodes.
+pub fn description(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    check_description(text);
+    // proc-macro2 keeps every parsed text for span locations; forget them so a long
+    // fuzzing run does not grow without bound. No span outlives this call.
+    proc_macro2::extra::invalidate_current_thread_spans();
+}
+
+fn check_description(text: &str) {
+    let d = match Description::parse_str(text) {
+        Ok(d) => d,
+        Err(diagnostics) => {
+            assert!(!diagnostics.0.is_empty(), "an error names at least one problem");
+            let rendered = diagnostics.render("fuzz.placemat");
+            assert!(rendered.lines().count() >= diagnostics.0.len());
+            return;
+        }
+    };
+    // Run-time building may refuse (unbounded or oversized descriptions); if it
+    // agrees with `from_text`, that is all that is asked of it.
+    let Ok(codec) = RuntimeCodec::new(d.model.clone(), BuildOptions::default()) else {
+        assert!(RuntimeCodec::from_text(text).is_err());
+        return;
+    };
+    let reference = Reference::new(&d.model);
+    let probe: Vec<u8> = text.bytes().chain(0x80..=0x8F).chain([0xFF, 0xC0, 0x00]).take(REFERENCE_LIMIT).collect();
+    let mut pos = 0;
+    while pos < probe.len() {
+        let input = &probe[pos..];
+        let got = Decoder::step(&codec, input);
+        let want = match reference.step(input) {
+            Step::Value { value, len } => Step::Value { value: u64::try_from(value).expect("bounded model"), len },
+            Step::Invalid { len } => Step::Invalid { len },
+            Step::Incomplete => Step::Incomplete,
+        };
+        assert_eq!(got, want, "run-time tables vs reference on {input:02X?} for {text:?}");
+        match got {
+            Step::Value { value, len } => {
+                let mut out = Vec::new();
+                Encoder::encode_push(&codec, value, &mut out).expect("a decoded value encodes");
+                assert_eq!(out, &input[..len], "re-encoding U+{value:X} for {text:?}");
+                pos += len;
+            }
+            Step::Invalid { len } => pos += len,
+            Step::Incomplete => break,
+        }
+    }
+}

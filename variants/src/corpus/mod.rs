@@ -1,0 +1,248 @@
+//! The texts placemat measures codecs on: eight deterministic corpora of scalar
+//! values, about 2 MiB each in UTF-8, plus damaged UTF-8 for lossy decoding.
+//!
+//! ```
+//! use placemat_variants::corpus;
+//! let korean = corpus::by_name("korean").unwrap();
+//! let bytes = korean.utf8();
+//! assert_eq!(bytes.len(), korean.utf8_len());
+//! assert!(std::str::from_utf8(&bytes).is_ok());
+//! assert!(bytes.len() >= corpus::TARGET_BYTES);
+//! // The same name always gives the same text.
+//! assert_eq!(corpus::by_name("korean").unwrap().text, korean.text);
+//! ```
+//!
+//! | name | what |
+//! |---|---|
+//! | `english` | English prose, pure ASCII |
+//! | `russian` | Russian prose: 2-byte letters between ASCII spaces and punctuation |
+//! | `chinese` | Chinese prose: 3-byte characters, full-width punctuation |
+//! | `korean` | Korean prose: 3-byte Hangul syllables separated by spaces |
+//! | `emoji` | chat lines, mostly emoji (4-byte, with ZWJ sequences and flags) |
+//! | `mixed` | JSON records and HTML fragments with strings in four scripts |
+//! | `random-scalars` | uniformly random scalar values (mostly 4 bytes) |
+//! | `random-lengths` | random scalar values whose UTF-8 length is uniform in 1–4 |
+//!
+//! and [`mutated_utf8`]: `mixed` in UTF-8, damaged about once every 64 bytes.
+//!
+//! # Why generated
+//! Every text is drawn word by word from the vocabularies in `words.rs` with a
+//! fixed seed, so it is reproducible without shipping megabytes, and no stretch of
+//! it repeats: a text made by pasting one paragraph many times has a short period
+//! that a branch predictor learns, which flatters branching decoders severalfold.
+//! The unit tests check that no 4 KiB window recurs within 64 KiB.
+//!
+//! # Lineage
+//! Written for placemat (issue 5); the vocabularies are the project's own word
+//! lists. The PRNG is SplitMix64 (Steele, Lea, Flood, "Fast splittable
+//! pseudorandom number generators", OOPSLA 2014).
+
+mod generate;
+mod words;
+
+pub use generate::{mutate, Rng};
+
+/// Each corpus is generated until its UTF-8 form reaches this many bytes (2 MiB).
+pub const TARGET_BYTES: usize = 2 << 20;
+
+/// The corpus names, in the order [`all`] returns them.
+pub const NAMES: [&str; 8] =
+    ["english", "russian", "chinese", "korean", "emoji", "mixed", "random-scalars", "random-lengths"];
+
+/// The name under which benchmarks and reports list [`mutated_utf8`].
+pub const MUTATED: &str = "mutated";
+
+/// How often [`mutated_utf8`] damages its input: about once every this many bytes.
+pub const MUTATION_SPACING: usize = 64;
+
+/// One corpus: a name and a text of Unicode scalar values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Corpus {
+    /// The corpus name (one of [`NAMES`]).
+    pub name: &'static str,
+    /// One line describing it.
+    pub summary: &'static str,
+    /// The text, as scalar values (never a surrogate, never above U+10FFFF).
+    pub text: Vec<u32>,
+}
+
+impl Corpus {
+    /// The text in UTF-8.
+    pub fn utf8(&self) -> Vec<u8> {
+        self.to_string().into_bytes()
+    }
+
+    /// The length of the text in UTF-8, in bytes.
+    pub fn utf8_len(&self) -> usize {
+        self.chars().map(char::len_utf8).sum()
+    }
+
+    /// The text as `char`s.
+    pub fn chars(&self) -> impl Iterator<Item = char> + '_ {
+        self.text.iter().map(|&v| char::from_u32(v).expect("corpus values are scalar values"))
+    }
+
+    /// Whether every value is ASCII.
+    pub fn is_ascii(&self) -> bool {
+        self.text.iter().all(|&v| v < 0x80)
+    }
+}
+
+impl std::fmt::Display for Corpus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s: String = self.chars().collect();
+        f.write_str(&s)
+    }
+}
+
+/// Seeds: fixed, one per corpus, so that changing one generator leaves the other
+/// texts as they were.
+fn seed(name: &str) -> u64 {
+    // FNV-1a of the name: a stable, documented way to turn a name into 64 bits.
+    name.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3))
+}
+
+/// The corpus called `name` (one of [`NAMES`]).
+pub fn by_name(name: &str) -> Option<Corpus> {
+    let s = seed(name);
+    let t = TARGET_BYTES;
+    let (name, summary, text) = match name {
+        "english" => ("english", "English prose, pure ASCII", generate::spaced_prose(s, t, words::ENGLISH, None)),
+        "russian" => (
+            "russian",
+            "Russian prose: 2-byte Cyrillic between ASCII spaces and punctuation",
+            generate::spaced_prose(s, t, words::RUSSIAN, Some("—")),
+        ),
+        "chinese" => ("chinese", "Chinese prose: 3-byte characters, full-width punctuation", generate::chinese(s, t)),
+        "korean" => ("korean", "Korean prose: 3-byte Hangul syllables between spaces", generate::korean(s, t)),
+        "emoji" => ("emoji", "chat lines, mostly emoji (4-byte, ZWJ sequences, flags)", generate::emoji(s, t)),
+        "mixed" => ("mixed", "JSON records and HTML fragments with strings in four scripts", generate::mixed(s, t)),
+        "random-scalars" => {
+            ("random-scalars", "uniformly random scalar values (mostly 4 bytes)", generate::random_scalars(s, t))
+        }
+        "random-lengths" => {
+            ("random-lengths", "random scalar values, UTF-8 length uniform in 1-4", generate::random_lengths(s, t))
+        }
+        _ => return None,
+    };
+    Some(Corpus { name, summary, text })
+}
+
+/// All corpora, in the order of [`NAMES`].
+pub fn all() -> Vec<Corpus> {
+    NAMES.iter().map(|n| by_name(n).expect("every listed name has a generator")).collect()
+}
+
+/// The `mixed` corpus in UTF-8, damaged about once every [`MUTATION_SPACING`]
+/// bytes by [`mutate`]: invalid input for lossy decoding.
+pub fn mutated_utf8() -> Vec<u8> {
+    mutated(&by_name("mixed").expect("mixed exists").utf8())
+}
+
+/// Damages `encoded` — the `mixed` corpus in any encoding — exactly as
+/// [`mutated_utf8`] damages its UTF-8 (same seed, same spacing), so every codec's
+/// lossy path runs on comparable input.
+pub fn mutated(encoded: &[u8]) -> Vec<u8> {
+    mutate(encoded, seed(MUTATED), MUTATION_SPACING)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_corpus_has_its_size_and_valid_values() {
+        let all = all();
+        assert_eq!(all.len(), NAMES.len());
+        for (c, name) in all.iter().zip(NAMES) {
+            assert_eq!(c.name, name);
+            let len = c.utf8_len();
+            assert!((TARGET_BYTES..TARGET_BYTES + 4096).contains(&len), "{name}: {len} bytes");
+            assert!(c.text.iter().all(|&v| char::from_u32(v).is_some()), "{name}");
+            let bytes = c.utf8();
+            assert_eq!(bytes.len(), len);
+            assert_eq!(std::str::from_utf8(&bytes).unwrap().chars().count(), c.text.len());
+        }
+    }
+
+    #[test]
+    fn corpora_are_deterministic_and_distinct() {
+        let a = by_name("mixed").unwrap();
+        let b = by_name("mixed").unwrap();
+        assert_eq!(a, b);
+        assert_ne!(by_name("english").unwrap().text, by_name("russian").unwrap().text);
+        assert!(by_name("no-such-corpus").is_none());
+        assert_eq!(mutated_utf8(), mutated_utf8());
+    }
+
+    /// No 4 KiB window reappears within 64 KiB after it (a short period would let
+    /// the branch predictor learn the text).
+    #[test]
+    fn no_short_period() {
+        const WINDOW: usize = 4096;
+        const REACH: usize = 64 * 1024;
+        for c in all() {
+            let bytes = c.utf8();
+            let mut rng = Rng::new(7);
+            for _ in 0..8 {
+                let p = rng.below(bytes.len() - WINDOW - REACH);
+                let window = &bytes[p..p + WINDOW];
+                for d in 1..=REACH {
+                    assert_ne!(window, &bytes[p + d..p + d + WINDOW], "{}: period {d} at {p}", c.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn corpora_have_the_scripts_they_claim() {
+        let share = |name: &str, len: usize| {
+            let c = by_name(name).unwrap();
+            c.chars().filter(|ch| ch.len_utf8() == len).count() as f64 / c.text.len() as f64
+        };
+        assert!(by_name("english").unwrap().is_ascii());
+        assert!(share("russian", 2) > 0.6);
+        assert!(share("chinese", 3) > 0.8);
+        assert!(share("korean", 3) > 0.6);
+        assert!(share("emoji", 4) > 0.3);
+        assert!(share("random-scalars", 4) > 0.9);
+        for len in 1..=4 {
+            let s = share("random-lengths", len);
+            assert!((0.23..0.27).contains(&s), "length {len}: {s}");
+        }
+        let mixed = by_name("mixed").unwrap();
+        for len in 1..=4 {
+            assert!(mixed.chars().any(|ch| ch.len_utf8() == len), "mixed lacks {len}-byte characters");
+        }
+    }
+
+    #[test]
+    fn mutated_input_is_invalid_throughout() {
+        let bytes = mutated_utf8();
+        let lossy = String::from_utf8_lossy(&bytes);
+        let errors = lossy.chars().filter(|&c| c == '\u{FFFD}').count();
+        // About one error per MUTATION_SPACING bytes (some mutations stay valid).
+        assert!(errors > bytes.len() / (4 * MUTATION_SPACING), "{errors} errors");
+        // Errors are spread out, not bunched at the start.
+        let tail = String::from_utf8_lossy(&bytes[bytes.len() / 2..]);
+        assert!(tail.contains('\u{FFFD}'));
+    }
+
+    #[test]
+    fn rng_is_splitmix64() {
+        // The first output of SplitMix64 seeded with 0.
+        assert_eq!(Rng::new(0).next_u64(), 0xE220_A839_7B1D_CDAF);
+        let mut r = Rng::new(1);
+        assert!((0..1000).all(|_| r.below(10) < 10));
+        assert!((0..1000).all(|_| (5..=9).contains(&r.range(5, 9))));
+    }
+
+    #[test]
+    fn mutate_changes_about_the_requested_share() {
+        let clean = vec![b'a'; 64 * 1024];
+        let damaged = mutate(&clean, 3, 64);
+        let differing = clean.iter().zip(&damaged).filter(|(a, b)| a != b).count();
+        assert!(differing > 0);
+        assert_ne!(damaged, clean);
+    }
+}

@@ -1,0 +1,136 @@
+//! `placemat compare` as a process (output formats, `--spec`, progress on stderr
+//! only), and the computed properties of every built-in codec pinned one by one.
+
+use std::process::Command;
+
+use placemat_codec::build::analysis::{self, structure, sync, Bound, Encoded, Rng, Subject, Verdict};
+use placemat_variants::{corpus, registry};
+
+const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/descriptions/utf8.placemat");
+
+fn compare(args: &[&str]) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_placemat")).arg("compare").args(args).output().expect("the binary runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn csv_has_a_column_per_codec_and_a_row_per_property() {
+    let (out, err) = compare(&["--format", "csv", "--spec", SPEC]);
+    let lines: Vec<&str> = out.split("\r\n").filter(|l| !l.is_empty()).collect();
+    let mut header = vec!["property"];
+    header.extend(registry::names());
+    header.push("utf8");
+    assert_eq!(lines[0], header.join(","));
+    let row = |key: &str| -> Vec<&str> {
+        lines.iter().find(|l| l.starts_with(&format!("{key},"))).unwrap().split(',').skip(1).collect()
+    };
+    let col = |name: &str| registry::names().iter().position(|n| *n == name).unwrap();
+    let sync = row("self_sync");
+    assert_eq!(sync[col("utf8")], "3");
+    assert_eq!(sync[col("fss-utf-xopen")], "∞");
+    // The description file is strict UTF-8 again, loaded at run time.
+    assert_eq!(sync.last(), Some(&"3"));
+    assert_eq!(row("fs_safe")[col("fss-utf-xopen")], "yes");
+    assert!(lines.iter().skip(1).all(|l| l.split(',').count() == header.len()));
+    // Progress goes to stderr, one line per codec when it is not a terminal.
+    assert_eq!(err.lines().filter(|l| l.starts_with("placemat: analysed ")).count(), header.len() - 1);
+}
+
+#[test]
+fn json_rows_carry_typed_values() {
+    let (out, _) = compare(&["--format", "json"]);
+    let names: Vec<String> = registry::names().iter().map(|n| format!("\"{n}\"")).collect();
+    assert!(out.starts_with(&format!("{{\"codecs\": [{}], \"rows\": [\n", names.join(", "))));
+    assert!(out.ends_with("\n]}\n"));
+    let max_units = out.lines().find(|l| l.contains("\"key\": \"max_units\"")).unwrap();
+    assert!(max_units.starts_with(
+        "  {\"key\": \"max_units\", \"label\": \"longest sequence (units)\", \"values\": [4, 5, 6, 6, 7, 8"
+    ));
+    let ascii = out.lines().find(|l| l.contains("\"key\": \"ascii_transparent\"")).unwrap();
+    assert!(ascii.contains("\"values\": [true, true, true, true, true, true"));
+}
+
+fn subject(name: &str) -> Subject<'static> {
+    Subject::from_dyn(registry::find(name).unwrap()).unwrap()
+}
+
+fn bound(name: &str) -> Bound {
+    sync::self_sync(&registry::find(name).unwrap().dfa()).unwrap().bound
+}
+
+#[test]
+fn utf8_family_properties() {
+    for (name, longest, sync) in
+        [("utf8", 4, 3), ("fss-utf-plan9", 6, 5), ("ken-draft", 6, 5), ("utf8-ext36", 7, 6), ("utf8-ext42", 8, 7)]
+    {
+        let s = structure::analyze(&subject(name).model);
+        assert_eq!(s.max_units, Some(longest), "{name}");
+        for (what, v) in [
+            ("prefix-free", &s.prefix_free),
+            ("uniquely decodable", &s.uniquely_decodable),
+            ("ASCII", &s.ascii_transparent),
+            ("fs-safe", &s.fs_safe),
+            ("order", &s.order_preserving),
+        ] {
+            assert_eq!(*v, Verdict::Yes, "{name}: {what}");
+        }
+        assert_eq!(bound(name), Bound::Units(sync), "{name}");
+    }
+}
+
+#[test]
+fn xopen_is_safe_but_not_self_synchronizing() {
+    let s = structure::analyze(&subject("fss-utf-xopen").model);
+    assert!(s.ascii_transparent.is_yes() && s.fs_safe.is_yes() && s.prefix_free.is_yes());
+    assert!(s.order_preserving.is_yes());
+    assert_eq!(s.max_units, Some(5));
+    assert_eq!(bound("fss-utf-xopen"), Bound::Unbounded);
+}
+
+#[test]
+fn printable6_profiles() {
+    for name in ["printable6", "printable6-big"] {
+        let Some(codec) = registry::find(name) else { continue };
+        let s = structure::analyze(&Subject::from_dyn(codec).unwrap().model);
+        assert_eq!(s.unit_bits, 6, "{name}");
+        assert!(s.order_preserving.is_no(), "{name}");
+        assert!(s.ascii_transparent.is_no() && s.fs_safe.is_no(), "{name}");
+        assert!(s.prefix_free.is_yes(), "{name}");
+    }
+    if registry::find("printable6").is_some() {
+        assert_eq!(structure::analyze(&subject("printable6").model).max_units, Some(5));
+        assert_eq!(bound("printable6"), Bound::Units(4));
+    }
+    if registry::find("printable6-big").is_some() {
+        assert_eq!(structure::analyze(&subject("printable6-big").model).max_units, None);
+        assert_eq!(bound("printable6-big"), Bound::Unbounded);
+    }
+}
+
+/// The decoder restarted at random offsets never needs more units than the exact
+/// bound for the UTF-8 family; X/Open's needs more than any of them on Chinese.
+#[test]
+fn realignment_confirms_the_exact_bounds() {
+    let chinese = corpus::by_name("chinese").unwrap();
+    let text = &chinese.text[..20_000];
+    for name in ["utf8", "fss-utf-plan9", "ken-draft", "utf8-ext36", "utf8-ext42", "fss-utf-xopen"] {
+        let codec = registry::find(name).unwrap();
+        let e = Encoded::new(codec, text);
+        let worst = *sync::realignment(codec, &e, 3000, 1 << 12, &mut Rng::new(11)).iter().max().unwrap();
+        match bound(name) {
+            Bound::Units(n) => assert!(worst as usize <= n, "{name}: {worst} > {n}"),
+            Bound::Unbounded => assert!(worst > 8, "{name}: {worst}"),
+        }
+    }
+}
+
+#[test]
+fn the_whole_analysis_runs_on_a_small_corpus() {
+    let values: Vec<u32> = "Grüße, 世界! 🛶".chars().map(u32::from).collect();
+    let corpora = [analysis::Corpus { name: "tiny", values: &values }];
+    let options = analysis::Options { spread_trials: 50, sync_samples: 50, ..Default::default() };
+    let a = analysis::analyze(&subject("utf8"), &corpora, &options, &mut |_| {});
+    assert_eq!(a.corpora[0].size.units, "Grüße, 世界! 🛶".len());
+    assert!(a.spread(analysis::Mutation::Drop).max <= 4);
+}
