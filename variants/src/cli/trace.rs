@@ -5,6 +5,7 @@
 
 use std::io::Write;
 
+use placemat_codec::big::BigUint;
 use placemat_codec::dfa::DEAD;
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
@@ -19,7 +20,8 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
     let start = dfa.start();
     writeln!(out, "offset  unit  class  state      value       emitted")?;
     let mut state = start;
-    let mut value: u64 = 0;
+    // A big integer: the trace also follows unbounded codecs past 64 bits.
+    let mut value = BigUint::ZERO;
     let mut seq_start = 0usize;
     let mut seq: Vec<u8> = Vec::new();
     let mut offset = 0usize;
@@ -43,7 +45,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                     )?;
                     let reread = state != start;
                     state = start;
-                    value = 0;
+                    value = BigUint::ZERO;
                     seq.clear();
                     if reread {
                         seq_start = offset;
@@ -52,12 +54,12 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                     seq_start = offset + 1;
                     break;
                 }
-                value =
-                    (value << t.payload_bits) | (u64::from(dfa.digits()[u as usize]) & ((1u64 << t.payload_bits) - 1));
+                value = (value << t.payload_bits)
+                    | BigUint::from(dfa.digits()[u as usize] & ((1u16 << t.payload_bits) - 1) as u8);
                 seq.push(u);
                 let emitted = if t.next == start {
                     // The codec's own step gives the value (with any pre-mapping undone).
-                    let shown = match codec.step(Strategy::Table, &seq) {
+                    let shown = match codec.step_big(Strategy::Table, &seq) {
                         Step::Value { value, .. } => format!("U+{value:04X}"),
                         other => format!("{other:?}"),
                     };
@@ -75,7 +77,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                 )?;
                 state = t.next;
                 if state == start {
-                    value = 0;
+                    value = BigUint::ZERO;
                 }
                 break;
             }
