@@ -172,20 +172,7 @@ fn build_input<C: Codec + Default + 'static>(values: &[u64], edits: &[(usize, u8
             let _ = codec.encode_push(v, &mut bytes);
         }
     }
-    for &(at, byte, kind) in edits {
-        if bytes.is_empty() {
-            bytes.push(byte);
-            continue;
-        }
-        let i = at % bytes.len();
-        match kind {
-            0 => bytes[i] = byte,
-            1 => {
-                bytes.remove(i);
-            }
-            _ => bytes.insert(i, byte),
-        }
-    }
+    common::apply_edits(&mut bytes, edits);
     bytes
 }
 

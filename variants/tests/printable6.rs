@@ -72,6 +72,17 @@ fn all_128_entries_of_the_table_both_directions() {
 }
 
 #[test]
+fn both_profiles_share_units_alphabet_premap_and_forms() {
+    // printable6-big is printable6 with an open range: everything else is equal.
+    let (small, big) = (model_of::<Printable6>(), model_of::<Printable6Big>());
+    assert_eq!(small.unit, big.unit);
+    assert_eq!(small.premap, big.premap);
+    assert_eq!(small.forms, big.forms);
+    assert_eq!(small.layout, big.layout);
+    assert_eq!((big.max.as_ref(), big.excluded.len()), (None, 0));
+}
+
+#[test]
 fn higher_code_points() {
     for (c, want) in [('¥', "Ee"), ('€', "HEl"), ('火', "\\Ck"), ('🛶', "C]Wv"), ('\n', "Bj")] {
         assert_eq!(encode_text(&c.to_string()), want, "{c}");

@@ -203,26 +203,11 @@ fn streaming_every_split_gives_the_whole() {
 }
 
 fn mutated() -> impl Strategy<Value = Vec<u8>> {
-    (any::<String>(), prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 0..4)).prop_map(
-        |(s, edits)| {
-            let mut bytes = s.into_bytes();
-            for (at, byte, kind) in edits {
-                if bytes.is_empty() {
-                    bytes.push(byte);
-                    continue;
-                }
-                let i = at.index(bytes.len());
-                match kind {
-                    0 => bytes[i] = byte,
-                    1 => {
-                        bytes.remove(i);
-                    }
-                    _ => bytes.insert(i, byte),
-                }
-            }
-            bytes
-        },
-    )
+    (any::<String>(), prop::collection::vec((any::<usize>(), any::<u8>(), 0..3u8), 0..4)).prop_map(|(s, edits)| {
+        let mut bytes = s.into_bytes();
+        common::apply_edits(&mut bytes, &edits);
+        bytes
+    })
 }
 
 proptest! {

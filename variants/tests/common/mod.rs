@@ -144,3 +144,22 @@ where
         }
     }
 }
+
+/// Applies `(position, byte, kind)` edits: kind 0 overwrites, 1 deletes, 2 inserts
+/// (positions wrap around the current length; an empty input gets the byte).
+pub fn apply_edits(bytes: &mut Vec<u8>, edits: &[(usize, u8, u8)]) {
+    for &(at, byte, kind) in edits {
+        if bytes.is_empty() {
+            bytes.push(byte);
+            continue;
+        }
+        let i = at % bytes.len();
+        match kind {
+            0 => bytes[i] = byte,
+            1 => {
+                bytes.remove(i);
+            }
+            _ => bytes.insert(i, byte),
+        }
+    }
+}
