@@ -1,7 +1,7 @@
 //! The description language and everything that reasons about an encoding: the
 //! passes `syntax` (parse) → `validate` (all errors at once) → `model` (span-free)
 //! → `automaton` (sequences, DFA, Hopcroft minimization, tables), the big-integer
-//! [`reference`] interpreter that is the oracle for every fast path, and
+//! [`reference`](mod@reference) interpreter that is the oracle for every fast path, and
 //! [`RuntimeCodec`], which runs a description loaded at run time through the same
 //! table walker as generated code.
 //!

@@ -1,5 +1,5 @@
 //! The `placemat` command line: argument parsing and dispatch. Each command lives in
-//! its own file; all of them pick their codec through [`source`], so every command
+//! its own file; all of them pick their codec through `source.rs`, so every command
 //! takes either a built-in codec's name or `--spec FILE`.
 //!
 //! The formats are a contract that outside tools rely on:

@@ -78,7 +78,7 @@ fn story(s: &mut String, analyses: &[Analysis]) {
          look exactly like lead bytes. Dropped into the middle of a stream, a decoder cannot tell where a \
          character starts: the subset construction over its {}-state automaton finds the doubt can last \
          forever ({}; witness `{}`: a run of such bytes splits into characters in more than one way for as long \
-         as it lasts). Thompson's redesign of 2 September, mailed to X/Open on the 8th as `fss-utf-plan9`, marks \
+         as it lasts). Thompson's redesign (drafted on 2 September, mailed to X/Open on the 8th as `fss-utf-plan9`) marks \
          every continuation byte `10xxxxxx`; its bound is {} (witness `{}`), that is, no more than the longest \
          run of continuation bytes a sequence can have.\n",
         x.structure.ascii_transparent.short(),
