@@ -32,7 +32,7 @@ fn config() -> Criterion {
     if quick() {
         c.warm_up_time(Duration::from_millis(50)).measurement_time(Duration::from_millis(150))
     } else {
-        c.warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_millis(1000))
+        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(800))
     }
 }
 

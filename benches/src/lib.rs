@@ -54,6 +54,7 @@ macro_rules! for_each_codec {
         $f::<$crate::codecs::Utf8Ext36>($($arg),*);
         $f::<$crate::codecs::Utf8Ext42>($($arg),*);
         $f::<$crate::codecs::Printable6>($($arg),*);
+        $f::<$crate::codecs::Printable6Big>($($arg),*);
     }};
 }
 

@@ -523,8 +523,8 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     }
 
     /// Appends the values of `input` to `out` (the table decoder's bulk loop). For
-    /// ASCII-transparent codecs, runs of ASCII at a sequence boundary are copied
-    /// eight units at a time.
+    /// ASCII-transparent codecs, runs of ASCII found at a sequence boundary at the
+    /// start of a 64-unit block are copied eight units at a time.
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
         let trans = self.trans.as_ref();
         let biases = self.biases.as_ref();
@@ -532,12 +532,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         let mut state = start;
         let mut v: u64 = 0;
         let mut seq_start = 0;
-        // Every value takes at least one unit.
-        out.reserve(input.len());
         let mut i = 0;
         while i < input.len() {
-            let b = input[i];
-            if self.ascii && b < 0x80 && state == start {
+            if self.ascii && state == start {
                 // ASCII fast path: eight units that are their own values at a time.
                 while let Some(chunk) = input.get(i..i + 8) {
                     let word = u64::from_le_bytes([
@@ -550,27 +547,23 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
                     i += 8;
                 }
                 seq_start = i;
-                let Some(&next) = input.get(i) else { break };
-                if next < 0x80 {
-                    out.push(V::from_u64_lossy(u64::from(next)));
-                    i += 1;
-                    seq_start = i;
-                    continue;
+            }
+            // Then a block of units through the table, as the plain walker does.
+            let end = input.len().min(i + 64);
+            for (k, &b) in input[i..end].iter().enumerate() {
+                let e = trans[state + self.classes[b as usize] as usize];
+                let n = (e >> BITS_SHIFT) & 0xF;
+                v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
+                state = (e & STATE_MASK) as usize;
+                if state == start {
+                    out.push(V::from_u64_lossy(v.wrapping_add(biases[(e >> BIAS_SHIFT) as usize])));
+                    v = 0;
+                    seq_start = i + k + 1;
+                } else if state == DEAD {
+                    return Err(DecodeError::new(seq_start, Some(i + k - seq_start)));
                 }
-                continue;
             }
-            let e = trans[state + self.classes[b as usize] as usize];
-            let n = (e >> BITS_SHIFT) & 0xF;
-            v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
-            state = (e & STATE_MASK) as usize;
-            if state == start {
-                out.push(V::from_u64_lossy(v.wrapping_add(biases[(e >> BIAS_SHIFT) as usize])));
-                v = 0;
-                seq_start = i + 1;
-            } else if state == DEAD {
-                return Err(DecodeError::new(seq_start, Some(i - seq_start)));
-            }
-            i += 1;
+            i = end;
         }
         if state == start {
             Ok(())

@@ -18,10 +18,8 @@ story, or that a different design was on the table only a week before.";
 /// Share of characters written as themselves (one unit, equal to the character).
 fn unchanged_share(text: &[u32]) -> f64 {
     let mut buf = [0u8; 8];
-    let same = text
-        .iter()
-        .filter(|&&c| matches!(Printable6.encode(c, &mut buf), Ok(1) if u32::from(buf[0]) == c))
-        .count();
+    let same =
+        text.iter().filter(|&&c| matches!(Printable6.encode(c, &mut buf), Ok(1) if u32::from(buf[0]) == c)).count();
     same as f64 / text.len() as f64
 }
 

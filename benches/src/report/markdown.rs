@@ -133,7 +133,10 @@ pub fn write_report(
     let _ = writeln!(md, "- CPU: {} ({} logical CPUs)", machine.cpu, machine.cpus);
     let _ = writeln!(md, "- SIMD/bit flags: {}", machine.simd_flags().join(" "));
     let _ = writeln!(md, "- Compiler: {}; commit {}", machine.rustc, machine.commit);
-    let _ = writeln!(md, "- Benchmarks: `{BENCH_COMMAND}` (criterion, 10 samples, 1 s each after 0.3 s warm-up)");
+    let _ = writeln!(
+        md,
+        "- Benchmarks: `{BENCH_COMMAND}` (criterion, 10 samples in 0.8 s after a 0.2 s warm-up, per benchmark)"
+    );
     let _ = writeln!(
         md,
         "- Report: `cargo run --release -p placemat-benches --bin bench-report` (reads `target/criterion`)"

@@ -467,6 +467,11 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
                 let parsed = parse_pattern(&mut c, &lit.pattern, width);
                 let range = lit.range.as_ref().and_then(|r| c.closed_range(r));
                 let bias = lit.bias.as_ref().and_then(|b| c.int(b));
+                // A written range or bias that failed its check has been reported;
+                // the form must not reach the model as if none had been written.
+                if (lit.range.is_some() && range.is_none()) || (lit.bias.is_some() && bias.is_none()) {
+                    forms_ok = false;
+                }
                 match parsed {
                     Some(p) => forms.push((Form { units: p.units.clone(), repeat: p.repeat, range, bias }, lit, p)),
                     None => forms_ok = false,

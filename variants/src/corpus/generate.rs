@@ -223,7 +223,7 @@ pub fn emoji(seed: u64, target: usize) -> Vec<u32> {
             if i > 0 && !rng.one_in(4) {
                 text.push(' ');
             }
-            if rng.below(10) < 6 {
+            if rng.below(10) < 8 {
                 let e = rng.pick(&emoji);
                 for _ in 0..1 + usize::from(rng.one_in(4)) + usize::from(rng.one_in(8)) {
                     text.push_str(e);
