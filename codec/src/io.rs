@@ -120,6 +120,12 @@ pub enum TranscodeErrorKind {
         /// The value.
         value: u64,
     },
+    /// A value of more than 64 bits (from an unbounded source codec) decoded
+    /// correctly, but the target codec cannot encode it.
+    UnencodableBig {
+        /// The value, as uppercase hex digits.
+        hex: String,
+    },
 }
 
 /// A transcoding failure, located in the input stream.
@@ -163,6 +169,9 @@ impl fmt::Display for TranscodeError {
             }
             TranscodeErrorKind::Unencodable { value } => {
                 write!(f, "U+{value:04X}, decoded at offset {}, cannot be encoded by the target codec", self.offset)
+            }
+            TranscodeErrorKind::UnencodableBig { hex } => {
+                write!(f, "U+{hex}, decoded at offset {}, cannot be encoded by the target codec", self.offset)
             }
         }
     }
@@ -334,6 +343,16 @@ impl<'a> Transcoder<'a> {
                 Ok(()) => (len, None),
                 Err(_) => (len, Some(TranscodeErrorKind::Unencodable { value })),
             },
+            // An unbounded source reports values above 64 bits as invalid in its
+            // 64-bit view; decode those exactly and hand them on whole.
+            #[cfg(feature = "big")]
+            Step::Invalid { len } if self.from.info().unbounded && self.big_value(&data[..len]).is_some() => {
+                let value = self.big_value(&data[..len]).unwrap_or_default();
+                match self.to.encode_big(&value, out) {
+                    Ok(()) => (len, None),
+                    Err(_) => (len, Some(TranscodeErrorKind::UnencodableBig { hex: format!("{value:X}") })),
+                }
+            }
             Step::Invalid { len } => {
                 // The maximal subpart, and the unit that ended it if a unit did
                 // (rather than the subpart's own first unit starting nothing): the
@@ -349,6 +368,15 @@ impl<'a> Transcoder<'a> {
         }
         self.offset += len as u64;
         Ok(len)
+    }
+
+    /// The value of `units` if they are exactly one valid sequence (any size).
+    #[cfg(feature = "big")]
+    fn big_value(&self, units: &[u8]) -> Option<crate::big::BigUint> {
+        match self.from.step_big(Strategy::Table, units) {
+            Step::Value { value, len } if len == units.len() => Some(value),
+            _ => None,
+        }
     }
 
     /// Replaces, or fails with, a problem at the current offset.

@@ -81,6 +81,11 @@ fn printable6_must_show_examples() {
     let forty = format!("U+{}", "F3A9".repeat(10));
     let units = ok(&["encode", "printable6-big"], format!("{forty} U+41").as_bytes());
     assert_eq!(text(ok(&["decode", "printable6-big"], &units)), format!("{forty}\nU+0041\n"));
+    // Values above 64 bits survive a transcode between unbounded codecs, and a
+    // bounded target refuses them by name.
+    assert_eq!(ok(&["transcode", "--from", "printable6-big", "--to", "printable6-big"], &units), units);
+    let (_, err) = fails(&["transcode", "--from", "printable6-big", "--to", "utf8"], &units);
+    assert!(err.contains(&format!("{forty} (decoded at offset 0) cannot be encoded by utf8")), "{err}");
     // The Unicode profile refuses what is not a scalar value.
     let (_, err) = fails(&["encode", "printable6"], b"U+D800");
     assert!(err.contains("cannot be encoded by printable6"), "{err}");

@@ -199,6 +199,11 @@ pub fn transcode(
                         EncodeError::Unencodable { value: *value },
                         to.info().range_text()
                     )),
+                    TranscodeErrorKind::UnencodableBig { hex } => CliError::msg(format!(
+                        "{name}: U+{hex} (decoded at offset {offset}) cannot be encoded by {}; its range is {}",
+                        to.info().name,
+                        to.info().range_text()
+                    )),
                     other => CliError::msg(format!("{name}: {other:?} at offset {offset}")),
                 });
             }
