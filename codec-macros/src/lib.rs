@@ -88,12 +88,34 @@ mod emit;
 pub fn codec(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
     let source = input.to_string();
-    let description = match placemat_codec::build::Description::parse(input) {
+    let description = match placemat_codec::build::Description::parse(input.clone()) {
         Ok(d) => d,
-        Err(diagnostics) => return diagnostics.to_syn_error().to_compile_error().into(),
+        Err(diagnostics) => {
+            let mut out = diagnostics.to_syn_error().to_compile_error();
+            out.extend(fallback(input));
+            return out.into();
+        }
     };
     match emit::emit(&description, &source) {
         Ok(tokens) => tokens.into(),
         Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// Fallback output for a description with errors: the two types it would have
+/// declared, so that code naming them reports the description's errors and not a
+/// cascade of "cannot find type" errors besides.
+fn fallback(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    let Ok(ast) = syn::parse2::<placemat_codec::build::syntax::Ast>(input) else {
+        return proc_macro2::TokenStream::new();
+    };
+    let vis = &ast.vis;
+    let ty = &ast.ident;
+    let branching = quote::format_ident!("{}Branching", ast.ident);
+    quote::quote! {
+        #[allow(dead_code)]
+        #vis struct #ty;
+        #[allow(dead_code)]
+        #vis struct #branching;
     }
 }
