@@ -31,7 +31,7 @@ use std::fmt;
 
 use num_traits::ToPrimitive;
 
-use super::model::{ConcreteForm, Model};
+use super::model::{ConcreteForm, Model, UnitSet};
 use super::sequences::split_range;
 use crate::dfa::{entry, Dfa, DEAD, MAX_BIASES};
 
@@ -86,9 +86,6 @@ pub struct Built {
     pub sequences: usize,
 }
 
-/// A 256-bit set of units.
-type UnitSet = [u64; 4];
-
 fn set_has(s: &UnitSet, b: u8) -> bool {
     s[(b >> 6) as usize] >> (b & 63) & 1 == 1
 }
@@ -132,18 +129,7 @@ fn form_paths(model: &Model, form: &ConcreteForm) -> Result<Vec<Path>, BuildErro
         let lo = (&lo - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
         let hi = (&hi - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
         for seq in split_range(lo, hi, &widths) {
-            let sets = seq
-                .iter()
-                .zip(&form.units)
-                .map(|(&(dlo, dhi), pat)| {
-                    let mut s = [0u64; 4];
-                    for d in dlo..=dhi {
-                        let b = model.unit_byte(pat.digit(d as u8));
-                        s[(b >> 6) as usize] |= 1 << (b & 63);
-                    }
-                    s
-                })
-                .collect();
+            let sets = seq.iter().zip(&form.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
             out.push(Path { sets, bits: widths.clone(), bias, looped: None });
         }
     }

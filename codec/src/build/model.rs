@@ -18,6 +18,9 @@ use num_traits::{One, Zero};
 
 use crate::Unit;
 
+/// A set of units: bit `b` of word `b / 64` is set for unit `b`.
+pub type UnitSet = [u64; 4];
+
 /// The integer type of a codec's values.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ValueType {
@@ -183,6 +186,17 @@ impl Model {
             Unit::Byte => Some(b),
             Unit::Alphabet(a) => a.iter().position(|&x| x == b).map(|i| i as u8),
         }
+    }
+
+    /// The units spelling pattern `pat` with payload digits `lo..=hi`, as a 256-bit
+    /// set (bit `b` set for unit `b`).
+    pub fn unit_set(&self, pat: &UnitPattern, lo: u32, hi: u32) -> UnitSet {
+        let mut set = [0u64; 4];
+        for d in lo..=hi {
+            let b = self.unit_byte(pat.digit(d as u8));
+            set[(b >> 6) as usize] |= 1 << (b & 63);
+        }
+        set
     }
 
     /// Whether the value set is bounded (so every form has finitely many lengths).

@@ -251,18 +251,7 @@ fn blocks(model: &Model, forms: &[ConcreteForm], from: &BigUint) -> Vec<Block> {
             }
             let (Some(plo), Some(phi)) = ((&lo - &f.bias).to_u128(), (&hi - &f.bias).to_u128()) else { continue };
             for seq in split_range(plo, phi, &widths) {
-                let bytes = seq
-                    .iter()
-                    .zip(&f.units)
-                    .map(|(&(dlo, dhi), pat)| {
-                        let mut s = [0u64; 4];
-                        for d in dlo..=dhi {
-                            let b = model.unit_byte(pat.digit(d as u8));
-                            s[(b >> 6) as usize] |= 1 << (b & 63);
-                        }
-                        s
-                    })
-                    .collect();
+                let bytes = seq.iter().zip(&f.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
                 let block = Block { form: fi, payloads: seq, bytes };
                 let (p, _) = block.encoding(model, f, |_, lo, _| lo);
                 order.push((Block::value(model, f, &p), out.len()));
