@@ -111,6 +111,23 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             }
         }
     };
+    // ASCII-transparent codecs copy ASCII runs in the branching bulk loop.
+    let ascii_run = if dfa.is_ascii_transparent() {
+        quote! {
+            while let Some(&b) = input.get(pos) {
+                if b >= 0x80 {
+                    break;
+                }
+                out.push(b as #value_ty);
+                pos += 1;
+            }
+            if pos == input.len() {
+                break;
+            }
+        }
+    } else {
+        quote!()
+    };
     let table_step = if unbounded {
         quote!(<Self as ::placemat_codec::Codec>::dfa().step_checked(input))
     } else {
@@ -245,6 +262,31 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
                     ::placemat_codec::Step::Value { value, len } => ::placemat_codec::Step::Value { value: #unmap_branching, len },
                     other => other,
                 }
+            }
+            /// The bulk loop: state functions inlined into one loop, and (for
+            /// ASCII-transparent descriptions) runs of ASCII copied without a step.
+            fn decode_into(
+                &self,
+                input: &[u8],
+                out: &mut ::placemat_codec::__private::Vec<#value_ty>,
+            ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+                let mut pos = 0;
+                while pos < input.len() {
+                    #ascii_run
+                    match Self::#start_fn(&input[pos..], 0, 0) {
+                        ::placemat_codec::Step::Value { value, len } => {
+                            out.push(#unmap_branching);
+                            pos += len;
+                        }
+                        ::placemat_codec::Step::Invalid { len } => {
+                            return Err(::placemat_codec::DecodeError::new(pos, Some(len)));
+                        }
+                        ::placemat_codec::Step::Incomplete => {
+                            return Err(::placemat_codec::DecodeError::new(pos, None));
+                        }
+                    }
+                }
+                Ok(())
             }
         }
 

@@ -84,6 +84,8 @@ where
     let codec = C::default();
     let validate = codec.validate(input);
     let decoded = codec.decode(input);
+    // The branching decoder's bulk loop gives the same values and errors.
+    assert_eq!(C::Branching::default().decode(input), decoded, "branching decode on {input:02X?}");
     match first_error {
         None => {
             assert!(validate.is_ok(), "validate on {input:02X?}");
