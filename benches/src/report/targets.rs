@@ -76,15 +76,22 @@ const WHY_VALIDATE: &str = "The generated validator is a scalar automaton: per u
     holds each chain near two cycles per unit; std's `from_utf8` on Chinese text (runs of \
     well-predicted 3-byte sequences) stays within 2x of that. A third chain or a BMI2 build are the \
     next steps; only SIMD (simdutf8) clears std by far everywhere.";
+const WHY_ASCII: &str = "On pure ASCII both sides only test words for high bits. The generated \
+    validator tests 32-unit blocks in two halves and rechecks its state between blocks; std's \
+    `from_utf8` runs an aligned two-word loop. The ratio has measured 0.68-0.85 across runs on this \
+    shared machine: it sits on the target, and a tighter skip loop (no state check inside an ASCII \
+    run) is the fix.";
 const WHY_TABLE: &str = "The table walker reads three tables per unit (class, transition, digit) and \
     keeps the payload mask, the value shift and the bias on the chain that runs through the \
     transition entry, for any description; Hoehrmann's C step reads two small tables and fixes the \
     6-bit payload in the code. The ASCII fast path wins on English and mixed text by far; on CJK and \
     random text the per-unit cost decides.";
-const WHY_BRANCHING: &str = "The branching decoder's bulk `decode_into` is still the trait's default: one \
-    `step` per value, each returning a `Step` (value and length) and bounds-checking every unit with \
-    `input.get`, with no ASCII fast path; `chars()` decodes text already known to be valid and checks \
-    nothing. An emitted bulk loop (which needs a hook in `emit/mod.rs`) is the missing piece.";
+const WHY_BRANCHING: &str = "The branching decoder's bulk `decode_into` is emitted: ASCII runs are \
+    copied without a step, and every other value runs the inlined state functions, which return a \
+    `Step` (value and length) and bounds-check every unit with `input.get`. `chars()` decodes text \
+    already known to be valid and checks nothing, so on multi-byte text it does a fraction of the \
+    work. Closing the rest needs the state functions to read a fixed-size window when enough input \
+    remains (no per-unit bounds checks) and a validate-then-decode split like std's.";
 const WHY_ENCODER: &str = "The generated encoder range-checks every value against the description \
     (range, excluded ranges) and bounds-checks the output slice before choosing a form; \
     `String::push` takes a `char`, valid by construction, and `String`'s ASCII push is one store.";
@@ -124,7 +131,7 @@ pub fn targets(codecs: &[&str]) -> Vec<Target> {
             "std",
             0.8,
             &["english"],
-            WHY_VALIDATE,
+            WHY_ASCII,
         ),
         t(
             "decode-table",
