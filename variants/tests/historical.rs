@@ -128,14 +128,9 @@ fn check_round_trips<C: Codec + Default + 'static>(seed: u64) {
         }
     }
     probes.extend([max, max.saturating_add(1), u64::from(u32::MAX), u64::MAX]);
-    let mut x = seed;
+    let mut rng = placemat_codec::build::analysis::Rng::new(seed);
     for _ in 0..20_000 {
-        // splitmix64
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
+        let z = rng.next_u64();
         // Spread over every magnitude up to the maximum.
         let bits = 64 - max.leading_zeros();
         probes.push((z >> 8) & ((1u64 << (z % u64::from(bits) + 1)) - 1));

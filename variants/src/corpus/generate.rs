@@ -7,47 +7,8 @@
 
 use super::words;
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): one 64-bit state, one add and a
-/// finalizing mix per output. Plenty for shuffling words; not for anything secret.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator with a fixed seed.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`), by multiply-shift (Lemire); the bias is below
-    /// 2⁻³² for the sizes used here.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + ((u128::from(self.next_u64()) * u128::from(hi - lo + 1)) >> 64) as u64
-    }
-
-    /// True with probability `1/n`.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-
-    /// A random element of a non-empty slice.
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
+/// The corpora's generator: the same SplitMix64 the analyses sample with.
+pub use placemat_codec::build::analysis::Rng;
 
 /// The entries of a word list.
 pub fn list(text: &'static str) -> Vec<&'static str> {

@@ -199,9 +199,9 @@ pub fn analyze(
     Analysis { name, structure, sync, automaton, corpora: results }
 }
 
-/// SplitMix64 (Steele, Lea & Flood, 2014): a small, seedable generator for the
-/// sampled measurements. The analyses cannot use the corpus module's generator
-/// (it lives in a crate above this one).
+/// SplitMix64 (Steele, Lea and Flood, 2014): one 64-bit state, one add and a
+/// finalizing mix per output. The seedable generator behind every sampled
+/// measurement here and behind the built-in corpora; not for anything secret.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
@@ -220,9 +220,25 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// A number in `0..n` (`n > 0`).
+    /// A number in `0..n` (`n > 0`), by multiply-shift (Lemire); the bias is below
+    /// 2⁻³² for the sizes used here.
     pub fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + ((u128::from(self.next_u64()) * u128::from(hi - lo + 1)) >> 64) as u64
+    }
+
+    /// True with probability `1/n`.
+    pub fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+
+    /// A random element of a non-empty slice.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
     }
 }
 
