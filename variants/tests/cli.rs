@@ -4,18 +4,9 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// Runs the binary and checks it did not panic.
 fn placemat(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_placemat"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
+    let out = placemat_env(args, stdin, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "placemat {args:?} panicked: {stderr}");
     out

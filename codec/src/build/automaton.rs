@@ -75,15 +75,11 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// The tables and what it took to build them.
+/// What the builder produced.
 #[derive(Clone, Debug)]
 pub struct Built {
     /// The tables.
     pub dfa: Dfa<Vec<u32>, Vec<u64>>,
-    /// States before minimization (dead state included).
-    pub states_before_minimization: usize,
-    /// Unit-range sequences the forms were split into.
-    pub sequences: usize,
 }
 
 fn set_has(s: &UnitSet, b: u8) -> bool {
@@ -330,7 +326,6 @@ fn minimize(raw: &RawDfa) -> Vec<usize> {
 pub fn build_dfa(model: &Model, options: BuildOptions) -> Result<Built, BuildError> {
     let paths = paths(model)?;
     let raw = determinize(&paths)?;
-    let states_before = raw.next.len();
     let block_of: Vec<usize> = if options.minimize { minimize(&raw) } else { (0..raw.next.len()).collect() };
 
     // Number blocks: dead 0, start 1, the rest in breadth-first order from start.
@@ -398,5 +393,5 @@ pub fn build_dfa(model: &Model, options: BuildOptions) -> Result<Built, BuildErr
     }
     let digits: [u8; 256] = std::array::from_fn(|b| model.digit_of(b as u8).unwrap_or(0));
     let dfa = Dfa::new(classes, digits, trans, biases).map_err(|_| BuildError::TooLarge)?;
-    Ok(Built { dfa, states_before_minimization: states_before, sequences: paths.len() })
+    Ok(Built { dfa })
 }

@@ -23,6 +23,7 @@ pub(super) fn parse_token(token: &str) -> Result<BigUint, String> {
 /// `placemat encode`.
 pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> CliResult {
     let mut input = input::open(file)?;
+    let name = input.name.clone();
     let mut chunk = vec![0u8; 1 << 16];
     let mut token: Vec<u8> = Vec::new();
     let mut encoded: Vec<u8> = Vec::with_capacity(1 << 17);
@@ -42,7 +43,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                 if let Err(e) = out.write_all(encoded) {
                     return e.into();
                 }
-                CliError::msg(format!("{}: token {index} `{text}` at byte {start}: {why}", input_name(file)))
+                CliError::msg(format!("{}: token {index} `{text}` at byte {start}: {why}", name))
             };
             let value = parse_token(&text).map_err(|why| fail(why, encoded, out))?;
             if codec.encode_big(&value, encoded).is_err() {
@@ -71,7 +72,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
                 if token.len() > 4096 {
                     return Err(CliError::msg(format!(
                         "{}: token {} at byte {token_start} is longer than 4096 bytes",
-                        input_name(file),
+                        name,
                         index + 1
                     )));
                 }
@@ -85,11 +86,4 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, out: &mut dyn Write) -> Cli
     finish_token(&mut token, token_start, &mut encoded, out)?;
     out.write_all(&encoded)?;
     Ok(())
-}
-
-fn input_name(file: Option<&str>) -> &str {
-    match file {
-        None | Some("-") => "<stdin>",
-        Some(f) => f,
-    }
 }
