@@ -141,6 +141,7 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     biases: B,
     stride: usize,
     ascii: bool,
+    bytes: bool,
     cyclic: bool,
     shift: shift::Shift,
 }
@@ -245,6 +246,18 @@ const fn ascii_transparent(classes: &[u8; 256], digits: &[u8; 256], trans: &[u32
     true
 }
 
+/// Whether every unit's digit is the unit itself (byte units).
+const fn identity_digits(digits: &[u8; 256]) -> bool {
+    let mut b = 0;
+    while b < 256 {
+        if digits[b] as usize != b {
+            return false;
+        }
+        b += 1;
+    }
+    true
+}
+
 impl Dfa<&'static [u32], &'static [u64]> {
     /// Builds a table over `static` storage, as generated code does. Panics (at
     /// compile time, in a `const`) if the invariants of the module docs do not hold.
@@ -259,9 +272,10 @@ impl Dfa<&'static [u32], &'static [u64]> {
             Err(_) => panic!("malformed DFA tables"),
         };
         let ascii = ascii_transparent(&classes, &digits, trans, stride);
+        let bytes = identity_digits(&digits);
         let cyclic = has_cycle(trans, stride);
         let shift = shift::build(&classes, trans, stride);
-        Dfa { classes, digits, trans, biases, stride, ascii, cyclic, shift }
+        Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift }
     }
 }
 
@@ -270,9 +284,10 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn new(classes: [u8; 256], digits: [u8; 256], trans: T, biases: B) -> Result<Self, TableError> {
         let stride = check_tables(&classes, trans.as_ref(), biases.as_ref())?;
         let ascii = ascii_transparent(&classes, &digits, trans.as_ref(), stride);
+        let bytes = identity_digits(&digits);
         let cyclic = has_cycle(trans.as_ref(), stride);
         let shift = shift::build(&classes, trans.as_ref(), stride);
-        Ok(Dfa { classes, digits, trans, biases, stride, ascii, cyclic, shift })
+        Ok(Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift })
     }
 
     /// A borrowed view of the same tables.
@@ -284,6 +299,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             biases: self.biases.as_ref(),
             stride: self.stride,
             ascii: self.ascii,
+            bytes: self.bytes,
             cyclic: self.cyclic,
             shift: self.shift,
         }
@@ -525,25 +541,43 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// Appends the values of `input` to `out` (the table decoder's bulk loop). For
     /// ASCII-transparent codecs, runs of ASCII found at a sequence boundary at the
     /// start of a 64-unit block are copied eight units at a time.
+    ///
+    /// The loop is specialized for byte units (whose digit is the unit itself, so
+    /// the digit map is not read), collects values through a [`Batch`], and looks
+    /// for the dead state once per block: the dead state only leads to itself and
+    /// completes nothing, so nothing is emitted after it, and the error's exact
+    /// position and length are then found by [`Dfa::step`] from the last boundary.
+    ///
+    /// [`Batch`]: crate::Batch
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
+        if self.bytes {
+            self.decode_units::<V, true>(input, out)
+        } else {
+            self.decode_units::<V, false>(input, out)
+        }
+    }
+
+    #[inline(always)]
+    fn decode_units<V: Value, const BYTES: bool>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
+        /// `(1 << n) - 1` for payload counts 0..=8 (the table limit) and beyond.
+        const MASKS: [u64; 16] = [0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047, 4095, 8191, 16383, 32767];
         let trans = self.trans.as_ref();
         let biases = self.biases.as_ref();
         let start = self.stride;
+        let mut out = crate::Batch::new(Some(out));
         let mut state = start;
         let mut v: u64 = 0;
+        // The offset of the sequence being read: the last boundary.
         let mut seq_start = 0;
         let mut i = 0;
         while i < input.len() {
             if self.ascii && state == start {
                 // ASCII fast path: eight units that are their own values at a time.
-                while let Some(chunk) = input.get(i..i + 8) {
-                    let word = u64::from_le_bytes([
-                        chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-                    ]);
-                    if word & 0x8080_8080_8080_8080 != 0 {
+                while let Some(chunk) = input[i..].first_chunk::<8>() {
+                    if u64::from_le_bytes(*chunk) & 0x8080_8080_8080_8080 != 0 {
                         break;
                     }
-                    out.extend(chunk.iter().map(|&u| V::from_u64_lossy(u64::from(u))));
+                    out.extend_units(chunk);
                     i += 8;
                 }
                 seq_start = i;
@@ -553,17 +587,23 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             for (k, &b) in input[i..end].iter().enumerate() {
                 let e = trans[state + self.classes[b as usize] as usize];
                 let n = (e >> BITS_SHIFT) & 0xF;
-                v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
+                let digit = if BYTES { b } else { self.digits[b as usize] };
+                v = (v << n) | (u64::from(digit) & MASKS[n as usize]);
                 state = (e & STATE_MASK) as usize;
                 if state == start {
                     out.push(V::from_u64_lossy(v.wrapping_add(biases[(e >> BIAS_SHIFT) as usize])));
                     v = 0;
                     seq_start = i + k + 1;
-                } else if state == DEAD {
-                    return Err(DecodeError::new(seq_start, Some(i + k - seq_start)));
                 }
             }
             i = end;
+            if state == DEAD {
+                drop(out);
+                // Stepping from the boundary meets the same dead end (one table);
+                // the fallback error is never taken.
+                let at_boundary = DecodeError::new(seq_start, Some(1));
+                return Err(self.slow_validate(input, seq_start).err().unwrap_or(at_boundary));
+            }
         }
         if state == start {
             Ok(())

@@ -48,6 +48,7 @@ extern crate alloc;
 
 #[cfg(feature = "big")]
 pub mod big;
+mod batch;
 mod codec;
 mod decode;
 pub mod dfa;
@@ -61,6 +62,7 @@ mod value;
 #[cfg(feature = "build")]
 pub mod build;
 
+pub use batch::Batch;
 pub use codec::{Codec, CodecInfo, DynCodec, DynDecoder, Strategy, Unit};
 pub use decode::{Decoder, Item, ItemError, Items, Step};
 pub use encode::Encoder;

@@ -2,7 +2,7 @@
 //! unit with one arm per run of units that take the same transition. No table is
 //! read; the compiler sees every range as a constant.
 
-use placemat_codec::build::tables::arms;
+use placemat_codec::build::tables::{arms, Arm};
 use placemat_codec::dfa::{Dfa, DEAD};
 use placemat_codec::Unit;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -73,23 +73,9 @@ pub fn emit(
                 });
                 continue;
             }
-            let (lo, hi) = (Literal::u8_unsuffixed(a.lo), Literal::u8_unsuffixed(a.hi));
-            let pat = if a.lo == a.hi { quote!(#lo) } else { quote!(#lo..=#hi) };
-            let take = if a.payload_bits == 0 {
-                quote!(let v = v;)
-            } else {
-                let n = Literal::u32_unsuffixed(a.payload_bits);
-                let mask = Literal::u16_unsuffixed((1u16 << a.payload_bits) - 1);
-                let check = overflow_check(a.payload_bits);
-                quote!(#check let v: #value_ty = (v << #n) | ((#digit as u16 & #mask) as #value_ty);)
-            };
+            let check = overflow_check(a.payload_bits);
+            let (pat, take, finish) = arm_parts(&a, &digit, value_ty, check);
             let then = if a.next == start {
-                let finish = if a.bias == 0 {
-                    quote!(v)
-                } else {
-                    let bias = Literal::u64_unsuffixed(a.bias);
-                    quote!(v + #bias)
-                };
                 quote!(::placemat_codec::Step::Value { value: #finish, len: i + 1 })
             } else {
                 let next = state_fn(a.next, stride);
@@ -135,6 +121,138 @@ pub fn emit(
         });
     }
     Ok(quote!(#(#fns)*))
+}
+
+/// The pattern of an arm, the statement that takes its payload into `v`, and the
+/// expression of the finished value (with the bias) when the arm completes a
+/// sequence. `check` guards the shift against overflow (unbounded codecs).
+fn arm_parts(
+    a: &Arm,
+    digit: &TokenStream,
+    value_ty: &TokenStream,
+    check: TokenStream,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let (lo, hi) = (Literal::u8_unsuffixed(a.lo), Literal::u8_unsuffixed(a.hi));
+    let pat = if a.lo == a.hi { quote!(#lo) } else { quote!(#lo..=#hi) };
+    let take = if a.payload_bits == 0 {
+        quote!(let v = v;)
+    } else {
+        let n = Literal::u32_unsuffixed(a.payload_bits);
+        let mask = Literal::u16_unsuffixed((1u16 << a.payload_bits) - 1);
+        quote!(#check let v: #value_ty = (v << #n) | ((#digit as u16 & #mask) as #value_ty);)
+    };
+    let finish = if a.bias == 0 {
+        quote!(v)
+    } else {
+        let bias = Literal::u64_unsuffixed(a.bias);
+        quote!(v + #bias)
+    };
+    (pat, take, finish)
+}
+
+/// The window decoder: for automata whose every path returns to the start within
+/// a bounded number of units (no repeated unit), one function per state that reads
+/// its unit from a fixed-size window `w` at a position the inliner turns into a
+/// constant, so no unit read is bounds-checked. Returns the functions and the
+/// window size (the longest sequence), or `None` for automata with loops.
+///
+/// A window function returns `(value, len)`; `len == 0` means the window does not
+/// start with a valid sequence, and the caller falls back to the exact state
+/// functions of [`emit`] for the error's position and length.
+pub fn emit_window(
+    dfa: &Dfa<&[u32], &[u64]>,
+    unit: &Unit,
+    value_ty: &TokenStream,
+    codec_ty: &Ident,
+) -> Option<(TokenStream, usize)> {
+    if dfa.is_cyclic() {
+        return None;
+    }
+    let stride = dfa.class_count();
+    let start = dfa.start();
+    let window = longest_sequence(dfa)?;
+    let digit = match unit {
+        Unit::Byte => quote!(b),
+        Unit::Alphabet(_) => quote!(#codec_ty::DIGITS[b as usize]),
+    };
+    let mut fns = Vec::new();
+    for st in (1..dfa.state_count()).map(|s| s * stride) {
+        let name = window_fn(st, stride);
+        let mut match_arms = Vec::new();
+        for a in arms(dfa, st) {
+            if a.next == DEAD {
+                continue;
+            }
+            let (pat, take, finish) = arm_parts(&a, &digit, value_ty, quote!());
+            let then = if a.next == start {
+                quote!((#finish, i + 1))
+            } else {
+                let next = window_fn(a.next, stride);
+                quote!(Self::#next(w, i + 1, v))
+            };
+            match_arms.push(quote!(#pat => { #take #then }));
+        }
+        let doc = format!("State {} of the automaton, on a window: reads `w[i]`.", st / stride);
+        fns.push(quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            fn #name(w: &[u8; #window], i: usize, v: #value_ty) -> (#value_ty, usize) {
+                let b = w[i];
+                #[allow(clippy::let_and_return, clippy::identity_op)]
+                match b {
+                    #(#match_arms)*
+                    _ => (0, 0),
+                }
+            }
+        });
+    }
+    Some((quote!(#(#fns)*), window))
+}
+
+fn window_fn(state: usize, stride: usize) -> Ident {
+    Ident::new(&format!("window_{}", state / stride), Span::call_site())
+}
+
+/// The most units any sequence takes (the longest path from the start back to
+/// it), or `None` if some path loops elsewhere.
+fn longest_sequence(dfa: &Dfa<&[u32], &[u64]>) -> Option<usize> {
+    let stride = dfa.class_count();
+    let start = dfa.start();
+    // depth[s]: the most units from state s back to the start (memoized DFS).
+    fn depth(dfa: &Dfa<&[u32], &[u64]>, s: usize, memo: &mut [Option<usize>], guard: usize) -> Option<usize> {
+        let stride = dfa.class_count();
+        if guard > dfa.state_count() {
+            return None;
+        }
+        if let Some(d) = memo[s / stride] {
+            return Some(d);
+        }
+        let mut best = 0;
+        for c in 0..stride {
+            let t = (dfa.transitions()[s + c] & placemat_codec::dfa::STATE_MASK) as usize;
+            let d = if t == DEAD {
+                continue;
+            } else if t == dfa.start() {
+                1
+            } else {
+                1 + depth(dfa, t, memo, guard + 1)?
+            };
+            best = best.max(d);
+        }
+        memo[s / stride] = Some(best);
+        Some(best)
+    }
+    let mut memo = vec![None; dfa.state_count()];
+    let mut best = 0;
+    for c in 0..stride {
+        let t = (dfa.transitions()[start + c] & placemat_codec::dfa::STATE_MASK) as usize;
+        if t == DEAD {
+            continue;
+        }
+        let d = if t == start { 1 } else { 1 + depth(dfa, t, &mut memo, 1)? };
+        best = best.max(d);
+    }
+    (best > 0).then_some(best)
 }
 
 /// Orders the non-dead, non-start states; false if some cycle avoids the start.

@@ -15,7 +15,6 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
     let to_u64 = |v: &num_bigint::BigUint| {
         v.to_u64().ok_or_else(|| syn::Error::new(proc_macro2::Span::call_site(), "a value does not fit 64 bits"))
     };
-    let mut checks = Vec::new();
     let min = to_u64(&model.min)?;
     // An unbounded codec's `u64` encoder covers every `u64`; larger values go
     // through `Codec::encode_big`.
@@ -23,20 +22,15 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
         Some(m) => to_u64(m)?,
         None => u64::MAX,
     };
-    let (min, max) = (lit(min), lit(max));
-    checks.push(quote! {
-        if !(#min..=#max).contains(&value) {
-            return Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 });
-        }
-    });
+    let mut excluded = Vec::new();
     for (lo, hi) in &model.excluded {
-        let (lo, hi) = (lit(to_u64(lo)?), lit(to_u64(hi)?));
-        checks.push(quote! {
-            if (#lo..=#hi).contains(&value) {
-                return Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 });
-            }
-        });
+        excluded.push((to_u64(lo)?, to_u64(hi)?));
     }
+    let refuse = quote!(return Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 }););
+    let range_check = |lo: u64, hi: u64| {
+        let (lo, hi) = (lit(lo), lit(hi));
+        quote!((#lo..=#hi).contains(&value))
+    };
     let premap = model.premap.as_ref().map(|p| {
         let n = p.len();
         let items = p.iter().map(|&x| Literal::u32_unsuffixed(x));
@@ -57,18 +51,46 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
     };
     let mut forms = model.forms_upto_u64();
     forms.sort_by(|a, b| a.lo.cmp(&b.lo));
+    // Without a pre-mapping, forms that tile the value range in order are tested
+    // by their upper bound alone, and the range and exclusion checks sit inside
+    // the forms they concern, so a value of the first form pays one comparison.
+    // Otherwise the checks come first, on the value as given.
+    let tiled = premap.is_none()
+        && model.layout != Layout::Explicit
+        && forms.first().is_some_and(|f| to_u64(&f.lo).ok() == Some(min))
+        && forms.windows(2).all(|p| p[0].hi.clone() + 1u32 == p[1].lo)
+        && forms.last().is_some_and(|f| to_u64(&f.hi).ok() == Some(max));
+    let mut checks = Vec::new();
+    if !tiled {
+        let range = range_check(min, max);
+        checks.push(quote!(if !#range { #refuse }));
+        for &(lo, hi) in &excluded {
+            let ex = range_check(lo, hi);
+            checks.push(quote!(if #ex { #refuse }));
+        }
+    }
     let contiguous = model.layout != Layout::Explicit;
     let mut arms = Vec::new();
-    for f in &forms {
+    for (k, f) in forms.iter().enumerate() {
         let n = f.units.len();
         let (lo, hi, bias) = (to_u64(&f.lo)?, to_u64(&f.hi)?, to_u64(&f.bias)?);
         let cond = if contiguous {
             let hi = lit(hi);
             quote!(value <= #hi)
         } else {
-            let (lo, hi) = (lit(lo), lit(hi));
-            quote!((#lo..=#hi).contains(&value))
+            range_check(lo, hi)
         };
+        let mut inner = Vec::new();
+        if tiled {
+            if k == 0 && min > 0 {
+                let min = lit(min);
+                inner.push(quote!(if value < #min { #refuse }));
+            }
+            for &(elo, ehi) in excluded.iter().filter(|&&(elo, ehi)| elo <= hi && lo <= ehi) {
+                let ex = range_check(elo, ehi);
+                inner.push(quote!(if #ex { #refuse }));
+            }
+        }
         let mut shift: u32 = f.units.iter().map(|u| u.payload_bits).sum();
         let mut writes = Vec::new();
         for (i, u) in f.units.iter().enumerate() {
@@ -89,7 +111,8 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
         let bias = lit(bias);
         arms.push(quote! {
             if #cond {
-                let Some(slot) = out.get_mut(..#n) else {
+                #(#inner)*
+                let Some(slot) = out.first_chunk_mut::<#n>() else {
                     return Err(::placemat_codec::EncodeError::BufferTooSmall { needed: #n });
                 };
                 let p = value - #bias;

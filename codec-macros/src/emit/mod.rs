@@ -3,6 +3,7 @@
 
 mod branching;
 mod encoder;
+mod form_window;
 mod tables;
 
 use num_traits::ToPrimitive;
@@ -111,23 +112,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             }
         }
     };
-    // ASCII-transparent codecs copy ASCII runs in the branching bulk loop.
-    let ascii_run = if dfa.is_ascii_transparent() {
-        quote! {
-            while let Some(&b) = input.get(pos) {
-                if b >= 0x80 {
-                    break;
-                }
-                out.push(b as #value_ty);
-                pos += 1;
-            }
-            if pos == input.len() {
-                break;
-            }
-        }
-    } else {
-        quote!()
-    };
+    let bulk = branching_bulk(model, &dfa, &value_ty, &ty, &unmap_branching);
     let table_step = if unbounded {
         quote!(<Self as ::placemat_codec::Codec>::dfa().step_checked(input))
     } else {
@@ -223,6 +208,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
 
         impl #branching_ty {
             #states
+            #bulk
         }
 
         impl ::placemat_codec::Encoder for #ty {
@@ -263,30 +249,28 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
                     other => other,
                 }
             }
-            /// The bulk loop: state functions inlined into one loop, and (for
-            /// ASCII-transparent descriptions) runs of ASCII copied without a step.
+            fn validate(&self, input: &[u8]) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+                Self::bulk(input, ::core::option::Option::None)
+            }
             fn decode_into(
                 &self,
                 input: &[u8],
                 out: &mut ::placemat_codec::__private::Vec<#value_ty>,
             ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+                Self::bulk(input, ::core::option::Option::Some(out))
+            }
+            fn decode_lossy_into(&self, input: &[u8], out: &mut ::placemat_codec::__private::Vec<#value_ty>) {
                 let mut pos = 0;
                 while pos < input.len() {
-                    #ascii_run
-                    match Self::#start_fn(&input[pos..], 0, 0) {
-                        ::placemat_codec::Step::Value { value, len } => {
-                            out.push(#unmap_branching);
-                            pos += len;
-                        }
-                        ::placemat_codec::Step::Invalid { len } => {
-                            return Err(::placemat_codec::DecodeError::new(pos, Some(len)));
-                        }
-                        ::placemat_codec::Step::Incomplete => {
-                            return Err(::placemat_codec::DecodeError::new(pos, None));
-                        }
+                    let Err(e) = Self::bulk(&input[pos..], ::core::option::Option::Some(out)) else {
+                        return;
+                    };
+                    out.push(<#value_ty as ::placemat_codec::Value>::REPLACEMENT);
+                    match e.error_len() {
+                        ::core::option::Option::Some(len) => pos += e.valid_up_to() + len,
+                        ::core::option::Option::None => return,
                     }
                 }
-                Ok(())
             }
         }
 
@@ -319,4 +303,112 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             #big_methods
         }
     })
+}
+
+/// The branching decoder's bulk loop, `fn bulk(input, out: Option<&mut Vec<V>>)`:
+/// validation when `out` is `None` (the inliner drops the values), decoding when
+/// it is `Some`.
+///
+/// While a whole window of the longest sequence's length remains, sequences are
+/// decoded by the window functions (no bounds check per unit) and, for
+/// ASCII-transparent descriptions, ASCII runs are copied 16 units at a time. The
+/// rest of the input, and any sequence the window functions refuse, goes through
+/// the exact state functions, which report the error's position and length.
+fn branching_bulk(
+    model: &placemat_codec::build::model::Model,
+    dfa: &placemat_codec::dfa::Dfa<&[u32], &[u64]>,
+    value_ty: &TokenStream,
+    codec_ty: &Ident,
+    unmap: &TokenStream,
+) -> TokenStream {
+    let ascii = dfa.is_ascii_transparent();
+    // Only tried when the window starts with an ASCII unit, so text without
+    // ASCII pays one comparison per sequence for it.
+    let ascii_run = if ascii {
+        quote! {
+            if w[0] < 0x80 {
+                if let ::core::option::Option::Some(run) = input[pos..].first_chunk::<16>() {
+                    if u128::from_le_bytes(*run) & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0 {
+                        out.extend_units(run);
+                        pos += 16;
+                        continue;
+                    }
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    // The form window where the model suits it, else the state window, else
+    // (a repeated unit) no fast path.
+    let window = match form_window::emit(model, value_ty) {
+        Some((fns, size)) => Some((fns, size, quote!(Self::window_forms(w)))),
+        None => branching::emit_window(dfa, &model.unit, value_ty, codec_ty)
+            .map(|(fns, size)| (fns, size, quote!(Self::window_1(w, 0, 0)))),
+    };
+    let (window_fns, fast_loop) = match window {
+        Some((fns, window, call)) => (
+            fns,
+            quote! {
+                while let ::core::option::Option::Some(w) = input[pos..].first_chunk::<#window>() {
+                    #ascii_run
+                    let (value, len) = #call;
+                    if len == 0 {
+                        break;
+                    }
+                    out.push(#unmap);
+                    pos += len;
+                }
+            },
+        ),
+        None => (quote!(), quote!()),
+    };
+    let exact_ascii = if ascii {
+        quote! {
+            while let ::core::option::Option::Some(&b) = input.get(pos) {
+                if b >= 0x80 {
+                    break;
+                }
+                out.push(b as #value_ty);
+                pos += 1;
+            }
+            if pos == input.len() {
+                break;
+            }
+        }
+    } else {
+        quote!()
+    };
+    quote! {
+        #window_fns
+
+        /// The bulk loop shared by `validate` (`out` = `None`), `decode_into` and
+        /// `decode_lossy_into`: window functions while a whole window remains, then
+        /// the exact state functions.
+        #[inline(always)]
+        fn bulk(
+            input: &[u8],
+            out: ::core::option::Option<&mut ::placemat_codec::__private::Vec<#value_ty>>,
+        ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+            let mut out = ::placemat_codec::Batch::new(out);
+            let mut pos = 0;
+            #fast_loop
+            while pos < input.len() {
+                #exact_ascii
+                match Self::state_1(&input[pos..], 0, 0) {
+                    ::placemat_codec::Step::Value { value, len } => {
+                        out.push(#unmap);
+                        pos += len;
+                    }
+                    ::placemat_codec::Step::Invalid { len } => {
+                        return ::core::result::Result::Err(::placemat_codec::DecodeError::new(pos, ::core::option::Option::Some(len)));
+                    }
+                    ::placemat_codec::Step::Incomplete => {
+                        return ::core::result::Result::Err(::placemat_codec::DecodeError::new(pos, ::core::option::Option::None));
+                    }
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
 }

@@ -107,6 +107,8 @@ where
     }
     let lossy: Vec<u64> = codec.decode_lossy(input).into_iter().map(Value::to_u64).collect();
     assert_eq!(lossy, want.iter().map(|i| i.value.unwrap_or(0xFFFD)).collect::<Vec<_>>());
+    let branching: Vec<u64> = C::Branching::default().decode_lossy(input).into_iter().map(Value::to_u64).collect();
+    assert_eq!(branching, lossy, "branching lossy on {input:02X?}");
 }
 
 /// Feeding `input` split at `cut` gives the whole input's items.
