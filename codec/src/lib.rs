@@ -46,9 +46,9 @@
 
 extern crate alloc;
 
+mod batch;
 #[cfg(feature = "big")]
 pub mod big;
-mod batch;
 mod codec;
 mod decode;
 pub mod dfa;
