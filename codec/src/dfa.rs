@@ -68,6 +68,7 @@ use core::fmt;
 use crate::{DecodeError, Step, Value};
 
 mod shift;
+mod walk;
 
 /// The rejecting state's id. Every transition from it leads back to it.
 pub const DEAD: usize = 0;
@@ -538,77 +539,17 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         Ok(())
     }
 
-    /// Appends the values of `input` to `out` (the table decoder's bulk loop). For
-    /// ASCII-transparent codecs, runs of ASCII found at a sequence boundary at the
-    /// start of a 64-unit block are copied eight units at a time.
-    ///
-    /// The loop is specialized for byte units (whose digit is the unit itself, so
-    /// the digit map is not read), collects values through a [`Batch`], and looks
-    /// for the dead state once per block: the dead state only leads to itself and
-    /// completes nothing, so nothing is emitted after it, and the error's exact
-    /// position and length are then found by [`Dfa::step`] from the last boundary.
-    ///
-    /// [`Batch`]: crate::Batch
+    /// Appends the values of `input` to `out`: the table decoder's bulk loop, two
+    /// walks side by side over pairs of chunks, specialized for byte units, with
+    /// ASCII runs copied eight units at a time for ASCII-transparent codecs (the
+    /// `walk` module's docs have the details). On error, the values before it have
+    /// been appended.
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
-        if self.bytes {
-            self.decode_units::<V, true>(input, out)
-        } else {
-            self.decode_units::<V, false>(input, out)
-        }
-    }
-
-    #[inline(always)]
-    fn decode_units<V: Value, const BYTES: bool>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
-        /// `(1 << n) - 1` for payload counts 0..=8 (the table limit) and beyond.
-        const MASKS: [u64; 16] = [0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047, 4095, 8191, 16383, 32767];
-        let trans = self.trans.as_ref();
-        let biases = self.biases.as_ref();
-        let start = self.stride;
-        let mut out = crate::Batch::new(Some(out));
-        let mut state = start;
-        let mut v: u64 = 0;
-        // The offset of the sequence being read: the last boundary.
-        let mut seq_start = 0;
-        let mut i = 0;
-        while i < input.len() {
-            if self.ascii && state == start {
-                // ASCII fast path: eight units that are their own values at a time.
-                while let Some(chunk) = input[i..].first_chunk::<8>() {
-                    if u64::from_le_bytes(*chunk) & 0x8080_8080_8080_8080 != 0 {
-                        break;
-                    }
-                    out.extend_units(chunk);
-                    i += 8;
-                }
-                seq_start = i;
-            }
-            // Then a block of units through the table, as the plain walker does.
-            let end = input.len().min(i + 64);
-            for (k, &b) in input[i..end].iter().enumerate() {
-                let e = trans[state + self.classes[b as usize] as usize];
-                let n = (e >> BITS_SHIFT) & 0xF;
-                let digit = if BYTES { b } else { self.digits[b as usize] };
-                v = (v << n) | (u64::from(digit) & MASKS[n as usize]);
-                state = (e & STATE_MASK) as usize;
-                if state == start {
-                    out.push(V::from_u64_lossy(v.wrapping_add(biases[(e >> BIAS_SHIFT) as usize])));
-                    v = 0;
-                    seq_start = i + k + 1;
-                }
-            }
-            i = end;
-            if state == DEAD {
-                drop(out);
-                // Stepping from the boundary meets the same dead end (one table);
-                // the fallback error is never taken.
-                let at_boundary = DecodeError::new(seq_start, Some(1));
-                return Err(self.slow_validate(input, seq_start).err().unwrap_or(at_boundary));
-            }
-        }
-        if state == start {
-            Ok(())
-        } else {
-            Err(DecodeError::new(seq_start, None))
+        match (self.bytes, self.biases.as_ref().len() > 1) {
+            (true, false) => self.decode_units::<V, true, false>(input, out),
+            (true, true) => self.decode_units::<V, true, true>(input, out),
+            (false, false) => self.decode_units::<V, false, false>(input, out),
+            (false, true) => self.decode_units::<V, false, true>(input, out),
         }
     }
 }
