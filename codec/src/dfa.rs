@@ -45,6 +45,16 @@
 //! state is a multiple of the class count and below the table length; every bias
 //! index is in range; payload counts are at most 8.
 //!
+//! # The decoder's bulk loop and the expanded table
+//!
+//! [`Dfa::decode_into`] runs two walks side by side over pairs of chunks cut at
+//! sync units, writing values without a branch (the `walk` module). Where every
+//! state knows how many payload bits are still to come, it reads the
+//! [`expanded`] table instead: one row of 256 entries per state, each holding the
+//! unit's payload already shifted into place. Generated codecs compute that table
+//! at compile time ([`Dfa::with_expanded`]); run-time tables compute it when built
+//! ([`Dfa::with_expanded_table`]).
+//!
 //! # The shift-DFA validator
 //!
 //! [`Dfa::validate`] does not walk the table above. At construction the states are
@@ -67,6 +77,7 @@ use core::fmt;
 
 use crate::{DecodeError, Step, Value};
 
+pub mod expanded;
 mod shift;
 mod walk;
 
@@ -145,6 +156,8 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     bytes: bool,
     cyclic: bool,
     shift: shift::Shift,
+    /// The expanded table ([`expanded`]), when attached.
+    expanded: Option<B>,
 }
 
 /// Checks the table invariants; usable in `const` context.
@@ -276,7 +289,33 @@ impl Dfa<&'static [u32], &'static [u64]> {
         let bytes = identity_digits(&digits);
         let cyclic = has_cycle(trans, stride);
         let shift = shift::build(&classes, trans, stride);
-        Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift }
+        Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift, expanded: None }
+    }
+}
+
+impl Dfa<&'static [u32], &'static [u64]> {
+    /// Attaches the expanded table (see [`expanded`]), which generated codecs
+    /// compute at compile time with [`expanded::table`]; the table decoder then
+    /// walks it instead of the class-compressed table. Panics (at compile time, in
+    /// a `const`) if `table` is not the expanded form of these tables.
+    pub const fn with_expanded(self, table: &'static [u64]) -> Self {
+        assert!(self.biases.len() <= expanded::MAX_BIASES, "too many biases for an expanded table");
+        assert!(
+            expanded::matches(&self.classes, &self.digits, self.trans, table),
+            "not the expanded form of these tables"
+        );
+        Dfa { expanded: Some(table), ..self }
+    }
+}
+
+impl<T: AsRef<[u32]>> Dfa<T, Vec<u64>> {
+    /// Computes and attaches the expanded table (see [`expanded`]) when the tables
+    /// have one; otherwise returns the tables unchanged.
+    pub fn with_expanded_table(mut self) -> Self {
+        if self.biases.len() <= expanded::MAX_BIASES {
+            self.expanded = expanded::table_vec(&self.classes, &self.digits, self.trans.as_ref());
+        }
+        self
     }
 }
 
@@ -288,7 +327,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         let bytes = identity_digits(&digits);
         let cyclic = has_cycle(trans.as_ref(), stride);
         let shift = shift::build(&classes, trans.as_ref(), stride);
-        Ok(Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift })
+        Ok(Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift, expanded: None })
     }
 
     /// A borrowed view of the same tables.
@@ -303,6 +342,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             bytes: self.bytes,
             cyclic: self.cyclic,
             shift: self.shift,
+            expanded: self.expanded.as_ref().map(|x| x.as_ref()),
         }
     }
 
@@ -317,6 +357,10 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// The raw transition entries (see the module docs).
     pub fn transitions(&self) -> &[u32] {
         self.trans.as_ref()
+    }
+    /// The expanded table, if one is attached (see [`expanded`]).
+    pub fn expanded(&self) -> Option<&[u64]> {
+        self.expanded.as_ref().map(|x| x.as_ref())
     }
     /// The bias table; entry 0 is 0.
     pub fn biases(&self) -> &[u64] {
@@ -545,7 +589,15 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// `walk` module's docs have the details). On error, the values before it have
     /// been appended.
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
-        match (self.bytes, self.biases.as_ref().len() > 1) {
+        let biased = self.biases.as_ref().len() > 1;
+        if let Some(table) = self.expanded() {
+            return if biased {
+                self.decode_expanded::<V, true>(table, input, out)
+            } else {
+                self.decode_expanded::<V, false>(table, input, out)
+            };
+        }
+        match (self.bytes, biased) {
             (true, false) => self.decode_units::<V, true, false>(input, out),
             (true, true) => self.decode_units::<V, true, true>(input, out),
             (false, false) => self.decode_units::<V, false, false>(input, out),

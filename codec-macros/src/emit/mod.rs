@@ -112,6 +112,21 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             }
         }
     };
+    // The expanded table of the table decoder, computed by the compiler (see
+    // `placemat_codec::dfa::expanded`), when the automaton has one.
+    let attach_expanded = match dfa.expanded() {
+        Some(table) => {
+            let len = table.len();
+            quote! {
+                .with_expanded({
+                    static EXPANDED: [u64; #len] =
+                        ::placemat_codec::dfa::expanded::table::<#len>(&#ty::CLASSES, &#ty::DIGITS, &#ty::TRANSITIONS);
+                    &EXPANDED
+                })
+            }
+        }
+        None => quote!(),
+    };
     let bulk = branching_bulk(model, &dfa, &value_ty, &ty, &unmap_branching);
     let table_step = if unbounded {
         quote!(<Self as ::placemat_codec::Codec>::dfa().step_checked(input))
@@ -297,7 +312,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
                     #ty::DIGITS,
                     &#ty::TRANSITIONS,
                     &#ty::BIASES,
-                );
+                )#attach_expanded;
                 &DFA
             }
             #big_methods

@@ -392,6 +392,6 @@ pub fn build_dfa(model: &Model, options: BuildOptions) -> Result<Built, BuildErr
         }
     }
     let digits: [u8; 256] = std::array::from_fn(|b| model.digit_of(b as u8).unwrap_or(0));
-    let dfa = Dfa::new(classes, digits, trans, biases).map_err(|_| BuildError::TooLarge)?;
+    let dfa = Dfa::new(classes, digits, trans, biases).map_err(|_| BuildError::TooLarge)?.with_expanded_table();
     Ok(Built { dfa })
 }

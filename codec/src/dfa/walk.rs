@@ -1,28 +1,33 @@
 //! The table decoder's bulk loop ([`Dfa::decode_into`]): two walks through the
-//! transition table, side by side.
+//! table, side by side.
 //!
 //! One walk is a chain of dependent loads: the next state is read from a row
 //! chosen by the current one, so each unit waits for the previous unit's load,
 //! however little else there is to do. Two walks over different parts of the
 //! input have no dependency on each other, so the processor overlaps them. The
 //! input is cut into *pairs of chunks*: walk A reads one chunk and walk B the next,
-//! unit by unit in lockstep; A's values go straight to the output, B's to a small
-//! buffer appended after them. Each cut is placed at a *sync unit* — one that every
-//! state but the start rejects — so that, if the input is valid, a sequence starts
-//! there, and B may start from the start state. If either walk does not end its
-//! chunk at the start state, the input is invalid there, and the exact error is
-//! found by stepping from that walk's last sequence boundary.
+//! unit by unit in lockstep; A's values go straight to the output, B's to a buffer
+//! appended after them. Each cut is placed at a *sync unit* — one that every state
+//! but the start rejects — so that, if the input is valid, a sequence starts there
+//! and B may start from the start state. A codec without sync units in some text
+//! (X/Open FSS-UTF has none but ASCII) is read by one walk there. If a walk does
+//! not end its chunk at the start state, the input is invalid in that chunk, and
+//! the exact error is found by stepping from the chunk's start.
 //!
-//! Within a walk, the dead state is only looked for at the end of a chunk: it leads
-//! only to itself and completes nothing, so nothing is emitted after it. Runs of
-//! ASCII are copied eight units at a time whenever a walk is at the start state at
-//! a block boundary, for ASCII-transparent codecs; byte units skip the digit map.
+//! A step reads the expanded table when the codec has one (one read and one `or`,
+//! see [`super::expanded`]), else the class-compressed table. Either way the value
+//! is written to a small block buffer at every unit and kept only when the unit
+//! completes a sequence, so text of mixed sequence lengths costs no mispredicted
+//! branch; the dead state is only looked for at the end of a block (it leads only
+//! to itself and completes nothing). Runs of ASCII are copied eight units at a
+//! time whenever a walk is at the start state at a block boundary, for
+//! ASCII-transparent codecs.
 //!
 //! [`Dfa::decode_into`]: super::Dfa::decode_into
 
 use alloc::vec::Vec;
 
-use super::{Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
+use super::{expanded, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::{DecodeError, Value};
 
 /// Units per chunk of a pair. Walk B's values for one chunk (at most this many)
@@ -65,10 +70,30 @@ impl<V: Value> Block<V> {
     }
 }
 
-/// The tables one walk reads, as plain slices (so the loop keeps them in
-/// registers rather than reloading them through `&Dfa`).
+/// One step through a table: the class-compressed table or the expanded one.
+trait Feed: Copy {
+    /// The start state's id in this table.
+    fn start(self) -> usize;
+    /// Whether ASCII runs may be copied.
+    fn ascii(self) -> bool;
+    /// One unit through the table. The value is written to the block buffer
+    /// whether or not the unit completes a sequence, and kept only if it does, so
+    /// that sequences of mixed lengths cost no mispredicted branch.
+    fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>);
+}
+
+/// Writes the value a step produced; keeps it if the step completed a sequence.
+#[inline(always)]
+fn emit<V: Value>(walk: &mut Walk, v: u64, bias: u64, done: bool, block: &mut Block<V>) {
+    block.values[block.len % BLOCK_VALUES] = V::from_u64_lossy(v.wrapping_add(bias));
+    block.len += usize::from(done);
+    walk.v = if done { 0 } else { v };
+}
+
+/// The class-compressed table (the format of the `dfa` module docs), specialized
+/// for byte units (`BYTES`: the digit map is not read) and unbiased tables.
 #[derive(Copy, Clone)]
-struct Tables<'t> {
+struct Classes<'t, const BYTES: bool, const BIASED: bool> {
     trans: &'t [u32],
     classes: &'t [u8; 256],
     digits: &'t [u8; 256],
@@ -77,12 +102,17 @@ struct Tables<'t> {
     ascii: bool,
 }
 
-impl Tables<'_> {
-    /// One unit through the table. The value is written to the block buffer
-    /// whether or not the unit completes a sequence, and kept only if it does, so
-    /// that sequences of mixed lengths cost no mispredicted branch.
+impl<const BYTES: bool, const BIASED: bool> Feed for Classes<'_, BYTES, BIASED> {
     #[inline(always)]
-    fn feed<V: Value, const BYTES: bool, const BIASED: bool>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
+    fn start(self) -> usize {
+        self.start
+    }
+    #[inline(always)]
+    fn ascii(self) -> bool {
+        self.ascii
+    }
+    #[inline(always)]
+    fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
         let e = self.trans[walk.state + self.classes[unit as usize] as usize];
         let n = (e >> BITS_SHIFT) & 0xF;
         let digit = if BYTES { unit } else { self.digits[unit as usize] };
@@ -90,86 +120,108 @@ impl Tables<'_> {
         walk.state = (e & STATE_MASK) as usize;
         // Without biases every entry's bias index is 0 (the table invariant).
         let bias = if BIASED { self.biases.get((e >> BIAS_SHIFT) as usize).copied().unwrap_or(0) } else { 0 };
-        let done = walk.state == self.start;
-        block.values[block.len % BLOCK_VALUES] = V::from_u64_lossy(v.wrapping_add(bias));
-        block.len += usize::from(done);
-        walk.v = if done { 0 } else { v };
+        emit(walk, v, bias, walk.state == self.start, block);
     }
+}
 
-    /// Copies the ASCII run at `*i` if `walk` is at the start state and the codec
-    /// is ASCII-transparent.
+/// The expanded table ([`super::expanded`]): one read and one `or` per unit.
+#[derive(Copy, Clone)]
+struct Expanded<'t, const BIASED: bool> {
+    table: &'t [u64],
+    biases: &'t [u64],
+    ascii: bool,
+}
+
+impl<const BIASED: bool> Feed for Expanded<'_, BIASED> {
     #[inline(always)]
-    fn skip_ascii<V: Value>(self, walk: &Walk, input: &[u8], i: &mut usize, out: &mut Vec<V>) {
-        if self.ascii && walk.state == self.start {
-            let from = *i;
-            while let Some(chunk) = input[*i..].first_chunk::<8>() {
-                if u64::from_le_bytes(*chunk) & 0x8080_8080_8080_8080 != 0 {
-                    break;
-                }
-                *i += 8;
-            }
-            if *i > from {
-                out.extend(input[from..*i].iter().map(|&u| V::from_u64_lossy(u64::from(u))));
-            }
-        }
+    fn start(self) -> usize {
+        expanded::ROW
     }
-
-    /// Walks `input[*i..end]` alone, block by block, until the end or the dead state.
     #[inline(always)]
-    fn run<V: Value, const BYTES: bool, const BIASED: bool>(
-        self,
-        walk: &mut Walk,
-        input: &[u8],
-        i: &mut usize,
-        end: usize,
-        out: &mut Vec<V>,
-    ) {
-        while *i < end {
-            self.skip_ascii(walk, &input[..end], i, out);
-            let stop = end.min(*i + BLOCK);
-            let mut block = Block::new();
-            for &u in &input[*i..stop] {
-                self.feed::<V, BYTES, BIASED>(walk, u, &mut block);
-            }
-            block.flush(out);
-            *i = stop;
-            if walk.state == DEAD {
-                return;
-            }
-        }
+    fn ascii(self) -> bool {
+        self.ascii
     }
-
-    /// Walks `input[a..mid]` with `wa` and `input[mid..end]` with `wb` in lockstep.
     #[inline(always)]
-    fn run_pair<V: Value, const BYTES: bool, const BIASED: bool>(
-        self,
-        input: &[u8],
-        (wa, mut a, mid, out_a): (&mut Walk, usize, usize, &mut Vec<V>),
-        (wb, mut b, end, out_b): (&mut Walk, usize, usize, &mut Vec<V>),
-    ) {
-        loop {
-            self.skip_ascii(wa, &input[..mid], &mut a, out_a);
-            self.skip_ascii(wb, &input[..end], &mut b, out_b);
-            let m = BLOCK.min(mid - a).min(end - b);
-            if m == 0 {
+    fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
+        let e = self.table[walk.state + unit as usize];
+        let v = walk.v | (e >> expanded::PAYLOAD_AT);
+        walk.state = (e & expanded::NEXT_MASK) as usize;
+        let bias = if BIASED {
+            let index = (e >> expanded::BIAS_AT) as usize % expanded::MAX_BIASES;
+            self.biases.get(index).copied().unwrap_or(0)
+        } else {
+            0
+        };
+        emit(walk, v, bias, walk.state == expanded::ROW, block);
+    }
+}
+
+/// Copies the ASCII run at `*i` if `walk` is at the start state and the codec
+/// is ASCII-transparent.
+#[inline(always)]
+fn skip_ascii<V: Value, F: Feed>(f: F, walk: &Walk, input: &[u8], i: &mut usize, out: &mut Vec<V>) {
+    if f.ascii() && walk.state == f.start() {
+        let from = *i;
+        while let Some(chunk) = input[*i..].first_chunk::<8>() {
+            if u64::from_le_bytes(*chunk) & 0x8080_8080_8080_8080 != 0 {
                 break;
             }
-            let (mut block_a, mut block_b) = (Block::new(), Block::new());
-            for (&ua, &ub) in input[a..a + m].iter().zip(&input[b..b + m]) {
-                self.feed::<V, BYTES, BIASED>(wa, ua, &mut block_a);
-                self.feed::<V, BYTES, BIASED>(wb, ub, &mut block_b);
-            }
-            block_a.flush(out_a);
-            block_b.flush(out_b);
-            a += m;
-            b += m;
-            if wa.state == DEAD || wb.state == DEAD {
-                break;
-            }
+            *i += 8;
         }
-        self.run::<V, BYTES, BIASED>(wa, input, &mut a, mid, out_a);
-        self.run::<V, BYTES, BIASED>(wb, input, &mut b, end, out_b);
+        if *i > from {
+            out.extend(input[from..*i].iter().map(|&u| V::from_u64_lossy(u64::from(u))));
+        }
     }
+}
+
+/// Walks `input[*i..end]` alone, block by block, until the end or the dead state.
+#[inline(always)]
+fn run<V: Value, F: Feed>(f: F, walk: &mut Walk, input: &[u8], i: &mut usize, end: usize, out: &mut Vec<V>) {
+    while *i < end {
+        skip_ascii(f, walk, &input[..end], i, out);
+        let stop = end.min(*i + BLOCK);
+        let mut block = Block::new();
+        for &u in &input[*i..stop] {
+            f.feed(walk, u, &mut block);
+        }
+        block.flush(out);
+        *i = stop;
+        if walk.state == DEAD {
+            return;
+        }
+    }
+}
+
+/// Walks `input[a..mid]` with `wa` and `input[mid..end]` with `wb` in lockstep.
+#[inline(always)]
+fn run_pair<V: Value, F: Feed>(
+    f: F,
+    input: &[u8],
+    (wa, mut a, mid, out_a): (&mut Walk, usize, usize, &mut Vec<V>),
+    (wb, mut b, end, out_b): (&mut Walk, usize, usize, &mut Vec<V>),
+) {
+    loop {
+        skip_ascii(f, wa, &input[..mid], &mut a, out_a);
+        skip_ascii(f, wb, &input[..end], &mut b, out_b);
+        let m = BLOCK.min(mid - a).min(end - b);
+        if m == 0 {
+            break;
+        }
+        let (mut block_a, mut block_b) = (Block::new(), Block::new());
+        for (&ua, &ub) in input[a..a + m].iter().zip(&input[b..b + m]) {
+            f.feed(wa, ua, &mut block_a);
+            f.feed(wb, ub, &mut block_b);
+        }
+        block_a.flush(out_a);
+        block_b.flush(out_b);
+        a += m;
+        b += m;
+        if wa.state == DEAD || wb.state == DEAD {
+            break;
+        }
+    }
+    run(f, wa, input, &mut a, mid, out_a);
+    run(f, wb, input, &mut b, end, out_b);
 }
 
 impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
@@ -188,13 +240,13 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         self.slow_validate(input, from).err().unwrap_or(DecodeError::new(from, None))
     }
 
-    /// The bulk loop; see the module docs.
+    /// The bulk loop over the class-compressed table.
     pub(super) fn decode_units<V: Value, const BYTES: bool, const BIASED: bool>(
         &self,
         input: &[u8],
         out: &mut Vec<V>,
     ) -> Result<(), DecodeError> {
-        let t = Tables {
+        let f = Classes::<BYTES, BIASED> {
             trans: self.trans.as_ref(),
             classes: &self.classes,
             digits: &self.digits,
@@ -202,7 +254,24 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             start: self.stride,
             ascii: self.ascii,
         };
-        let start = self.stride;
+        self.decode_with(f, input, out)
+    }
+
+    /// The bulk loop over the expanded table.
+    pub(super) fn decode_expanded<V: Value, const BIASED: bool>(
+        &self,
+        table: &[u64],
+        input: &[u8],
+        out: &mut Vec<V>,
+    ) -> Result<(), DecodeError> {
+        let f = Expanded::<BIASED> { table, biases: self.biases.as_ref(), ascii: self.ascii };
+        self.decode_with(f, input, out)
+    }
+
+    /// The bulk loop; see the module docs.
+    #[inline(always)]
+    fn decode_with<V: Value, F: Feed>(&self, f: F, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
+        let start = f.start();
         let mut pos = 0;
         let mut second: Vec<V> = Vec::new();
         // Pairs of chunks while there is room for two.
@@ -214,7 +283,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             second.clear();
             // Values of a failed walk stop before its first error (a dead walk
             // completes nothing), so they may stay in the output.
-            t.run_pair::<V, BYTES, BIASED>(input, (&mut wa, pos, mid, out), (&mut wb, mid, end, &mut second));
+            run_pair(f, input, (&mut wa, pos, mid, out), (&mut wb, mid, end, &mut second));
             if wa.state != start {
                 return Err(self.error_after(input, pos));
             }
@@ -227,7 +296,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         // The rest, one walk.
         let mut walk = Walk { state: start, v: 0 };
         let mut i = pos;
-        t.run::<V, BYTES, BIASED>(&mut walk, input, &mut i, input.len(), out);
+        run(f, &mut walk, input, &mut i, input.len(), out);
         if walk.state == start {
             Ok(())
         } else {

@@ -1,0 +1,156 @@
+//! The table decoder's bulk loop (`Dfa::decode_into`): the expanded table and the
+//! class-compressed table, one walk and two walks over pairs of chunks, held to the
+//! step-by-step decoder on every built-in codec, on inputs long enough for the pair
+//! mode and with errors placed in either chunk of a pair and at their cuts.
+
+use placemat_codec::dfa::{expanded, Dfa};
+use placemat_codec::{Codec, DecodeError, Step};
+use placemat_variants::codecs::{Printable6, Utf8};
+use placemat_variants::{corpus, registry};
+
+/// Decoding by `step`, the definition every bulk loop must agree with: the values
+/// before the first error, and the error.
+fn by_steps(dfa: &Dfa<&[u32], &[u64]>, input: &[u8]) -> (Vec<u64>, Result<(), DecodeError>) {
+    let mut values = Vec::new();
+    let mut pos = 0;
+    while pos < input.len() {
+        match dfa.step::<u64>(&input[pos..]) {
+            Step::Value { value, len } => {
+                values.push(value);
+                pos += len;
+            }
+            Step::Invalid { len } => return (values, Err(DecodeError::new(pos, Some(len)))),
+            Step::Incomplete => return (values, Err(DecodeError::new(pos, None))),
+        }
+    }
+    (values, Ok(()))
+}
+
+/// The same tables without the expanded table: the class-compressed walk.
+fn class_only(dfa: &Dfa<&[u32], &[u64]>) -> Dfa<Vec<u32>, Vec<u64>> {
+    Dfa::new(*dfa.classes(), *dfa.digits(), dfa.transitions().to_vec(), dfa.biases().to_vec()).unwrap()
+}
+
+fn check(dfa: &Dfa<&[u32], &[u64]>, input: &[u8], what: &str) {
+    let want = by_steps(dfa, input);
+    let plain = class_only(dfa);
+    assert!(plain.expanded().is_none());
+    for (walker, tables) in [(dfa.clone(), "as built"), (plain.as_ref(), "class-compressed")] {
+        let mut got = vec![7u64];
+        let result = walker.decode_into(input, &mut got);
+        assert_eq!(got.remove(0), 7, "{what} ({tables}): the output's earlier values were touched");
+        assert_eq!(result, want.1, "{what} ({tables}): error, {} units", input.len());
+        assert_eq!(got, want.0, "{what} ({tables}): values before the error");
+    }
+}
+
+/// A codec's encoding of the first `n` values of a corpus (values it cannot
+/// encode are skipped).
+fn encoded(codec: &dyn placemat_codec::DynCodec, corpus: &str, n: usize) -> Vec<u8> {
+    let c = corpus::by_name(corpus).unwrap();
+    let mut bytes = Vec::new();
+    for &v in c.text.iter().take(n) {
+        let _ = codec.encode_push(u64::from(v), &mut bytes);
+    }
+    bytes
+}
+
+#[test]
+fn bounded_codecs_have_an_expanded_table_and_printable6_has_none() {
+    for codec in registry::all() {
+        let name = codec.info().name.to_string();
+        let has = codec.dfa().expanded().is_some();
+        // printable6's continuation bit means a state does not know how many
+        // payload bits are still to come; printable6-big also loops.
+        assert_eq!(has, !name.starts_with("printable6"), "{name}");
+    }
+    assert_eq!(Utf8::dfa().expanded().map(<[u64]>::len), Some(Utf8::dfa().state_count() * expanded::ROW));
+    let d = Printable6::dfa();
+    assert!(expanded::remaining_bits(d.classes(), d.transitions()).is_none());
+}
+
+#[test]
+fn the_generated_expanded_table_is_the_one_computed_at_run_time() {
+    for codec in registry::all() {
+        let d = codec.dfa();
+        let at_run_time = expanded::table_vec(d.classes(), d.digits(), d.transitions());
+        assert_eq!(d.expanded().map(<[u64]>::to_vec), at_run_time, "{}", codec.info().name);
+        if let Some(table) = d.expanded() {
+            assert!(expanded::matches(d.classes(), d.digits(), d.transitions(), table));
+            let mut wrong = table.to_vec();
+            wrong[expanded::ROW + 0x41] ^= 1 << expanded::PAYLOAD_AT;
+            assert!(!expanded::matches(d.classes(), d.digits(), d.transitions(), &wrong));
+        }
+    }
+}
+
+#[test]
+fn every_codec_agrees_with_steps_on_long_inputs_with_errors_anywhere() {
+    let mut rng = corpus::Rng::new(23);
+    for codec in registry::all() {
+        let dfa = codec.dfa();
+        let name = codec.info().name.to_string();
+        for corpus in ["chinese", "mixed", "random-lengths", "english"] {
+            // Long enough for several pairs of chunks (2 × 2048 units and more).
+            let valid = encoded(*codec, corpus, 6_000);
+            check(&dfa, &valid, &format!("{name} {corpus} valid"));
+            // One error, at random and around the pair cuts (about 2048 and 4096).
+            let mut places: Vec<usize> = (0..12).map(|_| rng.below(valid.len())).collect();
+            for cut in [2048usize, 4096, 6144, 8192] {
+                places.extend(cut.saturating_sub(3)..cut + 300);
+            }
+            places.retain(|&p| p < valid.len());
+            places.dedup();
+            for (k, &at) in places.iter().enumerate() {
+                if k % 7 != 0 && k >= 12 {
+                    continue; // a sample of the positions near cuts keeps the test quick
+                }
+                let mut bad = valid.clone();
+                bad[at] = if k % 2 == 0 { 0xFF } else { rng.range(0x80, 0xBF) as u8 };
+                check(&dfa, &bad, &format!("{name} {corpus} error at {at}"));
+                // Truncated inside the damaged part, too.
+                check(&dfa, &bad[..(at + 1).min(bad.len())], &format!("{name} {corpus} cut at {}", at + 1));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_codec_agrees_with_steps_on_random_bytes() {
+    let mut rng = corpus::Rng::new(29);
+    for codec in registry::all() {
+        let dfa = codec.dfa();
+        for len in [0, 1, 7, 33, 100, 5_000, 9_000] {
+            for _ in 0..6 {
+                let input: Vec<u8> = (0..len)
+                    .map(|_| if rng.one_in(4) { rng.range(0, 0x7F) as u8 } else { rng.range(0x80, 0xFF) as u8 })
+                    .collect();
+                check(&dfa, &input, &codec.info().name);
+            }
+        }
+    }
+}
+
+#[test]
+fn strict_utf8_matches_std_on_a_whole_corpus_in_both_walks() {
+    for corpus in ["russian", "emoji", "random-scalars"] {
+        let text = corpus::by_name(corpus).unwrap().utf8();
+        let want: Vec<u32> = std::str::from_utf8(&text).unwrap().chars().map(u32::from).collect();
+        let mut got: Vec<u32> = Vec::new();
+        Utf8::dfa().decode_into(&text, &mut got).unwrap();
+        assert_eq!(got, want, "{corpus}, expanded");
+        let plain = class_only(Utf8::dfa());
+        got.clear();
+        plain.decode_into(&text, &mut got).unwrap();
+        assert_eq!(got, want, "{corpus}, class-compressed");
+        // One error three quarters in: std's position, and the values before it.
+        let mut bad = text.clone();
+        let at = (bad.len() * 3 / 4..).find(|&i| bad[i] >= 0xC0).unwrap();
+        bad[at + 1] = b'!';
+        let std = std::str::from_utf8(&bad).unwrap_err();
+        got.clear();
+        let err = Utf8::dfa().decode_into(&bad, &mut got).unwrap_err();
+        assert_eq!((err.valid_up_to(), err.error_len()), (std.valid_up_to(), std.error_len()), "{corpus}");
+        assert_eq!(got.len(), std::str::from_utf8(&bad[..std.valid_up_to()]).unwrap().chars().count());
+    }
+}
