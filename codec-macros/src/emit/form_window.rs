@@ -120,6 +120,8 @@ fn form_body(model: &Model, f: &ConcreteForm, min: u64) -> Option<TokenStream> {
         payload.push(quote!(((#unit & #m) << #s)));
     }
     let (lo, hi, bias) = (f.lo.to_u64()?.max(min), f.hi.to_u64()?, f.bias.to_u64()?);
+    // Every check folds into one flag and one branch: a valid window is the
+    // common case, and each separate branch would cost a prediction slot.
     let mut refuse = vec![{
         let (lo, hi) = (Literal::u64_unsuffixed(lo), Literal::u64_unsuffixed(hi));
         quote!(!(#lo..=#hi).contains(&value))
@@ -136,11 +138,9 @@ fn form_body(model: &Model, f: &ConcreteForm, min: u64) -> Option<TokenStream> {
     let payload = if payload.is_empty() { quote!(0u64) } else { quote!(#(#payload)|*) };
     let check_rest = if n > 1 {
         let (mask, pattern) = (Literal::u64_unsuffixed(mask), Literal::u64_unsuffixed(pattern));
+        refuse.push(quote!((rest & #mask != #pattern)));
         quote! {
             let rest: u64 = #(#gather)|*;
-            if rest & #mask != #pattern {
-                return (0, 0);
-            }
         }
     } else {
         quote!()
@@ -148,7 +148,7 @@ fn form_body(model: &Model, f: &ConcreteForm, min: u64) -> Option<TokenStream> {
     Some(quote! {
         #check_rest
         let value: u64 = (#payload) + #bias;
-        if #(#refuse)||* {
+        if #(#refuse)|* {
             return (0, 0);
         }
         (value, #n_lit)
