@@ -61,7 +61,9 @@
 //! merged by acceptance alone (validation needs no outputs), and each unit gets one
 //! integer row holding, for every state `k` at bit offset `k·w`, the offset of the
 //! state it goes to: a step is `state = row[unit] >> state` (Per Vognsen's shift
-//! DFA; `w` = 6 in a `u64` for up to 10 states, 7 in a `u128` for up to 18). Two
+//! DFA; `w` = 6 in a `u64` for up to 10 states, 7 in a `u128` for up to 18; 11-
+//! and 12-state automata fit a `u64` when fields overlap, see
+//! [`Dfa::with_solved_shift`]). Two
 //! such chains run on the two halves of the input, split at a unit that every
 //! state but the start rejects. [`Dfa::validate_by_table`] is the plain walker, and
 //! the tests hold the two to the same answers.
@@ -294,6 +296,18 @@ impl Dfa<&'static [u32], &'static [u64]> {
 }
 
 impl Dfa<&'static [u32], &'static [u64]> {
+    /// Uses u64 shift rows with the given state offsets, whose fields may overlap
+    /// (found by [`Dfa::with_solved_shift`] for automata of more than 10 states
+    /// merged by acceptance; generated codecs pass them from the macro, see
+    /// [`Dfa::shift_offsets`]). Panics (at compile time, in a `const`) if the
+    /// offsets are not distinct or some row cannot hold its fields.
+    pub const fn with_shift_offsets(self, offsets: &[u8]) -> Self {
+        match shift::build_solved(&self.classes, self.trans, self.stride, offsets) {
+            Some(shift) => Dfa { shift, ..self },
+            None => panic!("these shift offsets do not fit the automaton"),
+        }
+    }
+
     /// Attaches the expanded table (see [`expanded`]), which generated codecs
     /// compute at compile time with [`expanded::table`]; the table decoder then
     /// walks it instead of the class-compressed table. Panics (at compile time, in
@@ -328,6 +342,23 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         let cyclic = has_cycle(trans.as_ref(), stride);
         let shift = shift::build(&classes, trans.as_ref(), stride);
         Ok(Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift, expanded: None })
+    }
+
+    /// Looks for shift rows that fit a `u64` although the automaton has more than
+    /// 10 states merged by acceptance, by letting state fields overlap where every
+    /// row agrees (a bounded search of about half a second, run by the `codec!`
+    /// macro at compile time; see [`Dfa::shift_offsets`]). Keeps the `u128` rows
+    /// when none is found.
+    pub fn with_solved_shift(mut self) -> Self {
+        if self.shift.width == 7 {
+            let trans = self.trans.as_ref();
+            if let Some(solved) = shift::solve(trans, self.stride)
+                .and_then(|offsets| shift::build_solved(&self.classes, trans, self.stride, &offsets))
+            {
+                self.shift = solved;
+            }
+        }
+        self
     }
 
     /// A borrowed view of the same tables.
@@ -517,6 +548,13 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             Ok(()) => Ok(()),
             Err(boundary) => self.slow_validate(input, boundary),
         }
+    }
+
+    /// The solved state offsets of the shift-DFA validator (merged state `k` at
+    /// bit `offsets[k]`, dead 0, start 1), when its fields overlap to fit a `u64`;
+    /// `None` for the plain `k·width` layout.
+    pub fn shift_offsets(&self) -> Option<&[u8]> {
+        self.shift.solved.then(|| &self.shift.offsets[..self.shift.count])
     }
 
     /// Bits per state field of the shift-DFA validator: 6 (rows fit a `u64`), 7

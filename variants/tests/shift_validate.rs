@@ -126,3 +126,60 @@ fn runtime_tables_without_minimization_or_classes_validate_alike() {
         }
     }
 }
+
+#[test]
+fn variants_of_eleven_and_twelve_states_get_overlapping_u64_rows() {
+    // (codec, merged states, whether a u64 layout is found)
+    for (name, solved) in [
+        ("utf8", false),
+        ("fss-utf-xopen", false),
+        ("fss-utf-plan9", true),
+        ("ken-draft", true),
+        ("utf8-ext36", true),
+        ("utf8-ext42", false),
+    ] {
+        let codec = registry::find(name).unwrap();
+        let dfa = codec.dfa();
+        assert_eq!(dfa.shift_offsets().is_some(), solved, "{name}");
+        // Without a solved layout, more than 10 merged states need 128-bit rows.
+        let want_width = if solved || name == "utf8" || name == "fss-utf-xopen" { 6 } else { 7 };
+        assert_eq!(dfa.shift_width(), want_width, "{name}");
+        if let Some(offsets) = dfa.shift_offsets() {
+            assert!(offsets.len() > 10, "{name}: {offsets:?}");
+            assert_eq!(offsets[0], 0, "{name}: the dead state sits at bit 0");
+            let mut sorted = offsets.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), offsets.len(), "{name}: offsets are distinct");
+            // Some fields overlap: 11 six-bit fields do not fit 64 bits side by side.
+            assert!(sorted.windows(2).any(|w| w[1] - w[0] < 6), "{name}: {offsets:?}");
+            // The search at run time finds the layout the macro passed on.
+            let runtime = Dfa::new(*dfa.classes(), *dfa.digits(), dfa.transitions().to_vec(), dfa.biases().to_vec())
+                .unwrap()
+                .with_solved_shift();
+            assert_eq!(runtime.shift_offsets(), Some(offsets), "{name}");
+        }
+    }
+}
+
+#[test]
+fn solved_layouts_validate_like_the_table_on_mutated_text() {
+    let text = corpus::by_name("mixed").unwrap();
+    let mut rng = corpus::Rng::new(41);
+    for name in ["fss-utf-plan9", "ken-draft", "utf8-ext36"] {
+        let codec = registry::find(name).unwrap();
+        let dfa = codec.dfa();
+        let mut bytes = Vec::new();
+        for &v in &text.text[..30_000] {
+            codec.encode_push(u64::from(v), &mut bytes).unwrap();
+        }
+        // Every unit value in every position class: the rows hold all 256 units.
+        for _ in 0..200 {
+            let mut bad = bytes.clone();
+            let at = rng.below(bad.len());
+            bad[at] = rng.range(0, 255) as u8;
+            bad.truncate(at + 1 + rng.below(64));
+            check(&dfa, &bad, name);
+        }
+    }
+}

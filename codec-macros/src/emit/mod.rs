@@ -24,7 +24,9 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
         ValueType::Unbounded => quote!(u64),
     };
     let built = build_dfa(model, BuildOptions::default()).map_err(|e| syn::Error::new(call, e.to_string()))?;
-    let dfa = built.dfa.as_ref();
+    // The search for overlapping shift offsets runs here, once per build.
+    let owned = built.dfa.with_solved_shift();
+    let dfa = owned.as_ref();
     let vis = &description.vis;
     let ty = Ident::new(&model.type_name, call);
     let branching_ty = Ident::new(&format!("{}Branching", model.type_name), call);
@@ -124,6 +126,15 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
                     &EXPANDED
                 })
             }
+        }
+        None => quote!(),
+    };
+    // Shift rows whose fields overlap, found by the builder's search (too slow for
+    // the compiler's constant evaluator), are passed to the generated tables.
+    let attach_shift = match dfa.shift_offsets() {
+        Some(offsets) => {
+            let offsets = offsets.iter().map(|&o| Literal::u8_unsuffixed(o));
+            quote!(.with_shift_offsets(&[#(#offsets),*]))
         }
         None => quote!(),
     };
@@ -312,7 +323,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
                     #ty::DIGITS,
                     &#ty::TRANSITIONS,
                     &#ty::BIASES,
-                )#attach_expanded;
+                )#attach_shift #attach_expanded;
                 &DFA
             }
             #big_methods
