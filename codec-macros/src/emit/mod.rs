@@ -243,7 +243,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             fn max_units(&self) -> usize {
                 #max_units
             }
-            #[inline]
+            #[inline(always)]
             #[allow(unused_comparisons, clippy::absurd_extreme_comparisons, clippy::identity_op)]
             fn encode(&self, value: #value_ty, out: &mut [u8]) -> ::core::result::Result<usize, ::placemat_codec::EncodeError> {
                 #encode_body

@@ -36,7 +36,7 @@ const CHUNK: usize = 2048;
 /// How far past a chunk's nominal end a sync unit is looked for.
 const SYNC_SEARCH: usize = 256;
 /// Units between looks for an ASCII run.
-const BLOCK: usize = 32;
+const BLOCK: usize = 128;
 /// `(1 << n) - 1` for every payload count the entry format can hold.
 const MASKS: [u64; 16] = [0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047, 4095, 8191, 16383, 32767];
 
@@ -221,7 +221,12 @@ fn run_pair<V: Value, F: Feed>(
         }
     }
     run(f, wa, input, &mut a, mid, out_a);
-    run(f, wb, input, &mut b, end, out_b);
+    // If A failed, B's values are not used: stop, so that the work wasted on an
+    // error is no more than what A read before it (a lossy caller that restarts
+    // after each error pays for each error about twice its distance).
+    if wa.state == f.start() {
+        run(f, wb, input, &mut b, end, out_b);
+    }
 }
 
 impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
