@@ -61,9 +61,9 @@
 //! merged by acceptance alone (validation needs no outputs), and each unit gets one
 //! integer row holding, for every state `k` at bit offset `k·w`, the offset of the
 //! state it goes to: a step is `state = row[unit] >> state` (Per Vognsen's shift
-//! DFA; `w` = 6 in a `u64` for up to 10 states, 7 in a `u128` for up to 18; 11-
-//! and 12-state automata fit a `u64` when fields overlap, see
-//! [`Dfa::with_solved_shift`]). Two
+//! DFA; `w` = 6 in a `u64` for up to 10 states, 7 in a `u128` for up to 18;
+//! larger ones, such as all the built-in codecs, may fit a `u64` when fields
+//! overlap, see [`Dfa::with_solved_shift`]). Two
 //! such chains run on the two halves of the input, split at a unit that every
 //! state but the start rejects. [`Dfa::validate_by_table`] is the plain walker, and
 //! the tests hold the two to the same answers.
@@ -346,9 +346,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
 
     /// Looks for shift rows that fit a `u64` although the automaton has more than
     /// 10 states merged by acceptance, by letting state fields overlap where every
-    /// row agrees (a bounded search of about half a second, run by the `codec!`
-    /// macro at compile time; see [`Dfa::shift_offsets`]). Keeps the `u128` rows
-    /// when none is found.
+    /// row agrees (a bounded search, a few milliseconds for the built-in codecs and
+    /// at most about a tenth of a second, run by the `codec!` macro at compile
+    /// time; see [`Dfa::shift_offsets`]). Keeps the `u128` rows when none is found.
     pub fn with_solved_shift(mut self) -> Self {
         if self.shift.width == 7 {
             let trans = self.trans.as_ref();
@@ -557,11 +557,19 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         self.shift.solved.then(|| &self.shift.offsets[..self.shift.count])
     }
 
-    /// Bits per state field of the shift-DFA validator: 6 (rows fit a `u64`), 7
-    /// (`u128`), or 0 when the automaton is too large and [`Dfa::validate`] walks
-    /// the transition table.
+    /// Bits per state field of the shift-DFA validator: 6 (rows fit a `u64`, with
+    /// fields side by side up to 10 states merged by acceptance, overlapping
+    /// beyond, see [`Dfa::shift_offsets`]), 7 (`u128`), or 0 when the automaton
+    /// is too large and [`Dfa::validate`] walks the transition table.
     pub fn shift_width(&self) -> u32 {
         self.shift.width
+    }
+
+    /// The shift-DFA row of `unit` (a `u64` row widened), for tests that read
+    /// the layout back; 0 when [`Dfa::shift_width`] is 0.
+    #[doc(hidden)]
+    pub fn shift_row(&self, unit: u8) -> u128 {
+        self.shift.rows[unit as usize]
     }
 
     /// [`Dfa::validate`] by the transition table alone: the plain walker, kept as

@@ -1,12 +1,15 @@
 //! The shift-DFA validator (`Dfa::validate`) against the plain table walker
 //! (`Dfa::validate_by_table`) and the step-by-step decoder, for every built-in
-//! codec and for run-time tables built without minimization or byte classes.
+//! codec and for run-time tables built without minimization or byte classes; and
+//! the row layout of every codec (widths and solved offsets pinned, every
+//! transition read back through the rows).
 
 use placemat_codec::build::{BuildOptions, Description, RuntimeCodec};
 use placemat_codec::dfa::Dfa;
 use placemat_codec::{Codec, DecodeError, Decoder};
 use placemat_variants::codecs::Utf8;
 use placemat_variants::{corpus, registry};
+use proptest::prelude::*;
 
 /// Validation by `step`, the definition the fast paths must agree with.
 fn by_steps(dfa: &Dfa<&[u32], &[u64]>, input: &[u8]) -> Result<(), DecodeError> {
@@ -54,10 +57,9 @@ fn strict_utf8_uses_64_bit_rows() {
 }
 
 #[test]
-fn every_builtin_codec_has_shift_rows() {
+fn every_builtin_codec_has_u64_shift_rows() {
     for codec in registry::all() {
-        let w = codec.dfa().shift_width();
-        assert!(w == 6 || w == 7, "{}: width {w}", codec.info().name);
+        assert_eq!(codec.dfa().shift_width(), 6, "{}", codec.info().name);
     }
 }
 
@@ -127,32 +129,71 @@ fn runtime_tables_without_minimization_or_classes_validate_alike() {
     }
 }
 
+/// The states of `dfa` merged by acceptance, as the shift validator merges them
+/// (Moore's refinement from dead / start / the rest, ids in order of first
+/// appearance): the merged id of every table state, and how many there are.
+fn merged(dfa: &Dfa<&[u32], &[u64]>) -> (Vec<usize>, usize) {
+    let stride = dfa.class_count();
+    let n = dfa.state_count();
+    let next =
+        |s: usize, c: usize| (dfa.transitions()[s * stride + c] & placemat_codec::dfa::STATE_MASK) as usize / stride;
+    let mut block: Vec<usize> = (0..n).map(|s| s.min(2)).collect();
+    let mut count = block.iter().max().map_or(0, |&m| m + 1);
+    loop {
+        let mut keys: Vec<Vec<usize>> = Vec::new();
+        let refined: Vec<usize> = (0..n)
+            .map(|s| {
+                let key: Vec<usize> = std::iter::once(block[s]).chain((0..stride).map(|c| block[next(s, c)])).collect();
+                keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                    keys.push(key);
+                    keys.len() - 1
+                })
+            })
+            .collect();
+        block = refined;
+        if keys.len() == count {
+            return (block, count);
+        }
+        count = keys.len();
+    }
+}
+
+/// The bit offset of every merged state: the solved ones, or `k·width`.
+fn offsets(dfa: &Dfa<&[u32], &[u64]>, count: usize) -> Vec<u32> {
+    match dfa.shift_offsets() {
+        Some(o) => o.iter().map(|&o| u32::from(o)).collect(),
+        None => (0..count as u32).map(|k| k * dfa.shift_width()).collect(),
+    }
+}
+
 #[test]
-fn variants_of_eleven_and_twelve_states_get_overlapping_u64_rows() {
-    // (codec, merged states, whether a u64 layout is found)
-    for (name, solved) in [
-        ("utf8", false),
-        ("fss-utf-xopen", false),
-        ("fss-utf-plan9", true),
-        ("ken-draft", true),
-        ("utf8-ext36", true),
-        ("utf8-ext42", false),
-    ] {
+fn row_layouts_are_pinned() {
+    // (codec, states merged by acceptance, solved offsets by merged id: dead,
+    // start, then in order of first appearance in the table; `None`: `k·6`).
+    let pinned: [(&str, usize, Option<&[u8]>); 8] = [
+        ("utf8", 9, None),
+        ("fss-utf-xopen", 9, None),
+        ("fss-utf-plan9", 11, Some(&[0, 32, 1, 7, 13, 19, 25, 38, 44, 49, 55])),
+        ("ken-draft", 11, Some(&[0, 32, 1, 7, 13, 19, 25, 38, 44, 49, 55])),
+        ("utf8-ext36", 12, Some(&[0, 32, 1, 7, 13, 19, 25, 38, 44, 51, 45, 57])),
+        ("utf8-ext42", 14, Some(&[0, 32, 1, 7, 13, 19, 25, 49, 38, 43, 26, 54, 59, 24])),
+        ("printable6", 6, None),
+        ("printable6-big", 3, None),
+    ];
+    assert_eq!(pinned.len(), registry::all().len());
+    for (name, count, solved) in pinned {
         let codec = registry::find(name).unwrap();
         let dfa = codec.dfa();
-        assert_eq!(dfa.shift_offsets().is_some(), solved, "{name}");
-        // Without a solved layout, more than 10 merged states need 128-bit rows.
-        let want_width = if solved || name == "utf8" || name == "fss-utf-xopen" { 6 } else { 7 };
-        assert_eq!(dfa.shift_width(), want_width, "{name}");
-        if let Some(offsets) = dfa.shift_offsets() {
-            assert!(offsets.len() > 10, "{name}: {offsets:?}");
-            assert_eq!(offsets[0], 0, "{name}: the dead state sits at bit 0");
+        assert_eq!(merged(&dfa).1, count, "{name}");
+        assert_eq!(dfa.shift_width(), 6, "{name}");
+        assert_eq!(dfa.shift_offsets(), solved, "{name}");
+        if let Some(offsets) = solved {
+            // More than 10 six-bit fields do not fit 64 bits side by side.
             let mut sorted = offsets.to_vec();
             sorted.sort_unstable();
             sorted.dedup();
-            assert_eq!(sorted.len(), offsets.len(), "{name}: offsets are distinct");
-            // Some fields overlap: 11 six-bit fields do not fit 64 bits side by side.
-            assert!(sorted.windows(2).any(|w| w[1] - w[0] < 6), "{name}: {offsets:?}");
+            assert_eq!(sorted.len(), count, "{name}: offsets are distinct");
+            assert!(sorted.windows(2).any(|w| w[1] - w[0] < 6), "{name}: fields overlap");
             // The search at run time finds the layout the macro passed on.
             let runtime = Dfa::new(*dfa.classes(), *dfa.digits(), dfa.transitions().to_vec(), dfa.biases().to_vec())
                 .unwrap()
@@ -163,10 +204,35 @@ fn variants_of_eleven_and_twelve_states_get_overlapping_u64_rows() {
 }
 
 #[test]
+fn every_transition_reads_back_through_the_rows() {
+    for codec in registry::all() {
+        let name = &codec.info().name;
+        let dfa = codec.dfa();
+        let (block, count) = merged(&dfa);
+        let offsets = offsets(&dfa, count);
+        let width = dfa.shift_width();
+        assert_eq!(offsets[0], 0, "{name}: the dead state sits at bit 0");
+        let bits = if width == 6 { 64 } else { 128 };
+        for unit in 0..=255u8 {
+            let row = dfa.shift_row(unit);
+            assert!(bits == 128 || row >> 64 == 0, "{name}: u64 row");
+            let stride = dfa.class_count();
+            for s in 0..dfa.state_count() {
+                let t = dfa.transition(s * stride, unit).next / stride;
+                // `state = row >> state`: the low bits of the shifted row (bits
+                // past the row read as zero) are the next state's offset.
+                let field = (row >> offsets[block[s]]) as u32 & ((1 << width) - 1);
+                assert_eq!(field, offsets[block[t]], "{name}: state {s}, unit {unit:#04x}");
+            }
+        }
+    }
+}
+
+#[test]
 fn solved_layouts_validate_like_the_table_on_mutated_text() {
     let text = corpus::by_name("mixed").unwrap();
     let mut rng = corpus::Rng::new(41);
-    for name in ["fss-utf-plan9", "ken-draft", "utf8-ext36"] {
+    for name in ["fss-utf-plan9", "ken-draft", "utf8-ext36", "utf8-ext42"] {
         let codec = registry::find(name).unwrap();
         let dfa = codec.dfa();
         let mut bytes = Vec::new();
@@ -181,5 +247,58 @@ fn solved_layouts_validate_like_the_table_on_mutated_text() {
             bad.truncate(at + 1 + rng.below(64));
             check(&dfa, &bad, name);
         }
+    }
+}
+
+/// Valid text of `codec` (values from the corpus "mixed", from `start` on).
+fn encoded(codec: &dyn placemat_codec::DynCodec, start: usize, len: usize) -> Vec<u8> {
+    static TEXT: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    let text = TEXT.get_or_init(|| corpus::by_name("mixed").unwrap().text);
+    let mut bytes = Vec::new();
+    for &v in text.iter().cycle().skip(start).take(len) {
+        codec.encode_push(u64::from(v), &mut bytes).unwrap();
+    }
+    bytes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(384))]
+
+    /// Valid text, broken in a few places and cut anywhere, in every codec: the
+    /// shift validator answers as the table walker does.
+    #[test]
+    fn mutated_text_validates_like_the_table(
+        which in 0..8usize,
+        start in 0..10_000usize,
+        len in 0..600usize,
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        cut in any::<prop::sample::Index>(),
+        from_end in any::<bool>(),
+    ) {
+        let codecs = registry::all();
+        let codec = &codecs[which % codecs.len()];
+        let dfa = codec.dfa();
+        let mut bytes = encoded(*codec, start, len);
+        if !bytes.is_empty() {
+            for (at, b) in &edits {
+                let i = at.index(bytes.len());
+                bytes[i] = *b;
+            }
+            let c = cut.index(bytes.len() + 1);
+            bytes = if from_end { bytes[..c].to_vec() } else { bytes[c..].to_vec() };
+        }
+        prop_assert_eq!(dfa.validate(&bytes), dfa.validate_by_table(&bytes), "{}", codec.info().name);
+    }
+
+    /// Arbitrary bytes, mostly from the high half (long sequences before failing).
+    #[test]
+    fn random_bytes_validate_like_the_table(
+        which in 0..8usize,
+        bytes in prop::collection::vec(prop_oneof![1 => 0u8..0x80, 3 => 0x80u8..=0xFF], 0..400),
+    ) {
+        let codecs = registry::all();
+        let codec = &codecs[which % codecs.len()];
+        let dfa = codec.dfa();
+        prop_assert_eq!(dfa.validate(&bytes), dfa.validate_by_table(&bytes), "{}", codec.info().name);
     }
 }
