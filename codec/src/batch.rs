@@ -75,15 +75,6 @@ impl<'a, V: Value> Batch<'a, V> {
         }
     }
 
-    /// Appends `values`, after the values pushed so far.
-    #[inline]
-    pub fn extend_values(&mut self, values: &[V]) {
-        self.flush();
-        if let Some(out) = self.out.as_deref_mut() {
-            out.extend_from_slice(values);
-        }
-    }
-
     /// Appends the buffered values to the vector now.
     #[inline]
     pub fn flush(&mut self) {

@@ -161,17 +161,6 @@ const fn entry(
     (next * ROW) as u64 | (bias << BIAS_AT) | ((payload << after) << PAYLOAD_AT)
 }
 
-/// Whether the tables have an expanded form, and how many entries it has.
-pub const fn table_len(classes: &[u8; 256], trans: &[u32], bias_count: usize) -> Option<usize> {
-    if bias_count > MAX_BIASES {
-        return None;
-    }
-    match remaining_bits(classes, trans) {
-        Some(_) => Some(trans.len() / stride_of(classes) * ROW),
-        None => None,
-    }
-}
-
 /// The expanded table, computed at compile time into a `static` by generated
 /// codecs (`N` = states × 256). Panics (a compile error in a `const`) if the
 /// tables have no expanded form.
