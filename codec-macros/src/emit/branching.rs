@@ -46,10 +46,7 @@ pub fn emit(
             quote!()
         }
     };
-    let digit = match unit {
-        Unit::Byte => quote!(b),
-        Unit::Alphabet(_) => quote!(#codec_ty::DIGITS[b as usize]),
-    };
+    let digit = digit_of_b(unit, codec_ty);
     let mut fns = Vec::new();
     for st in (1..dfa.state_count()).map(|s| s * stride) {
         let name = state_fn(st, stride);
@@ -153,8 +150,8 @@ fn arm_parts(
 /// The window decoder: for automata whose every path returns to the start within
 /// a bounded number of units (no repeated unit), one function per state that reads
 /// its unit from a fixed-size window `w` at a position the inliner turns into a
-/// constant, so no unit read is bounds-checked. Returns the functions and the
-/// window size (the longest sequence), or `None` for automata with loops.
+/// constant, so no unit read is bounds-checked. `window` is the longest
+/// sequence (the model's `max_units`). Returns `None` for automata with loops.
 ///
 /// A window function returns `(value, len)`; `len == 0` means the window does not
 /// start with a valid sequence, and the caller falls back to the exact state
@@ -164,17 +161,14 @@ pub fn emit_window(
     unit: &Unit,
     value_ty: &TokenStream,
     codec_ty: &Ident,
-) -> Option<(TokenStream, usize)> {
+    window: usize,
+) -> Option<TokenStream> {
     if dfa.is_cyclic() {
         return None;
     }
     let stride = dfa.class_count();
     let start = dfa.start();
-    let window = longest_sequence(dfa)?;
-    let digit = match unit {
-        Unit::Byte => quote!(b),
-        Unit::Alphabet(_) => quote!(#codec_ty::DIGITS[b as usize]),
-    };
+    let digit = digit_of_b(unit, codec_ty);
     let mut fns = Vec::new();
     for st in (1..dfa.state_count()).map(|s| s * stride) {
         let name = window_fn(st, stride);
@@ -206,53 +200,20 @@ pub fn emit_window(
             }
         });
     }
-    Some((quote!(#(#fns)*), window))
+    Some(quote!(#(#fns)*))
 }
 
 fn window_fn(state: usize, stride: usize) -> Ident {
     Ident::new(&format!("window_{}", state / stride), Span::call_site())
 }
 
-/// The most units any sequence takes (the longest path from the start back to
-/// it), or `None` if some path loops elsewhere.
-fn longest_sequence(dfa: &Dfa<&[u32], &[u64]>) -> Option<usize> {
-    let stride = dfa.class_count();
-    let start = dfa.start();
-    // depth[s]: the most units from state s back to the start (memoized DFS).
-    fn depth(dfa: &Dfa<&[u32], &[u64]>, s: usize, memo: &mut [Option<usize>], guard: usize) -> Option<usize> {
-        let stride = dfa.class_count();
-        if guard > dfa.state_count() {
-            return None;
-        }
-        if let Some(d) = memo[s / stride] {
-            return Some(d);
-        }
-        let mut best = 0;
-        for c in 0..stride {
-            let t = (dfa.transitions()[s + c] & placemat_codec::dfa::STATE_MASK) as usize;
-            let d = if t == DEAD {
-                continue;
-            } else if t == dfa.start() {
-                1
-            } else {
-                1 + depth(dfa, t, memo, guard + 1)?
-            };
-            best = best.max(d);
-        }
-        memo[s / stride] = Some(best);
-        Some(best)
+/// The digit of the unit `b` in emitted code: the unit itself, or its index in the
+/// codec's alphabet.
+fn digit_of_b(unit: &Unit, codec_ty: &Ident) -> TokenStream {
+    match unit {
+        Unit::Byte => quote!(b),
+        Unit::Alphabet(_) => quote!(#codec_ty::DIGITS[b as usize]),
     }
-    let mut memo = vec![None; dfa.state_count()];
-    let mut best = 0;
-    for c in 0..stride {
-        let t = (dfa.transitions()[start + c] & placemat_codec::dfa::STATE_MASK) as usize;
-        if t == DEAD {
-            continue;
-        }
-        let d = if t == start { 1 } else { 1 + depth(dfa, t, &mut memo, 1)? };
-        best = best.max(d);
-    }
-    (best > 0).then_some(best)
 }
 
 /// Orders the non-dead, non-start states; false if some cycle avoids the start.

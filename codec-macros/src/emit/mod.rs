@@ -369,8 +369,10 @@ fn branching_bulk(
     // (a repeated unit) no fast path.
     let window = match form_window::emit(model, value_ty) {
         Some((fns, size)) => Some((fns, size, quote!(Self::window_forms(w)))),
-        None => branching::emit_window(dfa, &model.unit, value_ty, codec_ty)
-            .map(|(fns, size)| (fns, size, quote!(Self::window_1(w, 0, 0)))),
+        None => model.max_units().and_then(|size| {
+            branching::emit_window(dfa, &model.unit, value_ty, codec_ty, size)
+                .map(|fns| (fns, size, quote!(Self::window_1(w, 0, 0))))
+        }),
     };
     let (window_fns, fast_loop) = match window {
         Some((fns, window, call)) => (
