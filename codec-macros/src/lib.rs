@@ -4,7 +4,7 @@
 //! compile time, an encoder, a table-driven decoder and validator over generated
 //! `static` tables, and a branching decoder — all implementing the traits of
 //! `placemat_codec`. The macro is thin: parsing, validation, the model and the
-//! automaton live in `placemat_codec::build`, which the CLI uses at run time too.
+//! automaton live in `placemat_compiler`, which the CLI uses at run time too.
 //!
 //! ```
 //! use placemat_codec::{Decoder, Encoder};
@@ -88,7 +88,7 @@ mod emit;
 pub fn codec(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
     let source = input.to_string();
-    let description = match placemat_codec::build::Description::parse(input.clone()) {
+    let description = match placemat_compiler::Description::parse(input.clone()) {
         Ok(d) => d,
         Err(diagnostics) => {
             let mut out = diagnostics.to_syn_error().to_compile_error();
@@ -106,7 +106,7 @@ pub fn codec(input: TokenStream) -> TokenStream {
 /// declared, so that code naming them reports the description's errors and not a
 /// cascade of "cannot find type" errors besides.
 fn fallback(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-    let Ok(ast) = syn::parse2::<placemat_codec::build::syntax::Ast>(input) else {
+    let Ok(ast) = syn::parse2::<placemat_compiler::syntax::Ast>(input) else {
         return proc_macro2::TokenStream::new();
     };
     let vis = &ast.vis;

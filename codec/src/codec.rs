@@ -110,7 +110,7 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     /// The branching decoder generated from the same description.
     type Branching: Decoder<Value = <Self as Encoder>::Value> + Default;
     /// The description the codec was generated from, as token text (it parses with
-    /// `build::Description::parse_str`, giving the same model and tables).
+    /// `placemat_compiler::Description::parse_str`, giving the same model and tables).
     const DESCRIPTION: &'static str;
     /// The codec's facts.
     fn info() -> &'static CodecInfo;
@@ -137,11 +137,7 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
 
 #[cfg(feature = "big")]
 fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint> {
-    match s {
-        Step::Value { value, len } => Step::Value { value: crate::big::BigUint::from(value.to_u64()), len },
-        Step::Invalid { len } => Step::Invalid { len },
-        Step::Incomplete => Step::Incomplete,
-    }
+    s.map(|value| crate::big::BigUint::from(value.to_u64()))
 }
 
 /// Which decoder of a codec to run.
@@ -159,7 +155,7 @@ pub trait DynCodec: Send + Sync {
     /// The codec's facts.
     fn info(&self) -> &CodecInfo;
     /// The text of the description the codec was built from (parse it with
-    /// `build::Description::parse_str` to get the model).
+    /// `placemat_compiler::Description::parse_str` to get the model).
     fn description(&self) -> &str;
     /// A borrowed view of the tables.
     fn dfa(&self) -> Dfa<&[u32], &[u64]>;
@@ -204,15 +200,11 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
         }
     }
     fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64> {
-        let widen = |s: Step<<C as Encoder>::Value>| match s {
-            Step::Value { value, len } => Step::Value { value: crate::Value::to_u64(value), len },
-            Step::Invalid { len } => Step::Invalid { len },
-            Step::Incomplete => Step::Incomplete,
-        };
         match strategy {
-            Strategy::Table => widen(Decoder::step(self, input)),
-            Strategy::Branching => widen(C::Branching::default().step(input)),
+            Strategy::Table => Decoder::step(self, input),
+            Strategy::Branching => C::Branching::default().step(input),
         }
+        .map(crate::Value::to_u64)
     }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)

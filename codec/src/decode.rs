@@ -55,6 +55,24 @@ pub enum Step<V> {
     Incomplete,
 }
 
+impl<V> Step<V> {
+    /// The same step with its value mapped by `f` (errors pass unchanged).
+    ///
+    /// ```
+    /// use placemat_codec::Step;
+    /// assert_eq!(Step::Value { value: 7u32, len: 1 }.map(u64::from), Step::Value { value: 7u64, len: 1 });
+    /// assert_eq!(Step::<u32>::Invalid { len: 2 }.map(u64::from), Step::Invalid { len: 2 });
+    /// ```
+    #[inline(always)]
+    pub fn map<W>(self, f: impl FnOnce(V) -> W) -> Step<W> {
+        match self {
+            Step::Value { value, len } => Step::Value { value: f(value), len },
+            Step::Invalid { len } => Step::Invalid { len },
+            Step::Incomplete => Step::Incomplete,
+        }
+    }
+}
+
 /// One decoded item and the units it came from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Item<V> {

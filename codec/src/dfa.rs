@@ -2,22 +2,35 @@
 //!
 //! A [`Dfa`] is a deterministic transducer over units. Generated codecs hold one in
 //! `static` storage (`Dfa<&'static [u32], &'static [u64]>`); descriptions loaded at
-//! run time build one in owned storage (`Dfa<Vec<u32>, Vec<u64>>`). Both go through
-//! the same walker.
+//! run time hold one in owned storage (`Dfa<Vec<u32>, Vec<u64>>`). Both go through
+//! the same walker, and both are made from the same [`Parts`], which the compiler
+//! (`placemat-compiler`) derives from its automaton: this module derives nothing,
+//! it checks what it is given.
 //!
 //! ```
-//! use placemat_codec::dfa::{Dfa, DEAD};
-//! // A two-state automaton for "7-bit ASCII": 2 classes (00–7F, 80–FF), states
-//! // DEAD (id 0) and START (id 1, premultiplied to 2).
+//! use placemat_codec::dfa::{Dfa, Facts, Parts, ShiftRows, DEAD};
+//! // "7-bit ASCII": 2 classes (00–7F, 80–FF), states DEAD (id 0) and START
+//! // (id 1, premultiplied to 2).
 //! let mut classes = [1u8; 256];
 //! classes[..0x80].fill(0);
 //! let digits = core::array::from_fn(|b| b as u8);
-//! let start = 2u32;
 //! // Row DEAD: both classes stay dead. Row START: ASCII is a 7-bit value, the rest dies.
-//! let trans = vec![0, 0, start | (7 << 16), 0];
-//! let dfa = Dfa::new(classes, digits, trans, vec![0u64]).unwrap();
-//! assert_eq!(dfa.class_count(), 2);
-//! assert_eq!(dfa.state_count(), 2);
+//! let trans = [0, 0, 2 | (7 << 16), 0];
+//! // With no live state but the start, every unit is a sync unit.
+//! let facts = Facts { ascii_transparent: true, byte_digits: true, cyclic: false, sync_units: [u64::MAX; 4] };
+//! let dfa = Dfa::new(Parts {
+//!     classes: &classes,
+//!     digits: &digits,
+//!     transitions: &trans,
+//!     biases: &[0],
+//!     facts,
+//!     shift: ShiftRows::None,
+//!     expanded: None,
+//!     depth: &[0, 0],
+//!     remaining: &[],
+//! })
+//! .unwrap();
+//! assert_eq!((dfa.class_count(), dfa.state_count()), (2, 2));
 //! assert!(dfa.validate(b"plain").is_ok());
 //! assert_eq!(dfa.validate(b"ok\x80").unwrap_err().valid_up_to(), 2);
 //! assert_eq!(dfa.transition(dfa.start(), b'A').next, dfa.start());
@@ -30,8 +43,9 @@
 //!   alphabet symbol). Units in one class behave identically in every state.
 //! * `digits[u]` — the digit value of unit `u`: the byte itself for byte units, the
 //!   symbol's index for alphabet units. Payload bits are the low bits of the digit.
-//! * `trans[state + class]` — one `u32` per state and class, rows laid out state after
-//!   state, state ids *premultiplied* by the class count (so a row starts at its id):
+//! * `transitions[state + class]` — one `u32` per state and class, rows laid out
+//!   state after state, state ids *premultiplied* by the class count (so a row
+//!   starts at its id):
 //!   - bits 0–15: the next state's id;
 //!   - bits 16–19: how many low bits of the digit are payload (`v = v << n | digit & mask`);
 //!   - bits 20–31: an index into `biases`, added to the value when the transition
@@ -40,33 +54,20 @@
 //!   start state (id = class count) is also the accepting state: a transition that
 //!   lands on it completes a sequence and emits `v + bias`.
 //!
-//! Invariants (checked by [`Dfa::new`] and, for generated tables, by a `const`
-//! assertion next to them): the table has `states × classes` entries; every next
-//! state is a multiple of the class count and below the table length; every bias
-//! index is in range; payload counts are at most 8.
+//! Besides the table, [`Parts`] carries what the compiler derived from the
+//! automaton once — [`Facts`], the shift rows of the validator ([`ShiftRows`]),
+//! the expanded table of the decoder ([`expanded`]) — and two certificates that
+//! let [`Dfa::new`] check those in time linear in the table (the `check` pass;
+//! generated codecs run it in a `const`): `depth` proves the automaton has no
+//! loop but through the start state, `remaining` gives the payload bits still to
+//! come in each state, from which every expanded entry is checked.
 //!
-//! # The decoder's bulk loop and the expanded table
+//! # The walkers
 //!
-//! [`Dfa::decode_into`] runs two walks side by side over pairs of chunks cut at
-//! sync units, writing values without a branch (the `walk` module). Where every
-//! state knows how many payload bits are still to come, it reads the
-//! [`expanded`] table instead: one row of 256 entries per state, each holding the
-//! unit's payload already shifted into place. Generated codecs compute that table
-//! at compile time ([`Dfa::with_expanded`]); run-time tables compute it when built
-//! ([`Dfa::with_expanded_table`]).
-//!
-//! # The shift-DFA validator
-//!
-//! [`Dfa::validate`] does not walk the table above. At construction the states are
-//! merged by acceptance alone (validation needs no outputs), and each unit gets one
-//! integer row holding, for every state `k` at bit offset `k·w`, the offset of the
-//! state it goes to: a step is `state = row[unit] >> state` (Per Vognsen's shift
-//! DFA; `w` = 6 in a `u64` for up to 10 states, 7 in a `u128` for up to 18;
-//! larger ones, such as all the built-in codecs, may fit a `u64` when fields
-//! overlap, see [`Dfa::with_solved_shift`]). Two
-//! such chains run on the two halves of the input, split at a unit that every
-//! state but the start rejects. [`Dfa::validate_by_table`] is the plain walker, and
-//! the tests hold the two to the same answers.
+//! [`Dfa::step`] (and its checked and big-integer forms) decodes one sequence;
+//! [`Dfa::validate`] runs the shift rows, [`Dfa::decode_into`] the expanded (or
+//! class-compressed) table, both through one driver that walks two parts of the
+//! input side by side (the `lockstep` module).
 //!
 //! # Lineage
 //! The layout (class map + premultiplied transition rows, dead state 0) follows
@@ -79,9 +80,14 @@ use core::fmt;
 
 use crate::{DecodeError, Step, Value};
 
+mod accumulate;
+mod check;
 pub mod expanded;
+mod lockstep;
 mod shift;
 mod walk;
+
+pub use check::TableError;
 
 /// The rejecting state's id. Every transition from it leads back to it.
 pub const DEAD: usize = 0;
@@ -95,10 +101,16 @@ pub const BIAS_SHIFT: u32 = 20;
 /// Largest number of biases a table can index.
 pub const MAX_BIASES: usize = 1 << (32 - BIAS_SHIFT);
 
-/// Packs a transition entry.
-pub const fn entry(next: usize, payload_bits: u32, bias_index: usize) -> u32 {
-    (next as u32) | (payload_bits << BITS_SHIFT) | ((bias_index as u32) << BIAS_SHIFT)
-}
+/// The digit map of byte units: every unit is its own digit.
+pub const BYTE_DIGITS: [u8; 256] = {
+    let mut d = [0u8; 256];
+    let mut u = 0;
+    while u < 256 {
+        d[u] = u as u8;
+        u += 1;
+    }
+    d
+};
 
 /// One transition, unpacked (for tracing and printing; the walker reads entries).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -113,254 +125,168 @@ pub struct Transition {
     pub bias: u64,
 }
 
-/// Why a table was refused by [`Dfa::new`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum TableError {
-    /// No classes, or a class id in `classes` beyond the table's width.
-    BadClass,
-    /// The table is empty, has fewer than two states, or is not a whole number of rows.
-    BadShape,
-    /// An entry names a state that does not exist or is not premultiplied.
-    BadState,
-    /// An entry names a bias that does not exist, or bias 0 is not 0.
-    BadBias,
-    /// An entry takes more than 8 payload bits.
-    BadPayload,
+/// Facts about an automaton that the walkers specialize on, derived once by the
+/// compiler and checked by [`Dfa::new`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Facts {
+    /// Units 00–7F are single-unit values of themselves from the start state:
+    /// ASCII runs may be copied without walking.
+    pub ascii_transparent: bool,
+    /// Every unit's digit is the unit itself (byte units).
+    pub byte_digits: bool,
+    /// Some path loops other than through the start state: sequences have no
+    /// length limit, and values can outgrow any integer.
+    pub cyclic: bool,
+    /// The sync units: bit `u % 64` of word `u / 64` is set when every state but
+    /// the start rejects unit `u`, so that a sequence starts at it in valid input.
+    pub sync_units: [u64; 4],
 }
 
-impl fmt::Display for TableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            TableError::BadClass => "a unit class is out of range",
-            TableError::BadShape => "the transition table is not states x classes",
-            TableError::BadState => "a transition names a missing state",
-            TableError::BadBias => "a transition names a missing bias",
-            TableError::BadPayload => "a transition takes more than 8 payload bits",
-        })
+/// The shift-DFA validator's rows (see the `shift` module): for every unit one
+/// integer holding, at each state's bit offset, the offset of the state it goes
+/// to. `offsets[s]` is the offset of table state `s` (not premultiplied).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ShiftRows<'a> {
+    /// No rows: the automaton is too large; [`Dfa::validate`] walks the table.
+    None,
+    /// 6-bit fields in `u64` rows (fields may overlap where every row agrees).
+    Narrow {
+        /// The offset of every table state.
+        offsets: &'a [u8],
+        /// The row of every unit.
+        rows: &'a [u64; 256],
+    },
+    /// 7-bit fields in `u128` rows.
+    Wide {
+        /// The offset of every table state.
+        offsets: &'a [u8],
+        /// The row of every unit.
+        rows: &'a [u128; 256],
+    },
+}
+
+/// Everything a [`Dfa`] is made from: the tables in the format of the module
+/// docs, and the facts and certificates derived from them by the compiler.
+#[derive(Copy, Clone, Debug)]
+pub struct Parts<'a> {
+    /// The class of every unit.
+    pub classes: &'a [u8; 256],
+    /// The digit of every unit.
+    pub digits: &'a [u8; 256],
+    /// The transition entries, `states × classes`.
+    pub transitions: &'a [u32],
+    /// The biases; entry 0 is 0.
+    pub biases: &'a [u64],
+    /// The derived facts.
+    pub facts: Facts,
+    /// The validator's rows.
+    pub shift: ShiftRows<'a>,
+    /// The expanded decoding table ([`expanded`]), when the automaton has one.
+    pub expanded: Option<&'a [u64]>,
+    /// For an automaton that is not cyclic, one number per state that strictly
+    /// falls along every transition that neither ends nor kills a sequence (the
+    /// units still to come, at most); empty for a cyclic one.
+    pub depth: &'a [u8],
+    /// With an expanded table, the payload bits still to come in every state
+    /// (0 for dead and start); empty without one.
+    pub remaining: &'a [u8],
+}
+
+/// The shift rows as the validator holds them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Shift {
+    /// `u64` rows are widened; a field is `width` bits.
+    rows: [u128; 256],
+    /// 6, 7, or 0 (no rows).
+    width: u32,
+    /// The start state's offset.
+    start: u32,
+}
+
+impl Shift {
+    const fn of(rows: &ShiftRows<'_>, start_state: usize) -> Shift {
+        let mut out = Shift { rows: [0; 256], width: 0, start: 0 };
+        match *rows {
+            ShiftRows::None => {}
+            ShiftRows::Narrow { offsets, rows } => {
+                let mut u = 0;
+                while u < 256 {
+                    out.rows[u] = rows[u] as u128;
+                    u += 1;
+                }
+                out.width = 6;
+                out.start = offsets[start_state] as u32;
+            }
+            ShiftRows::Wide { offsets, rows } => {
+                out.rows = *rows;
+                out.width = 7;
+                out.start = offsets[start_state] as u32;
+            }
+        }
+        out
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for TableError {}
-
-/// A table-driven decoder: unit classes, digit values, transitions and biases.
+/// A table-driven decoder: unit classes, digit values, transitions, biases, and
+/// what was derived from them.
 ///
-/// `T` and `B` are the storage of the transition table and the bias table:
-/// `&'static [u32]`/`&'static [u64]` for generated codecs, `Vec`s for run-time ones.
+/// `T` and `B` are the storage of the transition table and of the `u64` tables
+/// (biases, expanded table): `&'static` slices for generated codecs, `Vec`s for
+/// loaded ones.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     classes: [u8; 256],
     digits: [u8; 256],
     trans: T,
     biases: B,
-    stride: usize,
-    ascii: bool,
-    bytes: bool,
-    cyclic: bool,
-    shift: shift::Shift,
-    /// The expanded table ([`expanded`]), when attached.
     expanded: Option<B>,
-}
-
-/// Checks the table invariants; usable in `const` context.
-///
-/// Returns `Ok(stride)` (the class count) when the tables are well formed.
-pub const fn check_tables(classes: &[u8; 256], trans: &[u32], biases: &[u64]) -> Result<usize, TableError> {
-    let mut stride = 0usize;
-    let mut i = 0;
-    while i < 256 {
-        if classes[i] as usize + 1 > stride {
-            stride = classes[i] as usize + 1;
-        }
-        i += 1;
-    }
-    if trans.is_empty() || trans.len() % stride != 0 || trans.len() / stride < 2 {
-        return Err(TableError::BadShape);
-    }
-    if biases.is_empty() || biases[0] != 0 {
-        return Err(TableError::BadBias);
-    }
-    let mut i = 0;
-    while i < trans.len() {
-        let e = trans[i];
-        let next = (e & STATE_MASK) as usize;
-        if next % stride != 0 || next >= trans.len() {
-            return Err(TableError::BadState);
-        }
-        if ((e >> BITS_SHIFT) & 0xF) > 8 {
-            return Err(TableError::BadPayload);
-        }
-        if (e >> BIAS_SHIFT) as usize >= biases.len() {
-            return Err(TableError::BadBias);
-        }
-        i += 1;
-    }
-    // The dead row must stay dead.
-    let mut c = 0;
-    while c < stride {
-        if trans[c] & STATE_MASK != DEAD as u32 {
-            return Err(TableError::BadState);
-        }
-        c += 1;
-    }
-    Ok(stride)
-}
-
-/// Whether some path from the start state visits a state twice before it returns
-/// to the start: then sequences have no length limit (an unbounded codec). Tables
-/// of more than 256 states are treated as cyclic.
-const fn has_cycle(trans: &[u32], stride: usize) -> bool {
-    let n = trans.len() / stride;
-    if n > 256 {
-        return true;
-    }
-    // States reachable in exactly k steps without passing the start state.
-    let mut reach = [0u64; 4];
-    reach[0] = 1 << 1;
-    let mut k = 0;
-    while k <= n {
-        let mut next = [0u64; 4];
-        let mut any = false;
-        let mut s = 0;
-        while s < n {
-            if reach[s / 64] >> (s % 64) & 1 == 1 {
-                let mut c = 0;
-                while c < stride {
-                    let t = (trans[s * stride + c] & STATE_MASK) as usize / stride;
-                    if t != 0 && t != 1 {
-                        next[t / 64] |= 1 << (t % 64);
-                        any = true;
-                    }
-                    c += 1;
-                }
-            }
-            s += 1;
-        }
-        if !any {
-            return false;
-        }
-        reach = next;
-        k += 1;
-    }
-    true
-}
-
-/// Whether units 00–7F are single-unit values of themselves from the start state.
-const fn ascii_transparent(classes: &[u8; 256], digits: &[u8; 256], trans: &[u32], stride: usize) -> bool {
-    let mut b = 0;
-    while b < 0x80 {
-        let e = trans[stride + classes[b] as usize];
-        if (e & STATE_MASK) as usize != stride
-            || (e >> BITS_SHIFT) & 0xF < 7
-            || (e >> BIAS_SHIFT) != 0
-            || digits[b] as usize != b
-        {
-            return false;
-        }
-        b += 1;
-    }
-    true
-}
-
-/// Whether every unit's digit is the unit itself (byte units).
-const fn identity_digits(digits: &[u8; 256]) -> bool {
-    let mut b = 0;
-    while b < 256 {
-        if digits[b] as usize != b {
-            return false;
-        }
-        b += 1;
-    }
-    true
+    stride: usize,
+    facts: Facts,
+    shift: Shift,
 }
 
 impl Dfa<&'static [u32], &'static [u64]> {
-    /// Builds a table over `static` storage, as generated code does. Panics (at
-    /// compile time, in a `const`) if the invariants of the module docs do not hold.
-    pub const fn from_static(
-        classes: [u8; 256],
-        digits: [u8; 256],
-        trans: &'static [u32],
-        biases: &'static [u64],
-    ) -> Self {
-        let stride = match check_tables(&classes, trans, biases) {
-            Ok(s) => s,
-            Err(_) => panic!("malformed DFA tables"),
+    /// Builds a table over `static` storage, as generated code does, in a
+    /// `const`. Panics (a compile error) if the parts do not pass the checks of
+    /// [`Dfa::new`].
+    pub const fn from_static(parts: Parts<'static>) -> Self {
+        let stride = match check::check(&parts) {
+            Ok(stride) => stride,
+            Err(e) => panic!("{}", e.message()),
         };
-        let ascii = ascii_transparent(&classes, &digits, trans, stride);
-        let bytes = identity_digits(&digits);
-        let cyclic = has_cycle(trans, stride);
-        let shift = shift::build(&classes, trans, stride);
-        Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift, expanded: None }
+        Dfa {
+            classes: *parts.classes,
+            digits: *parts.digits,
+            trans: parts.transitions,
+            biases: parts.biases,
+            expanded: parts.expanded,
+            stride,
+            facts: parts.facts,
+            shift: Shift::of(&parts.shift, 1),
+        }
     }
 }
 
-impl Dfa<&'static [u32], &'static [u64]> {
-    /// Uses u64 shift rows with the given state offsets, whose fields may overlap
-    /// (found by [`Dfa::with_solved_shift`] for automata of more than 10 states
-    /// merged by acceptance; generated codecs pass them from the macro, see
-    /// [`Dfa::shift_offsets`]). Panics (at compile time, in a `const`) if the
-    /// offsets are not distinct or some row cannot hold its fields.
-    pub const fn with_shift_offsets(self, offsets: &[u8]) -> Self {
-        match shift::build_solved(&self.classes, self.trans, self.stride, offsets) {
-            Some(shift) => Dfa { shift, ..self },
-            None => panic!("these shift offsets do not fit the automaton"),
-        }
-    }
-
-    /// Attaches the expanded table (see [`expanded`]), which generated codecs
-    /// compute at compile time with [`expanded::table`]; the table decoder then
-    /// walks it instead of the class-compressed table. Panics (at compile time, in
-    /// a `const`) if `table` is not the expanded form of these tables.
-    pub const fn with_expanded(self, table: &'static [u64]) -> Self {
-        assert!(self.biases.len() <= expanded::MAX_BIASES, "too many biases for an expanded table");
-        assert!(
-            expanded::matches(&self.classes, &self.digits, self.trans, table),
-            "not the expanded form of these tables"
-        );
-        Dfa { expanded: Some(table), ..self }
-    }
-}
-
-impl<T: AsRef<[u32]>> Dfa<T, Vec<u64>> {
-    /// Computes and attaches the expanded table (see [`expanded`]) when the tables
-    /// have one; otherwise returns the tables unchanged.
-    pub fn with_expanded_table(mut self) -> Self {
-        if self.biases.len() <= expanded::MAX_BIASES {
-            self.expanded = expanded::table_vec(&self.classes, &self.digits, self.trans.as_ref());
-        }
-        self
+impl Dfa<Vec<u32>, Vec<u64>> {
+    /// Builds a table in owned storage, checking the parts: the table invariants
+    /// of the module docs, and that the facts, the shift rows and the expanded
+    /// table agree with the table (in time linear in the table's size).
+    pub fn new(parts: Parts<'_>) -> Result<Self, TableError> {
+        let stride = check::check(&parts)?;
+        Ok(Dfa {
+            classes: *parts.classes,
+            digits: *parts.digits,
+            trans: parts.transitions.to_vec(),
+            biases: parts.biases.to_vec(),
+            expanded: parts.expanded.map(<[u64]>::to_vec),
+            stride,
+            facts: parts.facts,
+            shift: Shift::of(&parts.shift, 1),
+        })
     }
 }
 
 impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
-    /// Builds a table over any storage, checking the invariants of the module docs.
-    pub fn new(classes: [u8; 256], digits: [u8; 256], trans: T, biases: B) -> Result<Self, TableError> {
-        let stride = check_tables(&classes, trans.as_ref(), biases.as_ref())?;
-        let ascii = ascii_transparent(&classes, &digits, trans.as_ref(), stride);
-        let bytes = identity_digits(&digits);
-        let cyclic = has_cycle(trans.as_ref(), stride);
-        let shift = shift::build(&classes, trans.as_ref(), stride);
-        Ok(Dfa { classes, digits, trans, biases, stride, ascii, bytes, cyclic, shift, expanded: None })
-    }
-
-    /// Looks for shift rows that fit a `u64` although the automaton has more than
-    /// 10 states merged by acceptance, by letting state fields overlap where every
-    /// row agrees (a bounded search, a few milliseconds for the built-in codecs and
-    /// at most about a tenth of a second, run by the `codec!` macro at compile
-    /// time; see [`Dfa::shift_offsets`]). Keeps the `u128` rows when none is found.
-    pub fn with_solved_shift(mut self) -> Self {
-        if self.shift.width == 7 {
-            let trans = self.trans.as_ref();
-            if let Some(solved) = shift::solve(trans, self.stride)
-                .and_then(|offsets| shift::build_solved(&self.classes, trans, self.stride, &offsets))
-            {
-                self.shift = solved;
-            }
-        }
-        self
-    }
-
     /// A borrowed view of the same tables.
     pub fn as_ref(&self) -> Dfa<&[u32], &[u64]> {
         Dfa {
@@ -368,12 +294,10 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             digits: self.digits,
             trans: self.trans.as_ref(),
             biases: self.biases.as_ref(),
-            stride: self.stride,
-            ascii: self.ascii,
-            bytes: self.bytes,
-            cyclic: self.cyclic,
-            shift: self.shift,
             expanded: self.expanded.as_ref().map(|x| x.as_ref()),
+            stride: self.stride,
+            facts: self.facts,
+            shift: self.shift,
         }
     }
 
@@ -389,13 +313,17 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn transitions(&self) -> &[u32] {
         self.trans.as_ref()
     }
-    /// The expanded table, if one is attached (see [`expanded`]).
+    /// The expanded table, if the automaton has one (see [`expanded`]).
     pub fn expanded(&self) -> Option<&[u64]> {
         self.expanded.as_ref().map(|x| x.as_ref())
     }
     /// The bias table; entry 0 is 0.
     pub fn biases(&self) -> &[u64] {
         self.biases.as_ref()
+    }
+    /// The derived facts.
+    pub fn facts(&self) -> &Facts {
+        &self.facts
     }
     /// Number of unit classes (the row width).
     pub fn class_count(&self) -> usize {
@@ -409,16 +337,19 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn start(&self) -> usize {
         self.stride
     }
-    /// Whether units 00–7F decode to themselves from the start state, which enables
-    /// the ASCII fast path.
+    /// Whether units 00–7F decode to themselves from the start state.
     pub fn is_ascii_transparent(&self) -> bool {
-        self.ascii
+        self.facts.ascii_transparent
     }
-    /// Whether sequences have no length limit (the automaton loops somewhere other
-    /// than through the start state). Values of such a codec can outgrow any integer
-    /// type: decode them with [`Dfa::step_checked`] or [`Dfa::step_big`].
+    /// Whether sequences have no length limit. Values of such a codec can outgrow
+    /// any integer type: decode them with [`Dfa::step_checked`] or [`Dfa::step_big`].
     pub fn is_cyclic(&self) -> bool {
-        self.cyclic
+        self.facts.cyclic
+    }
+    /// Bits per state field of the shift-DFA validator: 6 (`u64` rows), 7
+    /// (`u128`), or 0 when [`Dfa::validate`] walks the transition table.
+    pub fn shift_width(&self) -> u32 {
+        self.shift.width
     }
 
     /// Size of the tables in bytes (class and digit maps, transitions, biases).
@@ -438,27 +369,11 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         }
     }
 
-    /// Decodes the sequence at the start of `input` (see [`crate::Decoder::step`]).
+    /// Decodes the sequence at the start of `input` (see [`crate::Decoder::step`]),
+    /// with wrapping `u64` arithmetic: exact for automata that are not cyclic.
     #[inline]
     pub fn step<V: Value>(&self, input: &[u8]) -> Step<V> {
-        let trans = self.trans.as_ref();
-        let start = self.stride;
-        let mut state = start;
-        let mut v: u64 = 0;
-        for (i, &b) in input.iter().enumerate() {
-            let e = trans[state + self.classes[b as usize] as usize];
-            let n = (e >> BITS_SHIFT) & 0xF;
-            v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
-            state = (e & STATE_MASK) as usize;
-            if state == start {
-                let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
-                return Step::Value { value: V::from_u64_lossy(v.wrapping_add(bias)), len: i + 1 };
-            }
-            if state == DEAD {
-                return Step::Invalid { len: i.max(1) };
-            }
-        }
-        Step::Incomplete
+        self.step_with::<accumulate::Wrapping<V>>(input)
     }
 
     /// Like [`Dfa::step`] with `u64` values, for tables whose values can outgrow 64
@@ -466,31 +381,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`Step::Invalid`] over the whole sequence (it is outside the 64-bit view of the
     /// codec; [`Dfa::step_big`] decodes it).
     pub fn step_checked(&self, input: &[u8]) -> Step<u64> {
-        let trans = self.trans.as_ref();
-        let start = self.stride;
-        let mut state = start;
-        let mut v: u64 = 0;
-        let mut overflow = false;
-        for (i, &b) in input.iter().enumerate() {
-            let e = trans[state + self.classes[b as usize] as usize];
-            let n = (e >> BITS_SHIFT) & 0xF;
-            if n > 0 && v >> (64 - n) != 0 {
-                overflow = true;
-            }
-            v = (v << n) | (u64::from(self.digits[b as usize]) & ((1u64 << n) - 1));
-            state = (e & STATE_MASK) as usize;
-            if state == start {
-                let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
-                return match v.checked_add(bias) {
-                    Some(value) if !overflow => Step::Value { value, len: i + 1 },
-                    _ => Step::Invalid { len: i + 1 },
-                };
-            }
-            if state == DEAD {
-                return Step::Invalid { len: i.max(1) };
-            }
-        }
-        Step::Incomplete
+        self.step_with::<accumulate::Checked>(input)
     }
 
     /// Decodes the sequence at the start of `input` to a value of any size. The
@@ -498,36 +389,30 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`crate::big::BigUint`].
     #[cfg(feature = "big")]
     pub fn step_big(&self, input: &[u8]) -> Step<crate::big::BigUint> {
-        use crate::big::BigUint;
+        self.step_with::<accumulate::Big>(input)
+    }
+
+    /// The one step function: walks the table from the start state, handing each
+    /// unit's payload to the accumulator `A`.
+    #[inline(always)]
+    fn step_with<A: accumulate::Accumulator>(&self, input: &[u8]) -> Step<A::Out> {
         let trans = self.trans.as_ref();
         let start = self.stride;
         let mut state = start;
-        let mut v: u64 = 0;
-        let mut big: Option<BigUint> = None;
+        let mut acc = A::default();
         for (i, &b) in input.iter().enumerate() {
             let e = trans[state + self.classes[b as usize] as usize];
-            let n = (e >> BITS_SHIFT) & 0xF;
-            let d = u64::from(self.digits[b as usize]) & ((1u64 << n) - 1);
-            match &mut big {
-                Some(x) => {
-                    *x <<= n;
-                    *x |= BigUint::from(d);
-                }
-                None if n > 0 && v >> (64 - n) != 0 => {
-                    let mut x = BigUint::from(v);
-                    x <<= n;
-                    x |= BigUint::from(d);
-                    big = Some(x);
-                }
-                None => v = (v << n) | d,
-            }
+            acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize]);
             state = (e & STATE_MASK) as usize;
             if state == start {
                 let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
-                let value = big.unwrap_or_else(|| BigUint::from(v)) + bias;
-                return Step::Value { value, len: i + 1 };
+                return match acc.finish(bias) {
+                    Some(value) => Step::Value { value, len: i + 1 },
+                    None => Step::Invalid { len: i + 1 },
+                };
             }
             if state == DEAD {
+                // The maximal subpart: the units before this one, or this one alone.
                 return Step::Invalid { len: i.max(1) };
             }
         }
@@ -536,85 +421,38 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
 
     /// Checks that `input` is a concatenation of valid sequences.
     ///
-    /// Runs the shift-DFA validator (see the module docs) when
-    /// the automaton, merged by acceptance, has at most 18 states, else
+    /// Runs the shift-DFA validator when the automaton has shift rows, else
     /// [`Dfa::validate_by_table`]. On failure the exact position is recomputed by
-    /// [`Dfa::step`] from the last unit boundary the fast loop saw.
+    /// [`Dfa::step`] from the last sequence boundary the fast loop saw.
     pub fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
-        if self.shift.width == 0 {
-            return self.validate_by_table(input);
-        }
-        match shift::validate(&self.shift, self.ascii, input) {
-            Ok(()) => Ok(()),
-            Err(boundary) => self.slow_validate(input, boundary),
-        }
-    }
-
-    /// The solved state offsets of the shift-DFA validator (merged state `k` at
-    /// bit `offsets[k]`, dead 0, start 1), when its fields overlap to fit a `u64`;
-    /// `None` for the plain `k·width` layout.
-    pub fn shift_offsets(&self) -> Option<&[u8]> {
-        self.shift.solved.then(|| &self.shift.offsets[..self.shift.count])
-    }
-
-    /// Bits per state field of the shift-DFA validator: 6 (rows fit a `u64`, with
-    /// fields side by side up to 10 states merged by acceptance, overlapping
-    /// beyond, see [`Dfa::shift_offsets`]), 7 (`u128`), or 0 when the automaton
-    /// is too large and [`Dfa::validate`] walks the transition table.
-    pub fn shift_width(&self) -> u32 {
-        self.shift.width
-    }
-
-    /// The shift-DFA row of `unit` (a `u64` row widened), for tests that read
-    /// the layout back; 0 when [`Dfa::shift_width`] is 0.
-    #[doc(hidden)]
-    pub fn shift_row(&self, unit: u8) -> u128 {
-        self.shift.rows[unit as usize]
+        let sync = &self.facts.sync_units;
+        let ascii = self.facts.ascii_transparent;
+        let found = match self.shift.width {
+            6 => {
+                lockstep::validate(shift::Walker::<u64>::new(&self.shift.rows, 6, self.shift.start, ascii), sync, input)
+            }
+            7 => lockstep::validate(
+                shift::Walker::<u128>::new(&self.shift.rows, 7, self.shift.start, ascii),
+                sync,
+                input,
+            ),
+            _ => return self.validate_by_table(input),
+        };
+        found.or_else(|boundary| self.slow_validate(input, boundary))
     }
 
     /// [`Dfa::validate`] by the transition table alone: the plain walker, kept as
     /// the fallback for large automata and as the oracle the shift validator is
     /// tested against.
-    ///
-    /// The hot loop tracks only the state; ASCII runs are skipped eight units at a
-    /// time for ASCII-transparent codecs.
     pub fn validate_by_table(&self, input: &[u8]) -> Result<(), DecodeError> {
-        const BLOCK: usize = 64;
-        let trans = self.trans.as_ref();
-        let start = self.stride;
-        let mut state = start;
-        // A position known to start a sequence.
-        let mut boundary = 0;
-        let mut i = 0;
-        while i < input.len() {
-            if state == start {
-                boundary = i;
-                if self.ascii {
-                    while let Some(chunk) = input.get(i..i + 8) {
-                        let word = u64::from_le_bytes([
-                            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-                        ]);
-                        if word & 0x8080_8080_8080_8080 != 0 {
-                            break;
-                        }
-                        i += 8;
-                    }
-                    boundary = i;
-                }
-            }
-            let end = input.len().min(i + BLOCK);
-            for &b in &input[i..end] {
-                state = (trans[state + self.classes[b as usize] as usize] & STATE_MASK) as usize;
-            }
-            i = end;
-            if state == DEAD {
-                break;
-            }
-        }
-        if state == start {
-            return Ok(());
-        }
-        self.slow_validate(input, boundary)
+        let walker = shift::TableWalker {
+            trans: self.trans.as_ref(),
+            classes: &self.classes,
+            start: self.stride,
+            ascii: self.facts.ascii_transparent,
+        };
+        lockstep::validate(walker, &self.facts.sync_units, input)
+            .or_else(|boundary| self.slow_validate(input, boundary))
     }
 
     /// Step-by-step validation from a known boundary, for exact error positions.
@@ -630,25 +468,11 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     }
 
     /// Appends the values of `input` to `out`: the table decoder's bulk loop, two
-    /// walks side by side over pairs of chunks, specialized for byte units, with
-    /// ASCII runs copied eight units at a time for ASCII-transparent codecs (the
-    /// `walk` module's docs have the details). On error, the values before it have
-    /// been appended.
+    /// walks side by side over pairs of chunks, reading the expanded table when
+    /// there is one (the `walk` module's docs have the details). On error, the
+    /// values before it have been appended.
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
-        let biased = self.biases.as_ref().len() > 1;
-        if let Some(table) = self.expanded() {
-            return if biased {
-                self.decode_expanded::<V, true>(table, input, out)
-            } else {
-                self.decode_expanded::<V, false>(table, input, out)
-            };
-        }
-        match (self.bytes, biased) {
-            (true, false) => self.decode_units::<V, true, false>(input, out),
-            (true, true) => self.decode_units::<V, true, true>(input, out),
-            (false, false) => self.decode_units::<V, false, false>(input, out),
-            (false, true) => self.decode_units::<V, false, true>(input, out),
-        }
+        walk::decode_into(self, input, out)
     }
 }
 
@@ -657,7 +481,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> fmt::Debug for Dfa<T, B> {
         f.debug_struct("Dfa")
             .field("classes", &self.class_count())
             .field("states", &self.state_count())
-            .field("ascii_transparent", &self.ascii)
+            .field("facts", &self.facts)
+            .field("shift_width", &self.shift.width)
+            .field("expanded", &self.expanded.is_some())
             .finish()
     }
 }

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use placemat_codec::build::analysis::{self, structure, sync, Bound, Encoded, Rng, Subject, Verdict};
+use placemat_compiler::analysis::{self, structure, sync, Bound, Encoded, Rng, Subject, Verdict};
 use placemat_variants::{corpus, registry};
 
 const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/descriptions/utf8.placemat");
@@ -56,7 +56,7 @@ fn subject(name: &str) -> Subject<'static> {
 }
 
 fn bound(name: &str) -> Bound {
-    sync::self_sync(&registry::find(name).unwrap().dfa()).unwrap().bound
+    sync::self_sync(&placemat_compiler::automaton_of(registry::find(name).unwrap()).unwrap()).unwrap().bound
 }
 
 #[test]

@@ -7,8 +7,8 @@ mod common;
 
 use common::{check_agreement, check_round_trip, check_split, model_of, strategies};
 use num_bigint::BigUint;
-use placemat_codec::build::reference::Reference;
 use placemat_codec::{Codec, Decoder, Encoder, Item, Step, Value};
+use placemat_compiler::reference::Reference;
 use placemat_variants::codecs::*;
 use proptest::prelude::*;
 
@@ -128,7 +128,7 @@ fn check_round_trips<C: Codec + Default + 'static>(seed: u64) {
         }
     }
     probes.extend([max, max.saturating_add(1), u64::from(u32::MAX), u64::MAX]);
-    let mut rng = placemat_codec::build::analysis::Rng::new(seed);
+    let mut rng = placemat_compiler::analysis::Rng::new(seed);
     for _ in 0..20_000 {
         let z = rng.next_u64();
         // Spread over every magnitude up to the maximum.

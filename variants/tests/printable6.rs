@@ -7,8 +7,8 @@ mod common;
 
 use common::{check_agreement, check_split, model_of, strategies};
 use num_bigint::BigUint;
-use placemat_codec::build::reference::Reference;
 use placemat_codec::{Codec, Decoder, Encoder, Item, Step};
+use placemat_compiler::reference::Reference;
 use placemat_variants::codecs::{Printable6, Printable6Big, Printable6BigBranching, Printable6Branching, Utf8};
 use proptest::prelude::*;
 
@@ -217,7 +217,7 @@ proptest! {
         let v = BigUint::from_bytes_le(&bytes);
         let mut out = Vec::new();
         Printable6Big.encode_big(&v, &mut out).unwrap();
-        thread_local!(static M: placemat_codec::build::Model = model_of::<Printable6Big>());
+        thread_local!(static M: placemat_compiler::Model = model_of::<Printable6Big>());
         M.with(|m| {
             let reference = Reference::new(m);
             assert_eq!(reference.encode(&v).as_ref(), Some(&out));

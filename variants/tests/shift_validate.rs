@@ -4,9 +4,10 @@
 //! the row layout of every codec (widths and solved offsets pinned, every
 //! transition read back through the rows).
 
-use placemat_codec::build::{BuildOptions, Description, RuntimeCodec};
 use placemat_codec::dfa::Dfa;
 use placemat_codec::{Codec, DecodeError, Decoder};
+use placemat_compiler::automaton::Automaton;
+use placemat_compiler::{automaton_of, BuildOptions, Description, LoadedCodec};
 use placemat_variants::codecs::Utf8;
 use placemat_variants::{corpus, registry};
 use proptest::prelude::*;
@@ -49,11 +50,6 @@ fn inputs_for(dfa: &Dfa<&[u32], &[u64]>, valid: &[u8]) -> Vec<Vec<u8>> {
     }
     let _ = dfa;
     v
-}
-
-#[test]
-fn strict_utf8_uses_64_bit_rows() {
-    assert_eq!(Utf8::dfa().shift_width(), 6);
 }
 
 #[test]
@@ -119,7 +115,7 @@ fn runtime_tables_without_minimization_or_classes_validate_alike() {
     let text = corpus::by_name("random-lengths").unwrap().utf8();
     let sample = &text[..50_000];
     for options in [BuildOptions { minimize: false, classes: true }, BuildOptions { minimize: true, classes: false }] {
-        let codec = RuntimeCodec::new(model.clone(), options).unwrap();
+        let codec = LoadedCodec::new(model.clone(), options).unwrap();
         let dfa = codec.dfa();
         assert_ne!(dfa.shift_width(), 0);
         for input in inputs_for(&dfa, sample) {
@@ -129,21 +125,20 @@ fn runtime_tables_without_minimization_or_classes_validate_alike() {
     }
 }
 
-/// The states of `dfa` merged by acceptance, as the shift validator merges them
-/// (Moore's refinement from dead / start / the rest, ids in order of first
-/// appearance): the merged id of every table state, and how many there are.
-fn merged(dfa: &Dfa<&[u32], &[u64]>) -> (Vec<usize>, usize) {
-    let stride = dfa.class_count();
-    let n = dfa.state_count();
-    let next =
-        |s: usize, c: usize| (dfa.transitions()[s * stride + c] & placemat_codec::dfa::STATE_MASK) as usize / stride;
+/// The states of `a` merged by acceptance (Moore's refinement from dead /
+/// start / the rest, ids in order of first appearance): the merged id of every
+/// state, and how many there are. An oracle written apart from the compiler's
+/// Hopcroft pass.
+fn merged(a: &Automaton) -> (Vec<usize>, usize) {
+    let n = a.state_count();
     let mut block: Vec<usize> = (0..n).map(|s| s.min(2)).collect();
     let mut count = block.iter().max().map_or(0, |&m| m + 1);
     loop {
         let mut keys: Vec<Vec<usize>> = Vec::new();
         let refined: Vec<usize> = (0..n)
             .map(|s| {
-                let key: Vec<usize> = std::iter::once(block[s]).chain((0..stride).map(|c| block[next(s, c)])).collect();
+                let key: Vec<usize> =
+                    std::iter::once(block[s]).chain(a.edges[s].iter().map(|e| block[e.next])).collect();
                 keys.iter().position(|k| *k == key).unwrap_or_else(|| {
                     keys.push(key);
                     keys.len() - 1
@@ -155,14 +150,6 @@ fn merged(dfa: &Dfa<&[u32], &[u64]>) -> (Vec<usize>, usize) {
             return (block, count);
         }
         count = keys.len();
-    }
-}
-
-/// The bit offset of every merged state: the solved ones, or `k·width`.
-fn offsets(dfa: &Dfa<&[u32], &[u64]>, count: usize) -> Vec<u32> {
-    match dfa.shift_offsets() {
-        Some(o) => o.iter().map(|&o| u32::from(o)).collect(),
-        None => (0..count as u32).map(|k| k * dfa.shift_width()).collect(),
     }
 }
 
@@ -182,23 +169,28 @@ fn row_layouts_are_pinned() {
     ];
     assert_eq!(pinned.len(), registry::all().len());
     for (name, count, solved) in pinned {
-        let codec = registry::find(name).unwrap();
-        let dfa = codec.dfa();
-        assert_eq!(merged(&dfa).1, count, "{name}");
-        assert_eq!(dfa.shift_width(), 6, "{name}");
-        assert_eq!(dfa.shift_offsets(), solved, "{name}");
-        if let Some(offsets) = solved {
-            // More than 10 six-bit fields do not fit 64 bits side by side.
-            let mut sorted = offsets.to_vec();
-            sorted.sort_unstable();
-            sorted.dedup();
-            assert_eq!(sorted.len(), count, "{name}: offsets are distinct");
-            assert!(sorted.windows(2).any(|w| w[1] - w[0] < 6), "{name}: fields overlap");
-            // The search at run time finds the layout the macro passed on.
-            let runtime = Dfa::new(*dfa.classes(), *dfa.digits(), dfa.transitions().to_vec(), dfa.biases().to_vec())
-                .unwrap()
-                .with_solved_shift();
-            assert_eq!(runtime.shift_offsets(), Some(offsets), "{name}");
+        let a = automaton_of(registry::find(name).unwrap()).unwrap();
+        let (block, merged_count) = merged(&a);
+        assert_eq!((merged_count, a.shift.merged), (count, count), "{name}");
+        assert_eq!((a.shift.width, a.shift.solved), (6, solved.is_some()), "{name}");
+        // The offset of every merged state, by merged id.
+        let mut by_merged = vec![None; count];
+        for (s, &k) in block.iter().enumerate() {
+            assert!(by_merged[k].is_none_or(|o| o == a.shift.offsets[s]), "{name}: merged states share an offset");
+            by_merged[k] = Some(a.shift.offsets[s]);
+        }
+        let by_merged: Vec<u8> = by_merged.into_iter().map(Option::unwrap).collect();
+        match solved {
+            Some(offsets) => {
+                assert_eq!(by_merged, offsets, "{name}");
+                // More than 10 six-bit fields do not fit 64 bits side by side.
+                let mut sorted = offsets.to_vec();
+                sorted.sort_unstable();
+                sorted.dedup();
+                assert_eq!(sorted.len(), count, "{name}: offsets are distinct");
+                assert!(sorted.windows(2).any(|w| w[1] - w[0] < 6), "{name}: fields overlap");
+            }
+            None => assert_eq!(by_merged, (0..count as u8).map(|k| 6 * k).collect::<Vec<_>>(), "{name}"),
         }
     }
 }
@@ -207,22 +199,19 @@ fn row_layouts_are_pinned() {
 fn every_transition_reads_back_through_the_rows() {
     for codec in registry::all() {
         let name = &codec.info().name;
-        let dfa = codec.dfa();
-        let (block, count) = merged(&dfa);
-        let offsets = offsets(&dfa, count);
-        let width = dfa.shift_width();
-        assert_eq!(offsets[0], 0, "{name}: the dead state sits at bit 0");
+        let a = automaton_of(*codec).unwrap();
+        let width = a.shift.width;
+        assert_eq!(a.shift.offsets[0], 0, "{name}: the dead state sits at bit 0");
         let bits = if width == 6 { 64 } else { 128 };
         for unit in 0..=255u8 {
-            let row = dfa.shift_row(unit);
+            let row = a.shift.rows[unit as usize];
             assert!(bits == 128 || row >> 64 == 0, "{name}: u64 row");
-            let stride = dfa.class_count();
-            for s in 0..dfa.state_count() {
-                let t = dfa.transition(s * stride, unit).next / stride;
+            for s in 0..a.state_count() {
+                let t = a.edge(s, unit).next;
                 // `state = row >> state`: the low bits of the shifted row (bits
                 // past the row read as zero) are the next state's offset.
-                let field = (row >> offsets[block[s]]) as u32 & ((1 << width) - 1);
-                assert_eq!(field, offsets[block[t]], "{name}: state {s}, unit {unit:#04x}");
+                let field = (row >> a.shift.offsets[s]) as u32 & ((1 << width) - 1);
+                assert_eq!(field, u32::from(a.shift.offsets[t]), "{name}: state {s}, unit {unit:#04x}");
             }
         }
     }

@@ -4,8 +4,9 @@
 //! mode and with errors placed in either chunk of a pair and at their cuts.
 
 use placemat_codec::dfa::{expanded, Dfa};
-use placemat_codec::{Codec, DecodeError, Step};
-use placemat_variants::codecs::{Printable6, Utf8};
+use placemat_codec::{Codec, DecodeError, DynCodec, Step};
+use placemat_compiler::automaton_of;
+use placemat_variants::codecs::Utf8;
 use placemat_variants::{corpus, registry};
 
 /// Decoding by `step`, the definition every bulk loop must agree with: the values
@@ -26,14 +27,17 @@ fn by_steps(dfa: &Dfa<&[u32], &[u64]>, input: &[u8]) -> (Vec<u64>, Result<(), De
     (values, Ok(()))
 }
 
-/// The same tables without the expanded table: the class-compressed walk.
-fn class_only(dfa: &Dfa<&[u32], &[u64]>) -> Dfa<Vec<u32>, Vec<u64>> {
-    Dfa::new(*dfa.classes(), *dfa.digits(), dfa.transitions().to_vec(), dfa.biases().to_vec()).unwrap()
+/// The codec's tables without the expanded table: the class-compressed walk.
+fn class_only(codec: &dyn DynCodec) -> Dfa<Vec<u32>, Vec<u64>> {
+    let mut automaton = automaton_of(codec).unwrap();
+    automaton.expanded = None;
+    automaton.dfa()
 }
 
-fn check(dfa: &Dfa<&[u32], &[u64]>, input: &[u8], what: &str) {
+fn check(codec: &dyn DynCodec, input: &[u8], what: &str) {
+    let dfa = &codec.dfa();
     let want = by_steps(dfa, input);
-    let plain = class_only(dfa);
+    let plain = class_only(codec);
     assert!(plain.expanded().is_none());
     for (walker, tables) in [(dfa.clone(), "as built"), (plain.as_ref(), "class-compressed")] {
         let mut got = vec![7u64];
@@ -63,37 +67,23 @@ fn bounded_codecs_have_an_expanded_table_and_printable6_has_none() {
         // printable6's continuation bit means a state does not know how many
         // payload bits are still to come; printable6-big also loops.
         assert_eq!(has, !name.starts_with("printable6"), "{name}");
+        assert_eq!(automaton_of(*codec).unwrap().facts.remaining.is_some(), has, "{name}");
     }
-    assert_eq!(Utf8::dfa().expanded().map(<[u64]>::len), Some(Utf8::dfa().state_count() * expanded::ROW));
-    let d = Printable6::dfa();
-    assert!(expanded::remaining_bits(d.classes(), d.transitions()).is_none());
-}
-
-#[test]
-fn the_generated_expanded_table_is_the_one_computed_at_run_time() {
-    for codec in registry::all() {
-        let d = codec.dfa();
-        let at_run_time = expanded::table_vec(d.classes(), d.digits(), d.transitions());
-        assert_eq!(d.expanded().map(<[u64]>::to_vec), at_run_time, "{}", codec.info().name);
-        if let Some(table) = d.expanded() {
-            assert!(expanded::matches(d.classes(), d.digits(), d.transitions(), table));
-            let mut wrong = table.to_vec();
-            wrong[expanded::ROW + 0x41] ^= 1 << expanded::PAYLOAD_AT;
-            assert!(!expanded::matches(d.classes(), d.digits(), d.transitions(), &wrong));
-        }
-    }
+    assert_eq!(
+        <Utf8 as Codec>::dfa().expanded().map(<[u64]>::len),
+        Some(<Utf8 as Codec>::dfa().state_count() * expanded::ROW)
+    );
 }
 
 #[test]
 fn every_codec_agrees_with_steps_on_long_inputs_with_errors_anywhere() {
     let mut rng = corpus::Rng::new(23);
     for codec in registry::all() {
-        let dfa = codec.dfa();
         let name = codec.info().name.to_string();
         for corpus in ["chinese", "mixed", "random-lengths", "english"] {
             // Long enough for several pairs of chunks (2 × 2048 units and more).
             let valid = encoded(*codec, corpus, 6_000);
-            check(&dfa, &valid, &format!("{name} {corpus} valid"));
+            check(*codec, &valid, &format!("{name} {corpus} valid"));
             // One error, at random and around the pair cuts (about 2048 and 4096).
             let mut places: Vec<usize> = (0..12).map(|_| rng.below(valid.len())).collect();
             for cut in [2048usize, 4096, 6144, 8192] {
@@ -107,9 +97,9 @@ fn every_codec_agrees_with_steps_on_long_inputs_with_errors_anywhere() {
                 }
                 let mut bad = valid.clone();
                 bad[at] = if k % 2 == 0 { 0xFF } else { rng.range(0x80, 0xBF) as u8 };
-                check(&dfa, &bad, &format!("{name} {corpus} error at {at}"));
+                check(*codec, &bad, &format!("{name} {corpus} error at {at}"));
                 // Truncated inside the damaged part, too.
-                check(&dfa, &bad[..(at + 1).min(bad.len())], &format!("{name} {corpus} cut at {}", at + 1));
+                check(*codec, &bad[..(at + 1).min(bad.len())], &format!("{name} {corpus} cut at {}", at + 1));
             }
         }
     }
@@ -119,13 +109,12 @@ fn every_codec_agrees_with_steps_on_long_inputs_with_errors_anywhere() {
 fn every_codec_agrees_with_steps_on_random_bytes() {
     let mut rng = corpus::Rng::new(29);
     for codec in registry::all() {
-        let dfa = codec.dfa();
         for len in [0, 1, 7, 33, 100, 5_000, 9_000] {
             for _ in 0..6 {
                 let input: Vec<u8> = (0..len)
                     .map(|_| if rng.one_in(4) { rng.range(0, 0x7F) as u8 } else { rng.range(0x80, 0xFF) as u8 })
                     .collect();
-                check(&dfa, &input, &codec.info().name);
+                check(*codec, &input, &codec.info().name);
             }
         }
     }
@@ -137,9 +126,9 @@ fn strict_utf8_matches_std_on_a_whole_corpus_in_both_walks() {
         let text = corpus::by_name(corpus).unwrap().utf8();
         let want: Vec<u32> = std::str::from_utf8(&text).unwrap().chars().map(u32::from).collect();
         let mut got: Vec<u32> = Vec::new();
-        Utf8::dfa().decode_into(&text, &mut got).unwrap();
+        <Utf8 as Codec>::dfa().decode_into(&text, &mut got).unwrap();
         assert_eq!(got, want, "{corpus}, expanded");
-        let plain = class_only(Utf8::dfa());
+        let plain = class_only(&Utf8);
         got.clear();
         plain.decode_into(&text, &mut got).unwrap();
         assert_eq!(got, want, "{corpus}, class-compressed");
@@ -149,7 +138,7 @@ fn strict_utf8_matches_std_on_a_whole_corpus_in_both_walks() {
         bad[at + 1] = b'!';
         let std = std::str::from_utf8(&bad).unwrap_err();
         got.clear();
-        let err = Utf8::dfa().decode_into(&bad, &mut got).unwrap_err();
+        let err = <Utf8 as Codec>::dfa().decode_into(&bad, &mut got).unwrap_err();
         assert_eq!((err.valid_up_to(), err.error_len()), (std.valid_up_to(), std.error_len()), "{corpus}");
         assert_eq!(got.len(), std::str::from_utf8(&bad[..std.valid_up_to()]).unwrap().chars().count());
     }

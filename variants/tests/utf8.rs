@@ -5,8 +5,8 @@
 mod common;
 
 use common::{check_agreement, check_round_trip, check_split, model_of, strategies};
-use placemat_codec::build::{BuildOptions, Description, RuntimeCodec};
 use placemat_codec::{Codec, Decoder, Encoder, Item, ItemError, Step};
+use placemat_compiler::{BuildOptions, Description, LoadedCodec};
 use placemat_variants::codecs::{Utf8, Utf8Branching};
 use proptest::prelude::*;
 
@@ -175,12 +175,12 @@ fn description_file_and_macro_build_identical_tables() {
     let file = Description::parse_str(&std::fs::read_to_string(path).unwrap()).unwrap().model;
     let compiled = Description::parse_str(Utf8::DESCRIPTION).unwrap().model;
     assert_eq!(file, compiled);
-    let runtime = RuntimeCodec::new(file, BuildOptions::default()).unwrap();
+    let runtime = LoadedCodec::new(file, BuildOptions::default()).unwrap();
     let dfa = Utf8::dfa();
     assert_eq!(runtime.dfa().classes(), dfa.classes());
     assert_eq!(runtime.dfa().transitions(), dfa.transitions());
     assert_eq!(runtime.dfa().biases(), dfa.biases());
-    assert_eq!(runtime.dfa().transitions(), &Utf8::TRANSITIONS[..]);
+    assert_eq!(runtime.dfa().transitions(), Utf8::TRANSITIONS.as_flattened());
 }
 
 #[test]

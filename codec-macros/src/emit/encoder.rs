@@ -2,7 +2,8 @@
 //! as its fixed bits or'ed with a slice of the payload.
 
 use num_traits::ToPrimitive;
-use placemat_codec::build::model::{Layout, Model};
+use placemat_compiler::automaton::Automaton;
+use placemat_compiler::model::{Layout, Model};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -11,7 +12,7 @@ fn lit(v: u64) -> Literal {
 }
 
 /// The body of `Encoder::encode` for a bounded model; `value` and `out` are in scope.
-pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
+pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result<TokenStream> {
     let to_u64 = |v: &num_bigint::BigUint| {
         v.to_u64().ok_or_else(|| syn::Error::new(proc_macro2::Span::call_site(), "a value does not fit 64 bits"))
     };
@@ -49,17 +50,16 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
             Some(quote! { const ALPHABET: &[u8] = #bytes; })
         }
     };
-    let mut forms = model.forms_upto_u64();
-    forms.sort_by(|a, b| a.lo.cmp(&b.lo));
+    let forms = &a.encode_forms;
     // Without a pre-mapping, forms that tile the value range in order are tested
     // by their upper bound alone, and the range and exclusion checks sit inside
     // the forms they concern, so a value of the first form pays one comparison.
     // Otherwise the checks come first, on the value as given.
     let tiled = premap.is_none()
         && model.layout != Layout::Explicit
-        && forms.first().is_some_and(|f| to_u64(&f.lo).ok() == Some(min))
-        && forms.windows(2).all(|p| p[0].hi.clone() + 1u32 == p[1].lo)
-        && forms.last().is_some_and(|f| to_u64(&f.hi).ok() == Some(max));
+        && forms.first().is_some_and(|f| f.lo == min)
+        && forms.windows(2).all(|p| p[0].hi.checked_add(1) == Some(p[1].lo))
+        && forms.last().is_some_and(|f| f.hi == max);
     let mut checks = Vec::new();
     if !tiled {
         let range = range_check(min, max);
@@ -73,7 +73,7 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> syn::Result<TokenStream> {
     let mut arms = Vec::new();
     for (k, f) in forms.iter().enumerate() {
         let n = f.units.len();
-        let (lo, hi, bias) = (to_u64(&f.lo)?, to_u64(&f.hi)?, to_u64(&f.bias)?);
+        let (lo, hi, bias) = (f.lo, f.hi, f.bias);
         let cond = if contiguous {
             let hi = lit(hi);
             quote!(value <= #hi)

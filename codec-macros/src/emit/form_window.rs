@@ -15,9 +15,9 @@
 //! loop then hands it to the exact state functions, which find the error's
 //! position and length.
 
-use num_traits::ToPrimitive;
-use placemat_codec::build::model::{ConcreteForm, Model};
 use placemat_codec::Unit;
+use placemat_compiler::automaton::{Automaton, EncodeForm};
+use placemat_compiler::model::Model;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -26,18 +26,18 @@ use quote::quote;
 /// more than 8 units in a form, a first unit whose payload bits are not its low
 /// bits, or two forms whose first units overlap (the first unit would not
 /// determine the form).
-pub fn emit(model: &Model, value_ty: &TokenStream) -> Option<(TokenStream, usize)> {
+pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> Option<(TokenStream, usize)> {
     if model.unit != Unit::Byte || !model.is_bounded() {
         return None;
     }
-    let forms = model.concrete_forms();
+    let forms = &a.encode_forms;
     let window = forms.iter().map(|f| f.units.len()).max()?;
     if window > 8 || forms.iter().any(|f| f.units.is_empty()) {
         return None;
     }
     // First units: contiguous ranges, pairwise disjoint.
     let mut leads: Vec<(u8, u8)> = Vec::new();
-    for f in &forms {
+    for f in forms {
         let u = &f.units[0];
         let payload = low_mask(u.payload_bits)?;
         if u.fixed_mask | payload != 0xFF || u.fixed_mask & payload != 0 {
@@ -50,7 +50,7 @@ pub fn emit(model: &Model, value_ty: &TokenStream) -> Option<(TokenStream, usize
             return None;
         }
     }
-    let min = model.min.to_u64()?;
+    let min = u64::try_from(&model.min).ok()?;
     let mut arms = Vec::new();
     for (f, &(lo, hi)) in forms.iter().zip(&leads) {
         let body = form_body(model, f, min)?;
@@ -84,7 +84,7 @@ fn low_mask(bits: u32) -> Option<u8> {
 
 /// The arm of one form: `b` (the first unit) and `w` are in scope; evaluates to
 /// `(value, len)` or returns `(0, 0)`.
-fn form_body(model: &Model, f: &ConcreteForm, min: u64) -> Option<TokenStream> {
+fn form_body(model: &Model, f: &EncodeForm, min: u64) -> Option<TokenStream> {
     let n = f.units.len();
     // The other units as one little-endian integer: unit k at bits 8(k-1).
     let mut mask: u64 = 0;
@@ -119,7 +119,7 @@ fn form_body(model: &Model, f: &ConcreteForm, min: u64) -> Option<TokenStream> {
         };
         payload.push(quote!(((#unit & #m) << #s)));
     }
-    let (lo, hi, bias) = (f.lo.to_u64()?.max(min), f.hi.to_u64()?, f.bias.to_u64()?);
+    let (lo, hi, bias) = (f.lo.max(min), f.hi, f.bias);
     // Every check folds into one flag and one branch: a valid window is the
     // common case, and each separate branch would cost a prediction slot.
     let mut refuse = vec![{
@@ -127,7 +127,7 @@ fn form_body(model: &Model, f: &ConcreteForm, min: u64) -> Option<TokenStream> {
         quote!(!(#lo..=#hi).contains(&value))
     }];
     for (elo, ehi) in &model.excluded {
-        let (elo, ehi) = (elo.to_u64()?, ehi.to_u64()?);
+        let (elo, ehi) = (u64::try_from(elo).ok()?, u64::try_from(ehi).ok()?);
         if elo <= hi && lo <= ehi {
             let (elo, ehi) = (Literal::u64_unsuffixed(elo), Literal::u64_unsuffixed(ehi));
             refuse.push(quote!((#elo..=#ehi).contains(&value)));

@@ -1,12 +1,15 @@
-//! Emits the DFA tables as documented associated constants, and the `static` table
-//! walker built over them.
+//! Emits the tables as documented associated constants, and the `static`
+//! [`Dfa`](placemat_codec::dfa::Dfa) over them with every fact the compiler
+//! derived: the shift rows, the expanded table and the certificates, checked by
+//! `Dfa::from_static` in a `const` (linear in the tables; nothing is rebuilt).
 
-use placemat_codec::dfa::Dfa;
+use placemat_compiler::automaton::pack::{narrow_rows, wide_rows};
+use placemat_compiler::automaton::Automaton;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-/// `[a, b, c]` with unsuffixed hex literals.
-fn hex_array<T: Copy + Into<u64>>(items: &[T], width: usize) -> TokenStream {
+/// `[a, b, c]` with hex literals of `width` digits.
+fn hex_array<T: Copy + Into<u128>>(items: &[T], width: usize) -> TokenStream {
     let lits = items.iter().map(|&x| {
         let text = format!("{:#0w$x}", x.into(), w = width + 2);
         text.parse::<Literal>().expect("a hex literal")
@@ -14,44 +17,116 @@ fn hex_array<T: Copy + Into<u64>>(items: &[T], width: usize) -> TokenStream {
     quote!([#(#lits),*])
 }
 
-/// The `impl` block with the tables and the walker's `static`.
-pub fn emit(name: &str, dfa: &Dfa<&[u32], &[u64]>) -> TokenStream {
-    let classes = hex_array(&dfa.classes()[..], 2);
-    let digits = hex_array(&dfa.digits()[..], 2);
-    let trans = hex_array(dfa.transitions(), 8);
-    let biases = hex_array(dfa.biases(), 1);
-    let n_trans = dfa.transitions().len();
-    let n_biases = dfa.biases().len();
-    let class_count = dfa.class_count();
-    let state_count = dfa.state_count();
+/// `[[row], [row], …]`: one row per state.
+fn rows<T: Copy + Into<u128>>(items: &[T], per_row: usize, width: usize) -> TokenStream {
+    let rows = items.chunks(per_row).map(|r| hex_array(r, width));
+    quote!([#(#rows),*])
+}
+
+/// The associated constants of the codec type.
+pub fn consts(name: &str, a: &Automaton) -> TokenStream {
+    let (classes, states) = (a.class_count(), a.state_count());
+    let class_map = hex_array(&a.classes, 2);
+    let trans = rows(&a.transitions, classes, 8);
+    let biases = hex_array(&a.biases, 1);
+    let n_biases = a.biases.len();
     let classes_doc = format!(
         "Unit classes of `{name}`: `CLASSES[u]` is the class of unit `u`; units of one class \
-         behave alike in every state. {class_count} classes, derived from the description."
-    );
-    let digits_doc = format!(
-        "Digit values of `{name}`: `DIGITS[u]` is the digit that unit `u` spells (the byte \
-         itself for byte units); payload bits are its low bits."
+         behave alike in every state. {classes} classes, derived from the description."
     );
     let trans_doc = format!(
-        "Transitions of `{name}`: {state_count} states × {class_count} classes, row after row; \
-         state ids are premultiplied by {class_count}. Entry bits 0–15: next state (0 = dead, \
-         {class_count} = start, where a completed sequence lands); bits 16–19: payload bits \
+        "Transitions of `{name}`: one row of {classes} entries per state ({states} states); \
+         state ids are premultiplied by {classes}. Entry bits 0–15: next state (0 = dead, \
+         {classes} = start, where a completed sequence lands); bits 16–19: payload bits \
          taken from the unit; bits 20–31: index into `BIASES` added on completion. See \
          `placemat_codec::dfa` for the format."
     );
     let biases_doc = format!("Biases of `{name}`: added to a value when its sequence completes; entry 0 is 0.");
+    let digits = if a.facts.byte_digits {
+        quote!()
+    } else {
+        let digits = hex_array(&a.digits, 2);
+        let doc = format!("Digit values of `{name}`: `DIGITS[u]` is the digit that unit `u` spells.");
+        quote!(#[doc = #doc] pub const DIGITS: [u8; 256] = #digits;)
+    };
     quote! {
         #[doc = #classes_doc]
-        pub const CLASSES: [u8; 256] = #classes;
-        #[doc = #digits_doc]
-        pub const DIGITS: [u8; 256] = #digits;
+        pub const CLASSES: [u8; 256] = #class_map;
+        #digits
         #[doc = #trans_doc]
-        pub const TRANSITIONS: [u32; #n_trans] = #trans;
+        pub const TRANSITIONS: [[u32; #classes]; #states] = #trans;
         #[doc = #biases_doc]
         pub const BIASES: [u64; #n_biases] = #biases;
         /// Number of unit classes (the width of a transition row).
-        pub const CLASS_COUNT: usize = #class_count;
+        pub const CLASS_COUNT: usize = #classes;
         /// Number of states, the dead state included.
-        pub const STATE_COUNT: usize = #state_count;
+        pub const STATE_COUNT: usize = #states;
+    }
+}
+
+/// The body of `Codec::dfa`: the derived tables in `static`s and the checked
+/// `static` walker over them.
+pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
+    let f = &a.facts;
+    let (ascii, bytes, cyclic) = (f.ascii_transparent, f.byte_digits, f.cyclic);
+    let sync = hex_array(&f.sync_units, 16);
+    let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
+    let depth = f.depth.as_deref().unwrap_or(&[]);
+    let (n_depth, depth) = (depth.len(), hex_array(depth, 2));
+    let remaining: &[u8] = if a.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] };
+    let (n_rem, remaining) = (remaining.len(), hex_array(remaining, 2));
+    let offsets = hex_array(&a.shift.offsets, 2);
+    let n_offsets = a.shift.offsets.len();
+    let shift = match (narrow_rows(a), wide_rows(a)) {
+        (Some(r), _) => {
+            let r = hex_array(&r, 16);
+            quote! {{
+                static ROWS: [u64; 256] = #r;
+                ::placemat_codec::dfa::ShiftRows::Narrow { offsets: &SHIFT_OFFSETS, rows: &ROWS }
+            }}
+        }
+        (_, Some(r)) => {
+            let r = hex_array(&r, 32);
+            quote! {{
+                static ROWS: [u128; 256] = #r;
+                ::placemat_codec::dfa::ShiftRows::Wide { offsets: &SHIFT_OFFSETS, rows: &ROWS }
+            }}
+        }
+        _ => quote!(::placemat_codec::dfa::ShiftRows::None),
+    };
+    let expanded = match &a.expanded {
+        Some(table) => {
+            let (states, table) = (a.state_count(), rows(table, 256, 16));
+            quote! {{
+                static EXPANDED: [[u64; 256]; #states] = #table;
+                ::core::option::Option::Some(EXPANDED.as_flattened())
+            }}
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        /// The merged state offsets of the shift validator, one per state.
+        static SHIFT_OFFSETS: [u8; #n_offsets] = #offsets;
+        /// The acyclicity certificate: units still to come, at most, per state.
+        static DEPTH: [u8; #n_depth] = #depth;
+        /// Payload bits still to come per state, for the expanded table.
+        static REMAINING: [u8; #n_rem] = #remaining;
+        static DFA: ::placemat_codec::dfa::Dfa = ::placemat_codec::dfa::Dfa::from_static(::placemat_codec::dfa::Parts {
+            classes: &#ty::CLASSES,
+            digits: #digits,
+            transitions: #ty::TRANSITIONS.as_flattened(),
+            biases: &#ty::BIASES,
+            facts: ::placemat_codec::dfa::Facts {
+                ascii_transparent: #ascii,
+                byte_digits: #bytes,
+                cyclic: #cyclic,
+                sync_units: #sync,
+            },
+            shift: #shift,
+            expanded: #expanded,
+            depth: &DEPTH,
+            remaining: &REMAINING,
+        });
+        &DFA
     }
 }

@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 
-use placemat_codec::build::analysis::{self, Analysis, Bound, Corpus, Mutation, Options, Subject, Verdict};
+use placemat_compiler::analysis::{self, Analysis, Bound, Corpus, Mutation, Options, Subject, Verdict};
 use placemat_codec::DynCodec;
 
 use super::source::{self, CodecRef};

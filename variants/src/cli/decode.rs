@@ -6,10 +6,10 @@ use std::fmt::Display;
 use std::io::{Read, Write};
 
 use placemat_codec::big::BigUint;
-use placemat_codec::build::tables::arms;
 use placemat_codec::dfa::DEAD;
 use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, TranscodeReader};
 use placemat_codec::{DynCodec, EncodeError, Step, Strategy, Value};
+use placemat_compiler::listing::arms;
 
 use super::input::{self, Input};
 use super::{CliError, CliResult, ErrorMode};
@@ -117,12 +117,14 @@ fn hex_units(units: &[u8]) -> String {
 
 /// "found E0 80, expected one of A0-BF" for a bad sequence.
 pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String {
-    let dfa = codec.dfa();
-    let mut state = dfa.start();
+    let Ok(automaton) = placemat_compiler::automaton_of(codec) else {
+        return format!("found {}", hex_units(found));
+    };
+    let mut state = 1;
     for (i, &u) in found.iter().enumerate() {
-        let next = dfa.transition(state, u).next;
+        let next = automaton.edge(state, u).next;
         if next == DEAD {
-            let expected: Vec<String> = arms(&dfa, state)
+            let expected: Vec<String> = arms(&automaton, state)
                 .iter()
                 .filter(|a| a.next != DEAD)
                 .map(|a| if a.lo == a.hi { format!("{:02X}", a.lo) } else { format!("{:02X}-{:02X}", a.lo, a.hi) })

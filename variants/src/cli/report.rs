@@ -8,13 +8,16 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use placemat_codec::build::analysis::{Analysis, Bound, Mutation, Verdict};
-use placemat_codec::build::tables::dot;
 use placemat_codec::DynCodec;
+use placemat_compiler::analysis::structure::FormSummary;
+use placemat_compiler::analysis::{Analysis, Bound, Mutation, Verdict};
+use placemat_compiler::listing::dot;
+use placemat_compiler::model::{Layout, Model, UnitPattern};
+use placemat_compiler::{split_range, Description};
 
 use super::compare::{self, Format};
 use super::{chart, CliError, CliResult};
-use crate::registry;
+use crate::{corpus, registry};
 
 /// The command that regenerates the report.
 const COMMAND: &str = "cargo run --release -- report --out papers";
@@ -59,61 +62,338 @@ fn witness(a: &Analysis) -> String {
     a.sync.as_ref().map(|s| s.witness_text()).unwrap_or_default()
 }
 
-/// The story of September 1992, told with the numbers just computed.
-fn story(s: &mut String, analyses: &[Analysis]) {
-    let (Some(x), Some(p)) = (find(analyses, "fss-utf-xopen"), find(analyses, "fss-utf-plan9")) else {
-        return;
-    };
-    let drop = |a: &Analysis| a.spread(Mutation::Drop);
-    let corpus_pair = |name: &str| {
-        let i = x.corpora.iter().position(|c| c.size.corpus == name)?;
-        Some((x.corpora[i].size.units_per_value(), p.corpora[i].size.units_per_value()))
-    };
-    let _ = writeln!(s, "## September 1992 in numbers\n");
-    let _ = writeln!(
-        s,
-        "X/Open's FSS-UTF proposal already met the requirement its name carries: the analysis finds it \
-         ASCII-transparent ({}) and file-system safe ({}), because every byte of a multi-byte sequence has its \
-         high bit set. What it lacked is visible in its continuation bytes, which are any byte from 80 up and so \
-         look exactly like lead bytes. Dropped into the middle of a stream, a decoder cannot tell where a \
-         character starts: the subset construction over its {}-state automaton finds the doubt can last \
-         forever ({}; witness `{}`: a run of such bytes splits into characters in more than one way for as long \
-         as it lasts). Thompson's redesign (drafted on 2 September, mailed to X/Open on the 8th as `fss-utf-plan9`) marks \
-         every continuation byte `10xxxxxx`; its bound is {} (witness `{}`), that is, no more than the longest \
-         run of continuation bytes a sequence can have.\n",
-        x.structure.ascii_transparent.short(),
-        x.structure.fs_safe.short(),
-        x.automaton.states,
-        bound(x),
-        witness(x),
-        bound(p),
-        witness(p),
-    );
-    let (xr, pr) = (x.realignment(), p.realignment());
-    let (xd, pd) = (drop(x), drop(p));
-    let _ = writeln!(
-        s,
-        "The empirical side agrees. Restarted at {} random offsets of the corpora, the X/Open decoder needed up to \
-         {} units (mean {:.2}) before its sequence boundaries matched the true ones again, the Plan 9 decoder at \
-         most {} (mean {:.2}). One dropped byte damaged {:.2} decoded characters on average in X/Open (99th \
-         percentile {}, worst {}) against {:.2} (99th percentile {}, worst {}) after the redesign. A misaligned \
-         X/Open decoder gets back in step only by luck (its misreading happens to end where a true character \
-         ends) or when an ASCII byte comes by, so its bad cases last as long as the runs of non-ASCII text.\n",
-        xr.samples, xr.max, xr.mean, pr.max, pr.mean, xd.mean, xd.p99, xd.max, pd.mean, pd.p99, pd.max,
-    );
-    let mut sizes = String::new();
-    for name in ["russian", "chinese", "emoji", "random-scalars"] {
-        if let Some((a, b)) = corpus_pair(name) {
-            let _ = write!(sizes, "{}{name} {a:.3} against {b:.3}", if sizes.is_empty() { "" } else { ", " });
+/// The two codecs the story compares: the X/Open proposal and its redesign.
+const XOPEN: &str = "fss-utf-xopen";
+const PLAN9: &str = "fss-utf-plan9";
+
+/// The model behind the codec called `name`, parsed back from its description.
+fn model_of(codecs: &[&dyn DynCodec], name: &str) -> Option<Model> {
+    let codec = codecs.iter().find(|c| c.info().name == name)?;
+    Description::parse_str(codec.description()).ok().map(|d| d.model)
+}
+
+/// A set of units (`true` at index `u` for unit `u`).
+type Units = [bool; 256];
+
+/// What the units of a codec do, read off its model: which units start a valid
+/// sequence, which continue one, and the patterns of the continuing units. Exact:
+/// the value ranges of every form are split into products of digit ranges, so a
+/// unit counts only if some valid sequence has it in that place.
+struct UnitRoles {
+    /// Units that are the first unit of some valid sequence.
+    lead: Units,
+    /// Units that are a later unit of some valid sequence.
+    cont: Units,
+    /// The smallest unit found anywhere in a sequence of two or more units.
+    multi_min: Option<u8>,
+    /// The distinct bit patterns of later units, in form order.
+    cont_patterns: Vec<UnitPattern>,
+    /// Bits per unit.
+    width: u32,
+}
+
+impl UnitRoles {
+    /// `None` if a form's payloads do not fit 128 bits.
+    fn of(model: &Model) -> Option<Self> {
+        let mut r = UnitRoles {
+            lead: [false; 256],
+            cont: [false; 256],
+            multi_min: None,
+            cont_patterns: Vec::new(),
+            width: model.unit_width(),
+        };
+        for form in model.forms_upto_u64() {
+            let widths: Vec<u32> = form.units.iter().map(|u| u.payload_bits).collect();
+            let multi = form.units.len() > 1;
+            for (lo, hi) in model.valid_ranges(&form) {
+                let lo = u128::try_from(&(lo - &form.bias)).ok()?;
+                let hi = u128::try_from(&(hi - &form.bias)).ok()?;
+                for product in split_range(lo, hi, &widths) {
+                    for (i, (&(dlo, dhi), pat)) in product.iter().zip(&form.units).enumerate() {
+                        let set = model.unit_set(pat, dlo, dhi);
+                        for u in (0..=255u8).filter(|&u| set[usize::from(u >> 6)] >> (u & 63) & 1 == 1) {
+                            if i == 0 {
+                                r.lead[usize::from(u)] = true;
+                            } else {
+                                r.cont[usize::from(u)] = true;
+                            }
+                            if multi {
+                                r.multi_min = Some(r.multi_min.map_or(u, |m| m.min(u)));
+                            }
+                        }
+                    }
+                }
+            }
+            for pat in form.units.iter().skip(1) {
+                if !r.cont_patterns.contains(pat) {
+                    r.cont_patterns.push(*pat);
+                }
+            }
+        }
+        Some(r)
+    }
+
+    /// The one pattern every later unit follows, if there is exactly one.
+    fn cont_pattern(&self) -> Option<&UnitPattern> {
+        match self.cont_patterns.as_slice() {
+            [p] => Some(p),
+            _ => None,
         }
     }
+}
+
+/// A unit pattern as bits, most significant first, `x` for a payload bit.
+fn pattern_text(p: &UnitPattern, width: u32) -> String {
+    (0..width)
+        .rev()
+        .map(|bit| match (p.fixed_mask >> bit & 1, p.fixed_bits >> bit & 1) {
+            (0, _) => 'x',
+            (_, 1) => '1',
+            _ => '0',
+        })
+        .collect()
+}
+
+/// A set of byte units as hex ranges: `00–7F, C2–DF`.
+fn units_ranges(set: &Units) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut u = 0;
+    while u < 256 {
+        if !set[u] {
+            u += 1;
+            continue;
+        }
+        let first = u;
+        while u + 1 < 256 && set[u + 1] {
+            u += 1;
+        }
+        out.push(if first == u { format!("{first:02X}") } else { format!("{first:02X}–{u:02X}") });
+        u += 1;
+    }
+    out.join(", ")
+}
+
+fn intersect(a: &Units, b: &Units) -> Units {
+    std::array::from_fn(|i| a[i] && b[i])
+}
+
+fn complement(a: &Units) -> Units {
+    std::array::from_fn(|i| !a[i])
+}
+
+fn is_empty(a: &Units) -> bool {
+    !a.iter().any(|&x| x)
+}
+
+/// Units per value of the form holding `v`, if any.
+fn length_of(forms: &[FormSummary], v: u128) -> Option<usize> {
+    forms.iter().find(|f| u128::try_from(&f.lo).is_ok_and(|lo| lo <= v) && u128::try_from(&f.hi).is_ok_and(|hi| v <= hi)).map(|f| f.units)
+}
+
+/// The value intervals up to `limit` on which codec `a` spells a value in fewer
+/// units than codec `b`, as `(first, last, units in a, units in b)`.
+fn shorter_in(a: &[FormSummary], b: &[FormSummary], limit: u128) -> Vec<(u128, u128, usize, usize)> {
+    let mut cuts: Vec<u128> = a.iter().chain(b).filter_map(|f| u128::try_from(&f.lo).ok()).filter(|&lo| lo <= limit).collect();
+    cuts.push(limit + 1);
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out: Vec<(u128, u128, usize, usize)> = Vec::new();
+    for w in cuts.windows(2) {
+        let (first, last) = (w[0], w[1] - 1);
+        let (Some(la), Some(lb)) = (length_of(a, first), length_of(b, first)) else { continue };
+        if la >= lb {
+            continue;
+        }
+        match out.last_mut() {
+            Some(prev) if prev.1 + 1 == first && (prev.2, prev.3) == (la, lb) => prev.1 = last,
+            _ => out.push((first, last, la, lb)),
+        }
+    }
+    out
+}
+
+/// `U+0800–U+207F in 2 bytes where <other> needs 3, and …`.
+fn intervals_text(intervals: &[(u128, u128, usize, usize)], other: &str) -> String {
+    let parts: Vec<String> = intervals
+        .iter()
+        .enumerate()
+        .map(|(i, &(lo, hi, la, lb))| {
+            if i == 0 {
+                format!("U+{lo:04X}–U+{hi:04X} in {la} bytes where {other} needs {lb}")
+            } else {
+                format!("U+{lo:04X}–U+{hi:04X} in {la} where it needs {lb}")
+            }
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The story of the X/Open proposal and its redesign, told with the numbers just
+/// computed. Every fact in it is read off the two models or the analyses; a
+/// sentence whose premise the numbers do not bear out is left out.
+fn story(s: &mut String, codecs: &[&dyn DynCodec], analyses: &[Analysis]) {
+    let (Some(x), Some(p)) = (find(analyses, XOPEN), find(analyses, PLAN9)) else {
+        return;
+    };
+    let (Some(xm), Some(pm)) = (model_of(codecs, XOPEN), model_of(codecs, PLAN9)) else {
+        return;
+    };
+    let (Some(xu), Some(pu)) = (UnitRoles::of(&xm), UnitRoles::of(&pm)) else {
+        return;
+    };
+    let _ = writeln!(s, "## The X/Open proposal and its redesign, in numbers\n");
+
+    // Structure: file-system safety, and why X/Open does not resynchronize.
+    let mut para = format!(
+        "X/Open's FSS-UTF proposal (`{XOPEN}`) already met the requirement its name carries: the analysis finds it \
+         ASCII-transparent ({}) and file-system safe ({})",
+        x.structure.ascii_transparent.short(),
+        x.structure.fs_safe.short(),
+    );
+    if let Some(m) = xu.multi_min.filter(|&m| m >= 0x80) {
+        let _ = write!(para, ", because no byte below {m:02X} occurs in a sequence of two or more bytes");
+    }
+    para.push('.');
+    let shared = intersect(&xu.cont, &xu.lead);
+    if !is_empty(&shared) {
+        let _ = write!(
+            para,
+            " Its continuation bytes are {}, and {} of them also start sequences, so a decoder dropped into the \
+             middle of a stream cannot always tell where a character starts:",
+            units_ranges(&xu.cont),
+            units_ranges(&shared),
+        );
+        match x.sync.as_ref().map(|s| s.bound) {
+            Ok(Bound::Unbounded) => {
+                let _ = write!(
+                    para,
+                    " the subset construction over its {}-state automaton finds that the doubt can last forever \
+                     ({}; witness `{}`: a run of such bytes splits into characters in more than one way for as long \
+                     as it lasts).",
+                    x.automaton.states,
+                    bound(x),
+                    witness(x),
+                );
+            }
+            Ok(Bound::Units(_)) => {
+                let _ = write!(
+                    para,
+                    " the subset construction over its {}-state automaton finds that a boundary is certain only \
+                     after {} (witness `{}`).",
+                    x.automaton.states,
+                    bound(x),
+                    witness(x),
+                );
+            }
+            Err(_) => {
+                let _ = write!(para, " the exact bound was {}.", bound(x));
+            }
+        }
+    }
+    let _ = write!(para, " Its redesign, `{PLAN9}`,");
+    match pu.cont_pattern() {
+        Some(pat) if is_empty(&intersect(&pu.cont, &pu.lead)) => {
+            let _ = write!(
+                para,
+                " writes every continuation byte as `{}` ({}), which no lead byte matches;",
+                pattern_text(pat, pu.width),
+                units_ranges(&pu.cont),
+            );
+        }
+        _ => {}
+    }
+    let _ = write!(para, " its bound is {} (witness `{}`)", bound(p), witness(p));
+    let longest_run = p.structure.max_units.map(|n| n.saturating_sub(1));
+    match (p.sync.as_ref().ok().and_then(|s| s.bound.units()), longest_run) {
+        (Some(b), Some(run)) if b == run => {
+            let _ = write!(para, ", that is, the longest run of continuation bytes a sequence can have ({run})");
+        }
+        _ => {}
+    }
+    para.push_str(".\n");
+    let _ = writeln!(s, "{para}");
+
+    // Measurements.
+    let drop = |a: &Analysis| a.spread(Mutation::Drop);
+    let (xr, pr) = (x.realignment(), p.realignment());
+    let (xd, pd) = (drop(x), drop(p));
+    let mut para = format!(
+        "The empirical side: restarted at {} random offsets of the corpora, the X/Open decoder needed up to {} units \
+         (mean {:.2}) before its sequence boundaries matched the true ones again, the redesign's at most {} (mean \
+         {:.2}). One dropped byte damaged {:.2} decoded characters on average in X/Open (99th percentile {}, worst \
+         {}) against {:.2} (99th percentile {}, worst {}) after the redesign.",
+        xr.samples, xr.max, xr.mean, pr.max, pr.mean, xd.mean, xd.p99, xd.max, pd.mean, pd.p99, pd.max,
+    );
+    let never_cont = complement(&xu.cont);
+    if !is_empty(&shared) && !is_empty(&never_cont) {
+        let _ = write!(
+            para,
+            " The only bytes that never continue an X/Open sequence are {}: a misaligned X/Open decoder gets back in \
+             step when one of them comes by, or by luck (its misreading happens to end where a true character ends), \
+             so its bad cases last as long as the runs of bytes from {}.",
+            units_ranges(&never_cont),
+            units_ranges(&xu.cont),
+        );
+    }
+    para.push('\n');
+    let _ = writeln!(s, "{para}");
+
+    // Size.
+    let mut para = String::new();
+    if let (Some(xc), Some(pc)) = (xu.cont_pattern(), pu.cont_pattern()) {
+        if xc.payload_bits > pc.payload_bits {
+            let _ = write!(
+                para,
+                "The price of the marker bits is size: X/Open's continuation bytes carry {} payload bits, the \
+                 redesign's {}",
+                xc.payload_bits, pc.payload_bits,
+            );
+            if xm.layout == Layout::Biased {
+                para.push_str(", and X/Open's forms are biased, so no value has a second, overlong spelling");
+            }
+            para.push_str(". ");
+        }
+    }
+    let limit = u128::from(u32::from(char::MAX));
+    let gains = shorter_in(&x.structure.forms, &p.structure.forms, limit);
+    let losses = shorter_in(&p.structure.forms, &x.structure.forms, limit);
+    if !gains.is_empty() {
+        let _ = write!(
+            para,
+            "Among the values up to U+{limit:X}, X/Open spells {}",
+            intervals_text(&gains, "the redesign")
+        );
+        if !losses.is_empty() {
+            let _ = write!(para, "; the redesign spells {}", intervals_text(&losses, "X/Open"));
+        }
+        para.push_str(". ");
+    }
+    let mut sizes: Vec<(String, f64, f64)> = Vec::new();
+    for (xc, pc) in x.corpora.iter().zip(&p.corpora) {
+        if xc.size.corpus == pc.size.corpus {
+            sizes.push((xc.size.corpus.clone(), xc.size.units_per_value(), pc.size.units_per_value()));
+        }
+    }
+    if !sizes.is_empty() {
+        let list: Vec<String> = sizes.iter().map(|(n, a, b)| format!("{n} {a:.3} against {b:.3}")).collect();
+        let _ = write!(para, "In bytes per character (X/Open against the redesign): {}.", list.join(", "));
+        let best = sizes
+            .iter()
+            .filter(|(_, a, b)| a < b)
+            .max_by(|l, r| (1.0 - l.1 / l.2).total_cmp(&(1.0 - r.1 / r.2)));
+        if let Some((name, a, b)) = best {
+            let _ = write!(para, " The largest saving is on `{name}`: {:.1}% fewer bytes.", 100.0 * (1.0 - a / b));
+        }
+        para.push(' ');
+    }
     let _ = writeln!(
-        s,
-        "The price of the marker bit is size. X/Open's continuation bytes carry 7 payload bits, the redesign's 6, \
-         and X/Open's biased forms waste no codes on overlong spellings. In bytes per character (X/Open against \
-         Plan 9): {sizes}. Where the two differ, X/Open's longer reach per length (its 3-byte form goes up to \
-         U+8207F) saves a byte on characters that the redesign spells in 4 bytes, such as emoji. Both automata are small: {} classes and \
-         {} states ({} table bytes) for X/Open, {} classes and {} states ({} bytes) for the redesign.\n",
+        para,
+        "The automata: {} classes and {} states ({} table bytes) for X/Open, {} classes and {} states ({} bytes) for \
+         the redesign.",
         x.automaton.classes,
         x.automaton.states,
         x.automaton.table_bytes,
@@ -121,14 +401,26 @@ fn story(s: &mut String, analyses: &[Analysis]) {
         p.automaton.states,
         p.automaton.table_bytes,
     );
+    let _ = writeln!(s, "{para}");
+
+    // Order.
     let ordered: Vec<&str> =
         analyses.iter().filter(|a| a.structure.order_preserving.is_yes()).map(|a| a.name.as_str()).collect();
+    let (xo, po) = (&x.structure.order_preserving, &p.structure.order_preserving);
+    let lead = if xo.is_yes() && po.is_yes() {
+        "Both also keep byte order equal to value order: sorting encodings byte by byte sorts the values.".to_string()
+    } else {
+        format!(
+            "Sorting encodings byte by byte sorts the values in X/Open: {}; in the redesign: {}.",
+            xo.short(),
+            po.short()
+        )
+    };
     let _ = writeln!(
         s,
-        "Both keep a property nobody asked for in 1992: sorting encodings byte by byte sorts the values. It holds \
-         for {} of the {} codecs here ({}).\n",
-        ordered.len(),
+        "{lead} Of the {} codecs here, {} have that property ({}).\n",
         analyses.len(),
+        ordered.len(),
         ordered.join(", "),
     );
 }
@@ -198,7 +490,8 @@ pub fn generate(codecs: &[&dyn DynCodec], analyses: &[Analysis], out_dir: &Path)
     let mut rendered = 0;
     for codec in codecs {
         let name = codec.info().name.to_string();
-        let text = dot(&name, &codec.dfa());
+        let automaton = placemat_compiler::automaton_of(*codec).map_err(|e| CliError::Message(format!("{name}: {e}")))?;
+        let text = dot(&name, &automaton);
         write(&auto_dir.join(format!("{name}.dot")), &text)?;
         files.push(format!("comparison/automata/{name}.dot"));
         if let Some(svg) = render_dot(&text) {
@@ -213,11 +506,15 @@ pub fn generate(codecs: &[&dyn DynCodec], analyses: &[Analysis], out_dir: &Path)
     let _ = writeln!(s, "Regenerate this file and its figures with:\n\n```sh\n{COMMAND}\n```\n");
     let _ = writeln!(
         s,
-        "Every number below is computed from the codecs' descriptions (the model and its automaton) or measured on \
-         the built-in corpora (`placemat_variants::corpus`, about 2 MiB each in UTF-8) with fixed seeds; none is \
-         typed in. The same analysis prints as a table with `cargo run --release -- compare`.\n"
+        "Every number and property below is computed from the codecs' descriptions (the model and its automaton) \
+         or measured on the built-in corpora (`placemat_variants::corpus`: {} texts, each generated with a fixed \
+         seed until its UTF-8 form reaches {} MiB); none is typed in. The same analysis prints as a table with \
+         `cargo run --release -- compare`. What each codec is and where it comes from: \
+         `papers/specs/encodings.md`.\n",
+        corpora.len(),
+        corpus::TARGET_BYTES >> 20,
     );
-    story(&mut s, analyses);
+    story(&mut s, codecs, analyses);
     let _ = writeln!(s, "## All properties\n");
     let _ = writeln!(s, "Command: `cargo run --release -- compare --format markdown`\n");
     s.push_str(&compare::render(&compare::grid(analyses), Format::Markdown));
@@ -274,4 +571,51 @@ pub fn run(out_dir: &str, out: &mut dyn Write) -> CliResult {
         writeln!(out, "{}", Path::new(out_dir).join(f).display())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(name: &str) -> Model {
+        let codec = registry::find(name).expect("built-in codec");
+        Description::parse_str(codec.description()).expect("description parses").model
+    }
+
+    #[test]
+    fn unit_roles_follow_the_forms() {
+        let u = UnitRoles::of(&model("utf8")).unwrap();
+        assert_eq!(units_ranges(&u.lead), "00–7F, C2–F4");
+        assert_eq!(units_ranges(&u.cont), "80–BF");
+        assert_eq!(u.multi_min, Some(0x80));
+        assert_eq!(pattern_text(u.cont_pattern().unwrap(), u.width), "10xxxxxx");
+
+        let x = UnitRoles::of(&model(XOPEN)).unwrap();
+        assert_eq!(units_ranges(&x.lead), "00–F7");
+        assert_eq!(units_ranges(&x.cont), "80–FF");
+        assert_eq!(units_ranges(&complement(&x.cont)), "00–7F");
+        assert_eq!(x.cont_pattern().map(|p| p.payload_bits), Some(7));
+
+        // Leads FC–FF in the draft; FE and FF unused in the mailed version.
+        assert_eq!(units_ranges(&UnitRoles::of(&model("ken-draft")).unwrap().lead), "00–7F, C2–FF");
+        assert_eq!(units_ranges(&UnitRoles::of(&model(PLAN9)).unwrap().lead), "00–7F, C2–FD");
+
+        // Printable units are alphabet positions spelled as ASCII bytes.
+        let six = UnitRoles::of(&model("printable6-big")).unwrap();
+        assert_eq!(six.width, 6);
+        assert!(six.lead[usize::from(b'A')] && !six.lead[usize::from(b'@')] && six.cont[usize::from(b'@')]);
+    }
+
+    #[test]
+    fn shorter_intervals_come_from_the_form_tables() {
+        let analyse = |name: &str| placemat_compiler::analysis::structure::analyze(&model(name)).forms;
+        let (x, p) = (analyse(XOPEN), analyse(PLAN9));
+        let limit = u128::from(u32::from(char::MAX));
+        assert_eq!(shorter_in(&x, &p, limit), [(0x800, 0x207F, 2, 3), (0x10000, 0x8207F, 3, 4)]);
+        assert_eq!(shorter_in(&p, &x, limit), []);
+        assert_eq!(
+            intervals_text(&shorter_in(&x, &p, limit), "B"),
+            "U+0800–U+207F in 2 bytes where B needs 3 and U+10000–U+8207F in 3 where it needs 4"
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! Picking a codec: a built-in name, or a description file loaded at run time.
 
-use placemat_codec::build::RuntimeCodec;
+use placemat_compiler::LoadedCodec;
 use placemat_codec::DynCodec;
 
 use super::{CliError, CodecArgs};
@@ -11,7 +11,7 @@ pub enum CodecRef {
     /// A generated codec.
     Builtin(&'static dyn DynCodec),
     /// A description loaded from a file.
-    Runtime(Box<RuntimeCodec>),
+    Runtime(Box<LoadedCodec>),
 }
 
 impl CodecRef {
@@ -35,7 +35,7 @@ pub fn builtin(name: &str) -> Result<CodecRef, CliError> {
 pub fn spec(path: &str) -> Result<CodecRef, CliError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| CliError::msg(format!("cannot read description `{path}`: {e}")))?;
-    match RuntimeCodec::from_text(&text) {
+    match LoadedCodec::from_text(&text) {
         Ok(codec) => Ok(CodecRef::Runtime(Box::new(codec))),
         Err(diagnostics) => {
             let rendered = diagnostics.render(path);

@@ -2,16 +2,18 @@
 
 use std::io::Write;
 
-use placemat_codec::build::tables::{dot, listing};
 use placemat_codec::DynCodec;
+use placemat_compiler::automaton_of;
+use placemat_compiler::listing::{dot, listing};
 
-use super::CliResult;
+use super::{CliError, CliResult};
 
 /// `placemat tables [--dot]`.
 pub fn run(codec: &dyn DynCodec, as_dot: bool, out: &mut dyn Write) -> CliResult {
     let name = &codec.info().name;
-    let dfa = codec.dfa();
-    let text = if as_dot { dot(name, &dfa) } else { listing(name, &dfa) };
+    let automaton = automaton_of(codec)
+        .map_err(|e| CliError::Message(format!("the description of {name} does not compile: {e}")))?;
+    let text = if as_dot { dot(name, &automaton) } else { listing(name, &automaton) };
     out.write_all(text.as_bytes())?;
     Ok(())
 }

@@ -17,8 +17,9 @@
 //! a pattern no lead unit has. FE and FF never occur.
 //!
 //! # Lineage
-//! The `Tab`-driven `wctomb`/`mbtowc` mailed to X/Open on 8 Sept 1992 (seed 000);
-//! RFC 2279 (1998) §2; `../shared/specs/VARIANTS.md` §3.
+//! The `Tab`-driven `wctomb`/`mbtowc` mailed to X/Open on 8 Sept 1992 (quoted in
+//! Rob Pike's mail "UTF-8 history", 2003); RFC 2279 (1998) §2;
+//! `papers/specs/encodings.md#fss-utf-plan9`.
 
 placemat_macros::codec! {
     /// The Thompson–Pike FSS-UTF of 8 Sept 1992 (= RFC 2279 UTF-8): 1–6 bytes, 31 bits.

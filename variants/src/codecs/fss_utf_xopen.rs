@@ -20,8 +20,9 @@
 //! next character boundary.
 //!
 //! # Lineage
-//! The X/Open / USL (Prosser) FSS-UTF proposal as quoted in Rob Pike's mail of
-//! 30 April 2003 and in seed 000; `../shared/specs/VARIANTS.md` §2.
+//! The X/Open FSS-UTF proposal of 1992 (usually credited to Dave Prosser of USL),
+//! whose sample `mbtowc` is quoted in Rob Pike's mail "UTF-8 history" of
+//! 30 April 2003; `papers/specs/encodings.md#fss-utf-xopen`.
 
 placemat_macros::codec! {
     /// The original X/Open FSS-UTF (1992): 1–5 bytes, biased forms, 7-bit continuations.

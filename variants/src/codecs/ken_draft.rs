@@ -12,8 +12,8 @@
 //! ```
 //!
 //! # Lineage
-//! The draft appended to seed 000 ("we define 7 byte types": T0, Tx, T1–T5);
-//! `../shared/specs/VARIANTS.md` §4.
+//! Thompson's "7 byte types" note (T0, Tx, T1–T5), quoted in Rob Pike's mail
+//! "UTF-8 history" (2003); `papers/specs/encodings.md#ken-draft`.
 
 placemat_macros::codec! {
     /// Ken Thompson's 2 Sept 1992 draft with 7 byte types: T5 = `111111xx`, 32 bits.

@@ -25,8 +25,8 @@
 //! non-negative integers of any size.
 //!
 //! # Lineage
-//! Ken Takusagawa, "Sort of UTF-6" (2018; seed 002), with the table the seed lost a
-//! cell of restored in `../shared/specs/VARIANTS.md` §6.
+//! Ken Takusagawa, "Sort of UTF-6" (blog post, 2018), with the pre-mapping settled
+//! by the post's worked example; `papers/specs/encodings.md#printable6`.
 
 placemat_macros::codec! {
     /// The 6-bit printable continuation-bit encoding, carrying Unicode scalar values.

@@ -22,7 +22,8 @@
 //! outgrows it.
 //!
 //! # Lineage
-//! Seed 002 ("values of arbitrary size"); `../shared/specs/VARIANTS.md` §6.
+//! Ken Takusagawa, "Sort of UTF-6" (2018: "values of arbitrary size");
+//! `papers/specs/encodings.md#printable6-big`.
 
 placemat_macros::codec! {
     /// The 6-bit printable continuation-bit encoding for integers of any size.

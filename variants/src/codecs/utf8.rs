@@ -18,7 +18,7 @@
 //! (A0–BF, 80–9F, 90–BF, 80–8F). All of that follows from the four lines below.
 //!
 //! # Lineage
-//! RFC 3629 (2003) §3–4; Unicode 15, ch. 3, Table 3-7; `../shared/specs/VARIANTS.md` §1.
+//! RFC 3629 (2003) §3–4; Unicode 15, ch. 3, Table 3-7; `papers/specs/encodings.md#utf8`.
 
 placemat_macros::codec! {
     /// Strict UTF-8 (RFC 3629): U+0000..=U+10FFFF less the surrogates, shortest form only.

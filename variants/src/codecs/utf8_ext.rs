@@ -16,8 +16,10 @@
 //! is at least 82 and the byte after FF at least 81.
 //!
 //! # Lineage
-//! Seed 001 ("maximum potential" of the UTF-8 scheme); `../shared/specs/VARIANTS.md`
-//! §5. Perl's internal extended UTF-8 gives FF a different meaning (13 bytes).
+//! A Russian-language article on UTF-8 ("maximum potential" of the scheme) and
+//! Takusagawa's "Sort of UTF-6" (2018) on UTF-8 "extended in the obvious way";
+//! `papers/specs/encodings.md#utf8-ext36` and `#utf8-ext42`. Perl's internal
+//! extended UTF-8 gives FF a different meaning (13 bytes).
 
 placemat_macros::codec! {
     /// UTF-8 extended to 36 bits: the RFC 2279 forms plus FE + 6 continuation bytes.

@@ -8,7 +8,7 @@
 use super::words;
 
 /// The corpora's generator: the same SplitMix64 the analyses sample with.
-pub use placemat_codec::build::analysis::Rng;
+pub use placemat_compiler::analysis::Rng;
 
 /// The entries of a word list.
 pub fn list(text: &'static str) -> Vec<&'static str> {

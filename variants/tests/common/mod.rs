@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use num_bigint::BigUint;
-use placemat_codec::build::{reference::Reference, BuildOptions, Description, RuntimeCodec};
 use placemat_codec::{Codec, Decoder, Encoder, Item, Step, StreamDecoder, Value};
+use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedCodec};
 
 /// One decoding step with values widened to `u64`.
 pub type StepFn = Box<dyn Fn(&[u8]) -> Step<u64>>;
@@ -25,7 +25,7 @@ fn widen<V: Value>(s: Step<V>) -> Step<u64> {
 }
 
 /// The codec's model, parsed back from the description it was generated from.
-pub fn model_of<C: Codec>() -> placemat_codec::build::Model {
+pub fn model_of<C: Codec>() -> placemat_compiler::Model {
     Description::parse_str(C::DESCRIPTION).expect("the built-in description parses").model
 }
 
@@ -36,8 +36,8 @@ where
     C: Codec + Default + 'static,
 {
     let model = model_of::<C>();
-    let unminimized = RuntimeCodec::new(model.clone(), BuildOptions { minimize: false, classes: true }).unwrap();
-    let singleton = RuntimeCodec::new(model.clone(), BuildOptions { minimize: true, classes: false }).unwrap();
+    let unminimized = LoadedCodec::new(model.clone(), BuildOptions { minimize: false, classes: true }).unwrap();
+    let singleton = LoadedCodec::new(model.clone(), BuildOptions { minimize: true, classes: false }).unwrap();
     let model: &'static _ = Box::leak(Box::new(model));
     let reference = Reference::new(model);
     vec![
@@ -127,7 +127,7 @@ pub fn check_split<D: Decoder>(decoder: D, input: &[u8], cuts: &[usize]) -> Vec<
 
 /// Round trip: encode with the generated encoder, compare with the reference
 /// encoder, decode with every strategy.
-pub fn check_round_trip<C>(strategies: &[Strategy], reference_model: &placemat_codec::build::Model, value: u64)
+pub fn check_round_trip<C>(strategies: &[Strategy], reference_model: &placemat_compiler::Model, value: u64)
 where
     C: Codec + Default,
 {

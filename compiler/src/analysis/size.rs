@@ -1,10 +1,9 @@
 //! Size: how many units a text takes in a codec, and how big its automaton is.
 //!
 //! ```
-//! use placemat_codec::build::analysis::{AutomatonSize, Encoded};
-//! use placemat_codec::build::RuntimeCodec;
-//! use placemat_codec::DynCodec;
-//! let codec = RuntimeCodec::from_text(r#"
+//! use placemat_compiler::analysis::{AutomatonSize, Encoded};
+//! use placemat_compiler::LoadedCodec;
+//! let codec = LoadedCodec::from_text(r#"
 //!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF, layout: shortest,
 //!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
 //! "#).unwrap();
@@ -14,15 +13,15 @@
 //! let size = e.size("tiny");
 //! assert_eq!((size.values, size.units, size.unencodable), (2, 3, 1));
 //! assert_eq!(size.units_per_value(), 1.5);
-//! let a = AutomatonSize::of(&DynCodec::dfa(&codec));
+//! let a = AutomatonSize::of(codec.automaton());
 //! assert_eq!((a.classes, a.states), (4, 3));
 //! ```
 //!
 //! Units are what a codec writes: bytes, or for alphabet codecs one character per
 //! 6-bit unit, so "units per character" is also bytes per character as stored.
 
-use crate::dfa::Dfa;
-use crate::DynCodec;
+use crate::Automaton;
+use placemat_codec::DynCodec;
 
 /// A corpus encoded by one codec, with the offset where each value starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,7 +116,7 @@ pub struct AutomatonSize {
 
 impl AutomatonSize {
     /// Measures `dfa`.
-    pub fn of(dfa: &Dfa<&[u32], &[u64]>) -> Self {
-        AutomatonSize { classes: dfa.class_count(), states: dfa.state_count(), table_bytes: dfa.table_bytes() }
+    pub fn of(a: &Automaton) -> Self {
+        AutomatonSize { classes: a.class_count(), states: a.state_count(), table_bytes: a.table_bytes() }
     }
 }

@@ -2,7 +2,7 @@
 //! properties `placemat compare` tabulates and `papers/comparison.md` discusses.
 //!
 //! Everything here works at run time on any description (a built-in codec's
-//! [`crate::Codec::DESCRIPTION`] or a file loaded with `--spec`), never on a codec's
+//! [`placemat_codec::Codec::DESCRIPTION`] or a file loaded with `--spec`), never on a codec's
 //! name. One file per family of properties:
 //!
 //! * [`structure`] — value range, forms, longest sequence, prefix-freeness and
@@ -16,17 +16,17 @@
 //! * [`size`] — units per character on a corpus, and the automaton's size.
 //!
 //! ```
-//! use placemat_codec::build::analysis::{analyze, Corpus, Options, Subject};
-//! use placemat_codec::build::RuntimeCodec;
+//! use placemat_compiler::analysis::{analyze, Corpus, Options, Subject};
+//! use placemat_compiler::LoadedCodec;
 //! // Strict UTF-8 cut down to two forms.
-//! let codec = RuntimeCodec::from_text(r#"
+//! let codec = LoadedCodec::from_text(r#"
 //!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF, layout: shortest,
 //!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
 //! "#).unwrap();
 //! let text: Vec<u32> = "añb".chars().map(u32::from).collect();
 //! let corpora = [Corpus { name: "tiny", values: &text }];
 //! let options = Options { spread_trials: 20, sync_samples: 20, ..Options::default() };
-//! let a = analyze(&Subject::from_runtime(&codec), &corpora, &options, &mut |_| {});
+//! let a = analyze(&Subject::from_loaded(&codec), &corpora, &options, &mut |_| {});
 //! assert!(a.structure.ascii_transparent.is_yes());
 //! assert_eq!(a.sync.as_ref().unwrap().bound.units(), Some(1));
 //! assert_eq!(a.corpora[0].size.units, 4);
@@ -46,10 +46,11 @@ pub mod sync;
 
 use std::fmt;
 
-use crate::DynCodec;
+use placemat_codec::DynCodec;
 
 use super::model::Model;
-use super::{Description, Diagnostics, RuntimeCodec};
+use crate::automaton::{Automaton, BuildOptions};
+use crate::{Description, Diagnostic, Diagnostics, LoadedCodec};
 
 pub use size::{AutomatonSize, CorpusSize, Encoded};
 pub use spread::{Mutation, SpreadStats};
@@ -69,6 +70,8 @@ pub struct Corpus<'a> {
 pub struct Subject<'a> {
     /// The model (from the codec's description).
     pub model: Model,
+    /// The model's automaton.
+    pub automaton: Automaton,
     /// The codec: its encoder, decoder and tables.
     pub codec: &'a dyn DynCodec,
 }
@@ -93,15 +96,16 @@ impl std::error::Error for SubjectError {}
 impl<'a> Subject<'a> {
     /// Any codec, its model parsed back from [`DynCodec::description`].
     pub fn from_dyn(codec: &'a dyn DynCodec) -> Result<Self, SubjectError> {
-        let model = Description::parse_str(codec.description())
-            .map_err(|diagnostics| SubjectError { name: codec.info().name.to_string(), diagnostics })?
-            .model;
-        Ok(Subject { model, codec })
+        let fail = |diagnostics| SubjectError { name: codec.info().name.to_string(), diagnostics };
+        let model = Description::parse_str(codec.description()).map_err(fail)?.model;
+        let automaton = Automaton::build(&model, BuildOptions::default())
+            .map_err(|e| fail(Diagnostics(vec![Diagnostic::new(proc_macro2::Span::call_site(), e.to_string())])))?;
+        Ok(Subject { model, automaton, codec })
     }
 
     /// A codec built at run time (`--spec`), with its model.
-    pub fn from_runtime(codec: &'a RuntimeCodec) -> Self {
-        Subject { model: codec.model().clone(), codec }
+    pub fn from_loaded(codec: &'a LoadedCodec) -> Self {
+        Subject { model: codec.model().clone(), automaton: codec.automaton().clone(), codec }
     }
 
     /// The codec's name.
@@ -183,9 +187,8 @@ pub fn analyze(
     progress(&format!("{name}: structure"));
     let structure = structure::analyze(&subject.model);
     progress(&format!("{name}: self-synchronization"));
-    let dfa = subject.codec.dfa();
-    let sync = sync::self_sync(&dfa);
-    let automaton = AutomatonSize::of(&dfa);
+    let sync = sync::self_sync(&subject.automaton);
+    let automaton = AutomatonSize::of(&subject.automaton);
     let mut results = Vec::new();
     for (i, corpus) in corpora.iter().enumerate() {
         progress(&format!("{name}: corpus {}", corpus.name));
@@ -246,7 +249,7 @@ impl Rng {
 /// backquotes for alphabet units.
 pub fn units_text(model: &Model, units: &[u8]) -> String {
     match model.unit {
-        crate::Unit::Byte => units.iter().map(|b| format!("{b:02X}")).collect::<Vec<_>>().join(" "),
-        crate::Unit::Alphabet(_) => format!("`{}`", String::from_utf8_lossy(units)),
+        placemat_codec::Unit::Byte => units.iter().map(|b| format!("{b:02X}")).collect::<Vec<_>>().join(" "),
+        placemat_codec::Unit::Alphabet(_) => format!("`{}`", String::from_utf8_lossy(units)),
     }
 }

@@ -2,9 +2,9 @@
 //! how many decoded values differ from the original text.
 //!
 //! ```
-//! use placemat_codec::build::analysis::{spread, Encoded, Mutation, Rng};
-//! use placemat_codec::build::RuntimeCodec;
-//! let codec = RuntimeCodec::from_text(r#"
+//! use placemat_compiler::analysis::{spread, Encoded, Mutation, Rng};
+//! use placemat_compiler::LoadedCodec;
+//! let codec = LoadedCodec::from_text(r#"
 //!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF, layout: shortest,
 //!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
 //! "#).unwrap();
@@ -27,7 +27,7 @@
 //! `max(original, decoded) − (common prefix + common suffix)`. A decoding that has
 //! not realigned after `cap` values is counted as `cap`.
 
-use crate::{DynCodec, Step, Strategy, Unit};
+use placemat_codec::{DynCodec, Step, Strategy, Unit};
 
 use super::size::Encoded;
 use super::Rng;
@@ -218,7 +218,7 @@ fn damaged_values(codec: &dyn DynCodec, encoded: &Encoded, at: usize, damage: Da
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::RuntimeCodec;
+    use crate::LoadedCodec;
 
     #[test]
     fn stats_use_nearest_rank() {
@@ -232,7 +232,7 @@ mod tests {
     fn a_continuation_bit_code_without_sync_spreads_further() {
         // Any unit with the high bit set continues: after a dropped unit, a run of
         // high units is read with the wrong phase until a low unit comes.
-        let loose = RuntimeCodec::from_text(
+        let loose = LoadedCodec::from_text(
             r#"pub L { name: "loose", value: u32, range: 0 ..= 0x3FFF, layout: biased,
                       forms: { "0xxxxxxx", "1xxxxxxx 1xxxxxxx" } }"#,
         )

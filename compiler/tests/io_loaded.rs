@@ -4,8 +4,8 @@
 
 use std::io::{Read, Write};
 
-use placemat_codec::build::RuntimeCodec;
 use placemat_codec::io::{ErrorMode, TranscodeError, TranscodeErrorKind, TranscodeReader, TranscodeWriter};
+use placemat_compiler::LoadedCodec;
 
 const UTF8: &str = r#"
     pub Utf8 {
@@ -23,15 +23,15 @@ const BIASED: &str = r#"
     }
 "#;
 
-fn codecs() -> (RuntimeCodec, RuntimeCodec) {
-    (RuntimeCodec::from_text(UTF8).unwrap(), RuntimeCodec::from_text(BIASED).unwrap())
+fn codecs() -> (LoadedCodec, LoadedCodec) {
+    (LoadedCodec::from_text(UTF8).unwrap(), LoadedCodec::from_text(BIASED).unwrap())
 }
 
 fn read_all(
     input: &[u8],
     piece: usize,
-    from: &RuntimeCodec,
-    to: &RuntimeCodec,
+    from: &LoadedCodec,
+    to: &LoadedCodec,
     mode: ErrorMode,
 ) -> (Vec<u8>, Option<TranscodeError>) {
     let mut reader = TranscodeReader::new(input, from, to, mode).unwrap();
@@ -49,8 +49,8 @@ fn read_all(
 fn write_all(
     input: &[u8],
     piece: usize,
-    from: &RuntimeCodec,
-    to: &RuntimeCodec,
+    from: &LoadedCodec,
+    to: &LoadedCodec,
     mode: ErrorMode,
 ) -> (Vec<u8>, Option<TranscodeError>) {
     let mut out = Vec::new();

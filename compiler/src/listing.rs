@@ -4,21 +4,21 @@
 //! turns into `match` arms.
 //!
 //! ```
-//! use placemat_codec::build::{tables, RuntimeCodec};
-//! let codec = RuntimeCodec::from_text(r#"
+//! use placemat_compiler::{listing, LoadedCodec};
+//! let codec = LoadedCodec::from_text(r#"
 //!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF,
 //!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
 //! "#).unwrap();
-//! let dfa = codec.dfa();
-//! let start = tables::arms(&dfa, dfa.start());
+//! let dfa = codec.automaton();
+//! let start = listing::arms(dfa, 1);
 //! assert_eq!((start[0].lo, start[0].hi, start[0].payload_bits), (0x00, 0x7F, 7));
-//! assert!(tables::listing("two", &dfa).starts_with("two: 4 unit classes, 3 states"));
-//! assert!(tables::dot("two", &dfa).starts_with("digraph"));
+//! assert!(listing::listing("two", &dfa).starts_with("two: 4 unit classes, 3 states"));
+//! assert!(listing::dot("two", &dfa).starts_with("digraph"));
 //! ```
 
 use std::fmt::Write;
 
-use crate::dfa::{Dfa, DEAD};
+use crate::Automaton;
 
 /// A run of units that take the same transition from one state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct Arm {
     pub lo: u8,
     /// Last unit.
     pub hi: u8,
-    /// Next state's (premultiplied) id.
+    /// Next state (0 dead, 1 start).
     pub next: usize,
     /// Payload bits the unit contributes.
     pub payload_bits: u32,
@@ -37,10 +37,10 @@ pub struct Arm {
 
 /// The transitions out of `state` as maximal runs of units, dead runs included,
 /// in unit order.
-pub fn arms(dfa: &Dfa<&[u32], &[u64]>, state: usize) -> Vec<Arm> {
+pub fn arms(dfa: &Automaton, state: usize) -> Vec<Arm> {
     let mut out: Vec<Arm> = Vec::new();
     for u in 0..=255u8 {
-        let t = dfa.transition(state, u);
+        let t = dfa.edge(state, u);
         match out.last_mut() {
             Some(a) if a.next == t.next && a.payload_bits == t.payload_bits && a.bias == t.bias && a.hi + 1 == u => {
                 a.hi = u
@@ -66,10 +66,10 @@ fn ranges_text(units: &[u8]) -> String {
 }
 
 /// The units of every class, as `00-7F,C0` text.
-pub fn class_members(dfa: &Dfa<&[u32], &[u64]>) -> Vec<String> {
+pub fn class_members(dfa: &Automaton) -> Vec<String> {
     (0..dfa.class_count())
         .map(|c| {
-            let units: Vec<u8> = (0..=255u8).filter(|&u| dfa.classes()[u as usize] as usize == c).collect();
+            let units: Vec<u8> = (0..=255u8).filter(|&u| dfa.classes[u as usize] as usize == c).collect();
             ranges_text(&units)
         })
         .collect()
@@ -80,7 +80,7 @@ pub fn class_members(dfa: &Dfa<&[u32], &[u64]>) -> Vec<String> {
 /// Line 1: `<name>: <C> unit classes, <S> states (dead state 0, start state 1), <B> table bytes`.
 /// Then one line per class with its units, and one row per state whose cells read
 /// `next/bits` (`+bias` when a completing transition adds a bias; `.` is dead).
-pub fn listing(name: &str, dfa: &Dfa<&[u32], &[u64]>) -> String {
+pub fn listing(name: &str, dfa: &Automaton) -> String {
     let stride = dfa.class_count();
     let mut s = String::new();
     let _ = writeln!(
@@ -103,14 +103,13 @@ pub fn listing(name: &str, dfa: &Dfa<&[u32], &[u64]>) -> String {
     for st in 0..dfa.state_count() {
         let mut row = format!("  {st:>5}");
         for c in 0..stride {
-            let unit = (0..=255u8).find(|&u| dfa.classes()[u as usize] as usize == c).unwrap_or(0);
-            let t = dfa.transition(st * stride, unit);
-            let cell = if t.next == DEAD {
+            let t = dfa.edges[st][c];
+            let cell = if t.next == 0 {
                 ".".to_string()
             } else if t.bias != 0 {
-                format!("{}/{}+{:X}", t.next / stride, t.payload_bits, t.bias)
+                format!("{}/{}+{:X}", t.next, t.payload_bits, t.bias)
             } else {
-                format!("{}/{}", t.next / stride, t.payload_bits)
+                format!("{}/{}", t.next, t.payload_bits)
             };
             let _ = write!(row, " {cell:>8}");
         }
@@ -122,7 +121,7 @@ pub fn listing(name: &str, dfa: &Dfa<&[u32], &[u64]>) -> String {
 /// A Graphviz `digraph` of the automaton: one node per live state (the start state
 /// doubles as the accepting state), one edge per target with its unit ranges and
 /// payload bits. The dead state and edges into it are left out.
-pub fn dot(name: &str, dfa: &Dfa<&[u32], &[u64]>) -> String {
+pub fn dot(name: &str, dfa: &Automaton) -> String {
     let stride = dfa.class_count();
     let mut s = String::new();
     let _ = writeln!(s, "digraph \"{name}\" {{");
@@ -136,11 +135,11 @@ pub fn dot(name: &str, dfa: &Dfa<&[u32], &[u64]>) -> String {
     }
     for st in 1..dfa.state_count() {
         let mut by_target: Vec<(usize, u32, u64, Vec<u8>)> = Vec::new();
-        for a in arms(dfa, st * stride) {
-            if a.next == DEAD {
+        for a in arms(dfa, st) {
+            if a.next == 0 {
                 continue;
             }
-            let key = (a.next / stride, a.payload_bits, a.bias);
+            let key = (a.next, a.payload_bits, a.bias);
             match by_target.iter_mut().find(|(t, b, bi, _)| (*t, *b, *bi) == key) {
                 Some(entry) => entry.3.extend(a.lo..=a.hi),
                 None => by_target.push((key.0, key.1, key.2, (a.lo..=a.hi).collect())),

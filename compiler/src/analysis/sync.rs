@@ -2,23 +2,23 @@
 //! units must a decoder read before it knows for certain where a sequence starts?
 //!
 //! ```
-//! use placemat_codec::build::analysis::sync::{self_sync, Bound};
-//! use placemat_codec::build::RuntimeCodec;
+//! use placemat_compiler::analysis::sync::{self_sync, Bound};
+//! use placemat_compiler::LoadedCodec;
 //! // UTF-8's first three forms: a continuation byte says so (10xxxxxx).
-//! let utf8ish = RuntimeCodec::from_text(r#"
+//! let utf8ish = LoadedCodec::from_text(r#"
 //!     pub U { name: "u", value: u32, range: 0 ..= 0xFFFF, layout: shortest,
 //!             forms: { "0xxxxxxx", "110xxxxx 10xxxxxx", "1110xxxx 10xxxxxx 10xxxxxx" } }
 //! "#).unwrap();
 //! // Two continuation bytes in a row can only end a three-byte sequence, so after
 //! // at most two units the decoder knows where it stands.
-//! assert_eq!(self_sync(&utf8ish.dfa()).unwrap().bound, Bound::Units(2));
+//! assert_eq!(self_sync(utf8ish.automaton()).unwrap().bound, Bound::Units(2));
 //! // X/Open style: every byte from 80 up may continue a sequence, so a run of them
 //! // can be split into characters in more than one way, forever.
-//! let xopen = RuntimeCodec::from_text(r#"
+//! let xopen = LoadedCodec::from_text(r#"
 //!     pub X { name: "x", value: u32, range: 0 ..= 0x207F, layout: biased,
 //!             forms: { "0zzzzzzz", "10zzzzzz 1zzzzzzz" } }
 //! "#).unwrap();
-//! let x = self_sync(&xopen.dfa()).unwrap();
+//! let x = self_sync(xopen.automaton()).unwrap();
 //! assert_eq!(x.bound, Bound::Unbounded);
 //! assert_eq!(x.witness_text(), "80 [80]…");
 //! ```
@@ -47,8 +47,9 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::dfa::{Dfa, DEAD};
-use crate::{DynCodec, Step, Strategy};
+use crate::Automaton;
+use placemat_codec::dfa::DEAD;
+use placemat_codec::{DynCodec, Step, Strategy};
 
 use super::size::Encoded;
 use super::Rng;
@@ -157,14 +158,9 @@ struct Graph {
 }
 
 impl Graph {
-    fn new(dfa: &Dfa<&[u32], &[u64]>) -> Self {
-        let stride = dfa.class_count();
-        let reps: Vec<u8> =
-            (0..stride).map(|c| (0..=255u8).find(|&u| dfa.classes()[u as usize] as usize == c).unwrap_or(0)).collect();
-        let next = (0..dfa.state_count())
-            .map(|s| reps.iter().map(|&u| (dfa.transition(s * stride, u).next / stride) as u16).collect())
-            .collect();
-        Graph { next, reps, start: (dfa.start() / stride) as u16 }
+    fn new(a: &Automaton) -> Self {
+        let next = a.edges.iter().map(|row| row.iter().map(|e| e.next as u16).collect()).collect();
+        Graph { next, reps: a.class_units.clone(), start: 1 }
     }
 
     /// States reachable from the start state that can get back to it.
@@ -266,8 +262,8 @@ enum Status {
 }
 
 /// Computes the exact self-synchronization bound of `dfa` (see the module docs).
-pub fn self_sync(dfa: &Dfa<&[u32], &[u64]>) -> Result<SelfSync, SyncError> {
-    let g = Graph::new(dfa);
+pub fn self_sync(a: &Automaton) -> Result<SelfSync, SyncError> {
+    let g = Graph::new(a);
     let Ok(root) = g.initial() else {
         return Ok(SelfSync { bound: Bound::Units(0), witness: Vec::new(), cycle_start: None, configurations: 1 });
     };
@@ -388,18 +384,18 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
-    use crate::build::RuntimeCodec;
-    use crate::Decoder;
+    use crate::LoadedCodec;
+    use placemat_codec::Decoder;
 
-    fn codec(forms: &str, layout: &str, max: u32) -> RuntimeCodec {
-        RuntimeCodec::from_text(&format!(
+    fn codec(forms: &str, layout: &str, max: u32) -> LoadedCodec {
+        LoadedCodec::from_text(&format!(
             "pub T {{ name: \"t\", value: u32, range: 0 ..= {max}, layout: {layout}, forms: {{ {forms} }} }}"
         ))
         .unwrap()
     }
 
     /// Every codeword of a small codec, by brute force over short unit strings.
-    fn codewords(c: &RuntimeCodec, max_len: usize) -> Vec<Vec<u8>> {
+    fn codewords(c: &LoadedCodec, max_len: usize) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
         let mut frontier: Vec<Vec<u8>> = vec![Vec::new()];
         for _ in 0..max_len {
@@ -424,7 +420,7 @@ mod tests {
     /// well inside it, the fewest units after which some position is a boundary in
     /// every stream that shows the same units at some offset. `None` if some window
     /// of `limit` units settles nothing.
-    fn brute_force(c: &RuntimeCodec, total: usize, limit: usize) -> Option<usize> {
+    fn brute_force(c: &LoadedCodec, total: usize, limit: usize) -> Option<usize> {
         let words = codewords(c, 3);
         let mut streams: Vec<(Vec<u8>, Vec<bool>)> = vec![(Vec::new(), vec![true])];
         let mut done = Vec::new();
@@ -475,18 +471,18 @@ mod tests {
     fn exact_bound_matches_the_definition() {
         // UTF-8-like: continuation bytes 80–81 are marked apart from the leads.
         let marked = codec(r#""0000000x", "1100000x 1000000x", "1110000x 1000000x 1000000x""#, "shortest", 4);
-        let s = self_sync(&marked.dfa()).unwrap();
+        let s = self_sync(marked.automaton()).unwrap();
         // Two continuation bytes in a row can only end a three-byte sequence.
         assert_eq!(s.bound, Bound::Units(2));
         assert_eq!(brute_force(&marked, 13, 4), Some(2));
         assert_eq!((s.witness.len(), s.witness[0]), (2, 0x80));
         // Only two forms: one continuation byte is the end of a sequence.
         let short = codec(r#""0000000x", "1100000x 1000000x""#, "shortest", 3);
-        assert_eq!(self_sync(&short.dfa()).unwrap().bound, Bound::Units(1));
+        assert_eq!(self_sync(short.automaton()).unwrap().bound, Bound::Units(1));
         assert_eq!(brute_force(&short, 12, 4), Some(1));
         // X/Open-like: a lead (80–81) is also a continuation.
         let loose = codec(r#""0000000x", "1000000x 1000000x""#, "biased", 3);
-        let s = self_sync(&loose.dfa()).unwrap();
+        let s = self_sync(loose.automaton()).unwrap();
         assert_eq!(s.bound, Bound::Unbounded);
         assert_eq!(brute_force(&loose, 13, 4), None);
         // The witness's cycle really is ambiguous: repeated, it never settles.
@@ -496,21 +492,21 @@ mod tests {
     #[test]
     fn a_codec_whose_every_unit_is_a_value_needs_no_units() {
         let ascii = codec(r#""0xxxxxxx""#, "shortest", 0x7F);
-        assert_eq!(self_sync(&ascii.dfa()).unwrap().bound, Bound::Units(0));
+        assert_eq!(self_sync(ascii.automaton()).unwrap().bound, Bound::Units(0));
     }
 
     #[test]
     fn end_marked_units_settle_at_the_final_unit() {
         // Continuation-bit scheme over an alphabet: high bit = more units follow.
         let alphabet = " abcdefghijklmnopqrstuvwxyz;,-.?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\\\]^_";
-        let c = RuntimeCodec::from_text(&format!(
+        let c = LoadedCodec::from_text(&format!(
             "pub P {{ name: \"p\", unit: alphabet(\"{alphabet}\"), value: u32, range: 0 ..= 0x7FFF, layout: shortest,
                       forms: {{ \"1xxxxx* 0xxxxx\" }} }}"
         ))
         .unwrap();
         // Three units at most (15 bits): two non-final units in a row start a
         // sequence, and any final unit ends one.
-        let s = self_sync(&c.dfa()).unwrap();
+        let s = self_sync(c.automaton()).unwrap();
         assert_eq!(s.bound, Bound::Units(2));
         // The worst case opens with a non-final unit (high bit set: `@`–`_`).
         assert!((b'@'..=b'_').contains(&s.witness[0]), "{}", s.witness_text());

@@ -3,7 +3,7 @@
 //! is the oracle that every table and branching decoder is tested against.
 //!
 //! ```
-//! use placemat_codec::build::{reference::Reference, Description};
+//! use placemat_compiler::{reference::Reference, Description};
 //! use placemat_codec::Step;
 //! use num_bigint::BigUint;
 //! let d = Description::parse_str(r#"
@@ -30,7 +30,7 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::model::{ConcreteForm, Model};
-use crate::Step;
+use placemat_codec::Step;
 
 /// The reference interpreter for one model.
 #[derive(Clone, Debug)]

@@ -1,40 +1,16 @@
-//! The description language and everything that reasons about an encoding: the
-//! passes `syntax` (parse) → `validate` (all errors at once) → `model` (span-free)
-//! → `automaton` (sequences, DFA, Hopcroft minimization, tables), the big-integer
-//! [`reference`](mod@reference) interpreter that is the oracle for every fast path, and
-//! [`RuntimeCodec`], which runs a description loaded at run time through the same
-//! table walker as generated code.
+//! Diagnostics: what is wrong with a description, at the tokens it concerns,
+//! rendered as `file:line:col` lines for the CLI or as a `syn::Error` for the
+//! proc-macro.
 //!
 //! ```
-//! use placemat_codec::build::Description;
-//! let d = Description::parse_str(r#"
-//!     /// Seven-bit ASCII.
-//!     pub Ascii { name: "ascii", value: u32, range: 0 ..= 0x7F, forms: { "0xxxxxxx" } }
-//! "#).unwrap();
-//! assert_eq!(d.model.name, "ascii");
-//! assert_eq!(d.model.summary, "Seven-bit ASCII.");
+//! use placemat_compiler::Description;
+//! let err = Description::parse_str("pub X { name: \"x\" }").unwrap_err();
+//! assert!(err.render("x.placemat").starts_with("x.placemat:1:"));
 //! ```
-//!
-//! The grammar is documented in the `placemat-macros` crate.
-
-pub mod analysis;
-pub mod automaton;
-pub mod model;
-pub mod reference;
-mod runtime;
-mod sequences;
-pub mod syntax;
-pub mod tables;
-pub mod validate;
 
 use std::fmt;
 
 use proc_macro2::{Span, TokenStream};
-
-pub use automaton::{build_dfa, BuildError, BuildOptions};
-pub use model::Model;
-pub use runtime::RuntimeCodec;
-pub use sequences::split_range;
 
 /// One problem in a description, at the tokens it concerns.
 #[derive(Clone, Debug)]
@@ -145,30 +121,3 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
-
-/// A parsed and validated description: the model plus what only the generated Rust
-/// item needs (its visibility).
-#[derive(Clone, Debug)]
-pub struct Description {
-    /// The visibility written before the type name.
-    pub vis: syn::Visibility,
-    /// The validated model.
-    pub model: Model,
-}
-
-impl Description {
-    /// Parses and validates description tokens (the body of `codec! { … }`).
-    pub fn parse(tokens: TokenStream) -> Result<Self, Diagnostics> {
-        let ast: syntax::Ast = syn::parse2(tokens)?;
-        let model = validate::validate(&ast)?;
-        Ok(Description { vis: ast.vis, model })
-    }
-
-    /// Parses and validates a description file's text.
-    pub fn parse_str(text: &str) -> Result<Self, Diagnostics> {
-        let tokens: TokenStream = text.parse().map_err(|e: proc_macro2::LexError| {
-            Diagnostics(vec![Diagnostic::new(e.span(), format!("cannot tokenize the description: {e}"))])
-        })?;
-        Self::parse(tokens)
-    }
-}

@@ -2,8 +2,8 @@
 //! what the set of encodings looks like as a code.
 //!
 //! ```
-//! use placemat_codec::build::analysis::structure;
-//! use placemat_codec::build::Description;
+//! use placemat_compiler::analysis::structure;
+//! use placemat_compiler::Description;
 //! let model = Description::parse_str(r#"
 //!     pub X { name: "x", value: u32, range: 0 ..= 0x207F, layout: biased,
 //!             forms: { "0zzzzzzz", "10zzzzzz 1zzzzzzz" } }
@@ -18,7 +18,7 @@
 //! ```
 //!
 //! # How
-//! Each concrete form's valid values are split ([`crate::build::split_range`]) into
+//! Each concrete form's valid values are split ([`crate::split_range`]) into
 //! *blocks*: products of one payload range per unit, so a block's encodings are
 //! every combination of its units. The properties reduce to questions about blocks:
 //!
@@ -43,9 +43,9 @@ use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
 use super::units_text;
-use crate::build::model::{ConcreteForm, Model};
-use crate::build::reference::Reference;
-use crate::build::split_range;
+use crate::model::{ConcreteForm, Model};
+use crate::reference::Reference;
+use crate::split_range;
 
 /// A property's value: proved, refuted with a witness, or not decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -477,7 +477,7 @@ fn order_preserving(model: &Model, reference: &Reference<'_>, forms: &[ConcreteF
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::Description;
+    use crate::Description;
 
     fn model(body: &str) -> Model {
         Description::parse_str(&format!("pub T {{ name: \"t\", {body} }}")).unwrap().model

@@ -4,7 +4,7 @@
 //! number. Any range of payloads is a union of a few *products* of digit ranges:
 //!
 //! ```
-//! use placemat_codec::build::split_range;
+//! use placemat_compiler::split_range;
 //! // Payloads 0x80..=0x7FF of a two-unit form with 5 + 6 payload bits (UTF-8's
 //! // second form) are lead digits 2..=31 followed by any continuation digit.
 //! assert_eq!(split_range(0x80, 0x7FF, &[5, 6]), vec![vec![(2, 31), (0, 63)]]);

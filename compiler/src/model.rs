@@ -3,7 +3,7 @@
 //! generator and the analyses read.
 //!
 //! ```
-//! use placemat_codec::build::Description;
+//! use placemat_compiler::Description;
 //! let d = Description::parse_str(r#"
 //!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF, layout: shortest,
 //!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
@@ -16,7 +16,7 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use crate::Unit;
+use placemat_codec::Unit;
 
 /// A set of units: bit `b` of word `b / 64` is set for unit `b`.
 pub type UnitSet = [u64; 4];

@@ -3,7 +3,7 @@
 //! more: meaning is checked by [`super::validate`].
 //!
 //! ```
-//! use placemat_codec::build::syntax::Ast;
+//! use placemat_compiler::syntax::Ast;
 //! let ast: Ast = syn::parse_str(r#"
 //!     pub Tiny { name: "tiny", value: u32, range: 0 ..= 0x7F, forms: { "0xxxxxxx" } }
 //! "#).unwrap();

@@ -1,0 +1,264 @@
+//! Emits the trait impls of the codec type (`Encoder`, `Decoder` over the
+//! tables, `Codec` with the codec's facts and its checked `static` walker) and
+//! of the branching decoder type, and the inverse pre-mapping where the
+//! description has a pre-mapping.
+
+use num_traits::ToPrimitive;
+use placemat_codec::Unit;
+use placemat_compiler::automaton::Automaton;
+use placemat_compiler::model::Model;
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::quote;
+
+use super::{encoder, tables, Names};
+
+fn to_u64(v: &num_bigint::BigUint) -> syn::Result<u64> {
+    v.to_u64().ok_or_else(|| syn::Error::new(Span::call_site(), "a value does not fit 64 bits"))
+}
+
+/// The unit kind as a runtime value.
+fn unit(model: &Model) -> TokenStream {
+    match &model.unit {
+        Unit::Byte => quote!(::placemat_codec::Unit::Byte),
+        Unit::Alphabet(a) => {
+            let bytes = Literal::byte_string(a);
+            quote!(::placemat_codec::Unit::Alphabet(::placemat_codec::__private::Cow::Borrowed(#bytes)))
+        }
+    }
+}
+
+/// `UNMAP` and `fn unmap`, undoing the pre-mapping after the automaton; nothing
+/// without a pre-mapping.
+pub fn unmap(model: &Model, names: &Names) -> TokenStream {
+    let Some(inv) = model.premap_inverse() else { return quote!() };
+    let value_ty = &names.value;
+    let n = inv.len();
+    let items = inv.iter().map(|&x| Literal::u32_unsuffixed(x));
+    quote! {
+        /// The inverse of the description's pre-mapping, applied to decoded values.
+        pub const UNMAP: [#value_ty; #n] = [#(#items),*];
+
+        #[inline(always)]
+        fn unmap(value: #value_ty) -> #value_ty {
+            match Self::UNMAP.get(value as usize) {
+                Some(&v) => v,
+                None => value,
+            }
+        }
+    }
+}
+
+/// The value after the automaton: `Self::unmap(value)` or `value`.
+fn unmapped(model: &Model, names: &Names) -> TokenStream {
+    let ty = &names.ty;
+    if model.premap.is_some() {
+        quote!(#ty::unmap(value))
+    } else {
+        quote!(value)
+    }
+}
+
+/// The `CodecInfo` constructor.
+fn info(model: &Model) -> syn::Result<TokenStream> {
+    let (name, summary) = (&model.name, &model.summary);
+    let min = Literal::u64_unsuffixed(to_u64(&model.min)?);
+    let max = Literal::u64_unsuffixed(model.max.as_ref().map(to_u64).transpose()?.unwrap_or(u64::MAX));
+    let mut excluded = Vec::new();
+    for (lo, hi) in &model.excluded {
+        let (lo, hi) = (Literal::u64_unsuffixed(to_u64(lo)?), Literal::u64_unsuffixed(to_u64(hi)?));
+        excluded.push(quote!((#lo, #hi)));
+    }
+    let max_units = match model.max_units() {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    };
+    let value_bits = model.value.bits().unwrap_or(64);
+    let unit = unit(model);
+    let unbounded = if model.is_bounded() { quote!() } else { quote!(.with_unbounded_values()) };
+    let doc = format!("The facts of `{name}`.");
+    Ok(quote! {
+        #[doc = #doc]
+        static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
+            #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
+        )#unbounded;
+        &INFO
+    })
+}
+
+/// The table decoder's `decode_into`: the bulk walker (values unmapped after),
+/// or nothing for unbounded codecs, whose values may outgrow the accumulator and
+/// are decoded step by step, checked.
+fn decode_into(model: &Model, names: &Names) -> TokenStream {
+    let value_ty = &names.value;
+    let body = if !model.is_bounded() {
+        return quote!();
+    } else if model.premap.is_some() {
+        quote! {
+            let start = out.len();
+            let result = <Self as ::placemat_codec::Codec>::dfa().decode_into(input, out);
+            for v in &mut out[start..] {
+                *v = Self::unmap(*v);
+            }
+            result
+        }
+    } else {
+        quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into(input, out))
+    };
+    quote! {
+        #[inline]
+        fn decode_into(
+            &self,
+            input: &[u8],
+            out: &mut ::placemat_codec::__private::Vec<#value_ty>,
+        ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+            #body
+        }
+    }
+}
+
+/// `step_big` and `encode_big` of an unbounded codec.
+fn big_methods(model: &Model) -> TokenStream {
+    if model.is_bounded() {
+        return quote!();
+    }
+    let form = model.forms.last().expect("validated: an unbounded model has forms");
+    let repeat = form.repeat.expect("validated: the last form of an unbounded model repeats");
+    let units = form.units.iter().map(|u| {
+        let fixed = Literal::u8_unsuffixed(u.fixed_bits);
+        let bits = Literal::u8_unsuffixed(u.payload_bits as u8);
+        quote!((#fixed, #bits))
+    });
+    let alphabet = match &model.unit {
+        Unit::Byte => quote!(::core::option::Option::None),
+        Unit::Alphabet(a) => {
+            let bytes = Literal::byte_string(a);
+            quote!(::core::option::Option::Some(#bytes))
+        }
+    };
+    let unmap_small = if model.premap.is_some() { quote!(Self::unmap(small)) } else { quote!(small) };
+    quote! {
+        fn step_big(&self, input: &[u8]) -> ::placemat_codec::Step<::placemat_codec::big::BigUint> {
+            Self::dfa().step_big(input).map(|value| match u64::try_from(&value) {
+                Ok(small) => ::placemat_codec::big::BigUint::from(#unmap_small),
+                Err(_) => value,
+            })
+        }
+        fn encode_big(
+            &self,
+            value: &::placemat_codec::big::BigUint,
+            out: &mut ::placemat_codec::__private::Vec<u8>,
+        ) -> ::core::result::Result<(), ::placemat_codec::EncodeError> {
+            if let Ok(small) = u64::try_from(value) {
+                return ::placemat_codec::Encoder::encode_push(self, small, out);
+            }
+            const FORM: ::placemat_codec::big::RepeatForm<'static> = ::placemat_codec::big::RepeatForm {
+                units: &[#(#units),*],
+                repeat: #repeat,
+                alphabet: #alphabet,
+            };
+            FORM.encode(value, out);
+            Ok(())
+        }
+    }
+}
+
+/// The impls of the codec type.
+fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn::Result<TokenStream> {
+    let (ty, branching, value_ty) = (&names.ty, &names.branching, &names.value);
+    let encode_body = encoder::emit(model, a, value_ty)?;
+    let max_units = a.encode_forms.iter().map(|f| f.units.len()).max().unwrap_or(1);
+    let table_step = if a.facts.cyclic {
+        quote!(<Self as ::placemat_codec::Codec>::dfa().step_checked(input))
+    } else {
+        quote!(<Self as ::placemat_codec::Codec>::dfa().step::<#value_ty>(input))
+    };
+    let step = if model.premap.is_some() { quote!(#table_step.map(Self::unmap)) } else { table_step };
+    let decode_into = decode_into(model, names);
+    let info = info(model)?;
+    let dfa = tables::dfa_fn(a, ty);
+    let big = big_methods(model);
+    Ok(quote! {
+        impl ::placemat_codec::Encoder for #ty {
+            type Value = #value_ty;
+            #[inline]
+            fn max_units(&self) -> usize {
+                #max_units
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons, clippy::absurd_extreme_comparisons, clippy::identity_op)]
+            fn encode(&self, value: #value_ty, out: &mut [u8]) -> ::core::result::Result<usize, ::placemat_codec::EncodeError> {
+                #encode_body
+            }
+        }
+
+        impl ::placemat_codec::Decoder for #ty {
+            type Value = #value_ty;
+            #[inline]
+            fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
+                #step
+            }
+            #[inline]
+            fn validate(&self, input: &[u8]) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+                <Self as ::placemat_codec::Codec>::dfa().validate(input)
+            }
+            #decode_into
+        }
+
+        impl ::placemat_codec::Codec for #ty {
+            type Branching = #branching;
+            const DESCRIPTION: &'static str = #source;
+            fn info() -> &'static ::placemat_codec::CodecInfo {
+                #info
+            }
+            fn dfa() -> &'static ::placemat_codec::dfa::Dfa {
+                #dfa
+            }
+            #big
+        }
+    })
+}
+
+/// The `Decoder` impl of the branching decoder type.
+fn branching_impl(model: &Model, names: &Names) -> TokenStream {
+    let (branching, value_ty) = (&names.branching, &names.value);
+    let unmapped = unmapped(model, names);
+    quote! {
+        impl ::placemat_codec::Decoder for #branching {
+            type Value = #value_ty;
+            #[inline]
+            fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
+                Self::state_1(input, 0, 0).map(|value| #unmapped)
+            }
+            fn validate(&self, input: &[u8]) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+                Self::bulk(input, ::core::option::Option::None)
+            }
+            fn decode_into(
+                &self,
+                input: &[u8],
+                out: &mut ::placemat_codec::__private::Vec<#value_ty>,
+            ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+                Self::bulk(input, ::core::option::Option::Some(out))
+            }
+            fn decode_lossy_into(&self, input: &[u8], out: &mut ::placemat_codec::__private::Vec<#value_ty>) {
+                let mut pos = 0;
+                while pos < input.len() {
+                    let Err(e) = Self::bulk(&input[pos..], ::core::option::Option::Some(out)) else {
+                        return;
+                    };
+                    out.push(<#value_ty as ::placemat_codec::Value>::REPLACEMENT);
+                    match e.error_len() {
+                        ::core::option::Option::Some(len) => pos += e.valid_up_to() + len,
+                        ::core::option::Option::None => return,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every impl of the generated types.
+pub fn emit(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn::Result<TokenStream> {
+    let codec = codec_impls(model, a, names, source)?;
+    let branching = branching_impl(model, names);
+    Ok(quote!(#codec #branching))
+}

@@ -1,0 +1,223 @@
+//! The one state-function emitter behind the branching decoder: one function
+//! per automaton state, each a `match` on the unit with one arm per target
+//! (runs of units that take the same transition, merged, in hex). No table is
+//! read; the compiler sees every range as a constant.
+//!
+//! It is parametrised by how a function reads its unit ([`Reader`]): from a
+//! slice, checking the bounds and returning a `Step` with exact errors (the
+//! *exact* functions `state_N`), or from a fixed-size window, where the inliner
+//! turns every position into a constant and no read is checked (the *window*
+//! functions `window_N`, which return `(value, len)` with `len == 0` for "not a
+//! valid sequence here": the bulk loop then asks the exact functions).
+
+use placemat_compiler::automaton::Automaton;
+use placemat_compiler::listing::{arms, Arm};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+/// How the state functions read their unit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// From `input: &[u8]`, bounds-checked, returning `Step`.
+    Exact,
+    /// From `w: &[u8; N]`, returning `(value, len)`.
+    Window(usize),
+}
+
+impl Reader {
+    fn name(self, state: usize) -> Ident {
+        let prefix = if self == Reader::Exact { "state" } else { "window" };
+        Ident::new(&format!("{prefix}_{state}"), Span::call_site())
+    }
+}
+
+/// Everything the arms need to know about the codec.
+pub struct Target<'a> {
+    pub automaton: &'a Automaton,
+    pub value_ty: &'a TokenStream,
+    pub codec_ty: &'a Ident,
+}
+
+/// The state functions for `reader`, or `None` when the automaton has a cycle
+/// through several states (which neither reader handles) or, for a window, any
+/// cycle at all.
+pub fn emit(t: &Target<'_>, reader: Reader) -> Option<TokenStream> {
+    let a = t.automaton;
+    if !repeats_only_on_one_state(a) || (a.facts.cyclic && reader != Reader::Exact) {
+        return None;
+    }
+    let fns = (1..a.state_count()).map(|s| state_fn(t, reader, s));
+    Some(quote!(#(#fns)*))
+}
+
+/// One state's function.
+fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
+    let name = reader.name(s);
+    let (loops, arms) = grouped_arms(t, reader, s);
+    let doc = match reader {
+        Reader::Exact => format!("State {s} of the automaton: reads the unit at `i`."),
+        Reader::Window(_) => format!("State {s} of the automaton, on a window: reads `w[i]`."),
+    };
+    let value_ty = t.value_ty;
+    let invalid = if s == 1 { quote!(1) } else { quote!(i) };
+    let lint = quote!(#[allow(clippy::let_and_return, clippy::identity_op, clippy::needless_return)]);
+    match reader {
+        Reader::Window(n) => quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            fn #name(w: &[u8; #n], i: usize, v: #value_ty) -> (#value_ty, usize) {
+                let b = w[i];
+                #lint
+                match b {
+                    #(#arms)*
+                    _ => (0, 0),
+                }
+            }
+        },
+        Reader::Exact if !loops.is_empty() => quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            fn #name(input: &[u8], mut i: usize, mut v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
+                loop {
+                    let Some(&b) = input.get(i) else {
+                        return ::placemat_codec::Step::Incomplete;
+                    };
+                    #lint
+                    match b {
+                        #(#loops)*
+                        #(#arms)*
+                        _ => return ::placemat_codec::Step::Invalid { len: #invalid },
+                    }
+                }
+            }
+        },
+        Reader::Exact => quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            fn #name(input: &[u8], i: usize, v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
+                let Some(&b) = input.get(i) else {
+                    return ::placemat_codec::Step::Incomplete;
+                };
+                #lint
+                match b {
+                    #(#arms)*
+                    _ => ::placemat_codec::Step::Invalid { len: #invalid },
+                }
+            }
+        },
+    }
+}
+
+/// The arms of state `s`, runs with the same transition merged into one arm:
+/// first the arms that stay in `s` (a repeated unit, emitted as a loop), then
+/// the others, in unit order of their first run.
+fn grouped_arms(t: &Target<'_>, reader: Reader, s: usize) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut groups: Vec<(Arm, Vec<(u8, u8)>)> = Vec::new();
+    for arm in arms(t.automaton, s).into_iter().filter(|a| a.next != 0) {
+        let key = |a: &Arm| (a.next, a.payload_bits, a.bias);
+        match groups.iter_mut().find(|(g, _)| key(g) == key(&arm)) {
+            Some((_, runs)) => runs.push((arm.lo, arm.hi)),
+            None => groups.push((arm, vec![(arm.lo, arm.hi)])),
+        }
+    }
+    let (mut loops, mut others) = (Vec::new(), Vec::new());
+    for (arm, runs) in &groups {
+        let pat = pattern(runs);
+        if arm.next == s && s != 1 {
+            let take = take(t, arm, true);
+            loops.push(quote!(#pat => { #take i += 1; }));
+        } else {
+            let body = then(t, reader, s, arm);
+            others.push(quote!(#pat => { #body }));
+        }
+    }
+    (loops, others)
+}
+
+/// `0x80..=0xBF | 0xC2` for the runs of a group.
+fn pattern(runs: &[(u8, u8)]) -> TokenStream {
+    let alts = runs.iter().map(|&(lo, hi)| {
+        let (l, h) = (hex(lo), hex(hi));
+        if lo == hi {
+            quote!(#l)
+        } else {
+            quote!(#l..=#h)
+        }
+    });
+    quote!(#(#alts)|*)
+}
+
+fn hex(u: u8) -> Literal {
+    format!("0x{u:02X}").parse().expect("a hex literal")
+}
+
+/// The statement that takes the unit's payload into `v`, assigning (`assign`,
+/// in a loop over a mutable `v`) or shadowing. Checked against overflow for
+/// cyclic automata, whose values can outgrow the value type: a sequence that
+/// overflows is handed to the table walker's checked step.
+fn take(t: &Target<'_>, a: &Arm, assign: bool) -> TokenStream {
+    if a.payload_bits == 0 {
+        return quote!();
+    }
+    let value_ty = t.value_ty;
+    let codec_ty = t.codec_ty;
+    let n = Literal::u32_unsuffixed(a.payload_bits);
+    let mask = Literal::u16_unsuffixed((1u16 << a.payload_bits) - 1);
+    let digit = if t.automaton.facts.byte_digits { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
+    let check = if t.automaton.facts.cyclic {
+        let keep = Literal::u32_unsuffixed(64 - a.payload_bits);
+        quote! {
+            if v >> #keep != 0 {
+                return <#codec_ty as ::placemat_codec::Codec>::dfa().step_checked(input);
+            }
+        }
+    } else {
+        quote!()
+    };
+    let bind = if assign { quote!() } else { quote!(let) };
+    quote!(#check #bind v = (v << #n) | ((#digit as u16 & #mask) as #value_ty);)
+}
+
+/// An arm's body: take the payload, then finish the sequence or go on to the
+/// next state's function.
+fn then(t: &Target<'_>, reader: Reader, s: usize, a: &Arm) -> TokenStream {
+    let take = take(t, a, reader == Reader::Exact && has_loop(t.automaton, s));
+    let value = if a.bias == 0 {
+        quote!(v)
+    } else {
+        let bias = Literal::u64_unsuffixed(a.bias);
+        quote!(v + #bias)
+    };
+    let next = reader.name(a.next);
+    let result = match reader {
+        Reader::Exact if a.next == 1 => quote!(return ::placemat_codec::Step::Value { value: #value, len: i + 1 };),
+        Reader::Exact => quote!(return Self::#next(input, i + 1, v);),
+        Reader::Window(_) if a.next == 1 => quote!((#value, i + 1)),
+        Reader::Window(_) => quote!(Self::#next(w, i + 1, v)),
+    };
+    quote!(#take #result)
+}
+
+/// Whether state `s` loops on itself (its exact function is a loop).
+fn has_loop(a: &Automaton, s: usize) -> bool {
+    s != 1 && a.edges[s].iter().any(|e| e.next == s)
+}
+
+/// Whether every loop other than through the start state stays on one state
+/// (a repeated unit): the functions inline into each other and need that.
+fn repeats_only_on_one_state(a: &Automaton) -> bool {
+    // 0 unvisited, 1 on the stack, 2 done; self-loops are allowed.
+    fn visit(a: &Automaton, s: usize, mark: &mut [u8]) -> bool {
+        match mark[s] {
+            1 => return false,
+            2 => return true,
+            _ => {}
+        }
+        mark[s] = 1;
+        let ok = a.edges[s].iter().all(|e| e.next < 2 || e.next == s || visit(a, e.next, mark));
+        mark[s] = 2;
+        ok
+    }
+    let mut mark = vec![0u8; a.state_count()];
+    (2..a.state_count()).all(|s| visit(a, s, &mut mark))
+}

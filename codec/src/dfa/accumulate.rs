@@ -1,0 +1,98 @@
+//! How [`super::Dfa`]'s one step function accumulates a value: wrapping `u64`
+//! arithmetic for automata that are not cyclic (no value outgrows its sequence's
+//! payload), checked `u64` arithmetic for the 64-bit view of unbounded codecs,
+//! and a `u64` that moves to a big integer when it would overflow.
+
+use core::marker::PhantomData;
+
+use crate::Value;
+
+/// `(1 << n) - 1` for every payload count the entry format can hold.
+pub(crate) const MASKS: [u64; 16] = [0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 2047, 4095, 8191, 16383, 32767];
+
+/// A value being read, unit by unit.
+pub(crate) trait Accumulator: Default {
+    /// The finished value.
+    type Out;
+    /// Takes the low `bits` bits of `digit` as the next payload bits.
+    fn take(&mut self, bits: u32, digit: u8);
+    /// The value with `bias` added, or `None` if it does not fit `Out`.
+    fn finish(self, bias: u64) -> Option<Self::Out>;
+}
+
+/// Wrapping `u64` arithmetic, converted to `V` at the end.
+pub(crate) struct Wrapping<V>(u64, PhantomData<V>);
+
+impl<V> Default for Wrapping<V> {
+    fn default() -> Self {
+        Wrapping(0, PhantomData)
+    }
+}
+
+impl<V: Value> Accumulator for Wrapping<V> {
+    type Out = V;
+    #[inline(always)]
+    fn take(&mut self, bits: u32, digit: u8) {
+        self.0 = (self.0 << bits) | (u64::from(digit) & MASKS[bits as usize]);
+    }
+    #[inline(always)]
+    fn finish(self, bias: u64) -> Option<V> {
+        Some(V::from_u64_lossy(self.0.wrapping_add(bias)))
+    }
+}
+
+/// Checked `u64` arithmetic: a value that overflows is refused when it finishes.
+#[derive(Default)]
+pub(crate) struct Checked {
+    value: u64,
+    overflow: bool,
+}
+
+impl Accumulator for Checked {
+    type Out = u64;
+    #[inline(always)]
+    fn take(&mut self, bits: u32, digit: u8) {
+        self.overflow |= bits > 0 && self.value >> (64 - bits) != 0;
+        self.value = (self.value << bits) | (u64::from(digit) & MASKS[bits as usize]);
+    }
+    #[inline(always)]
+    fn finish(self, bias: u64) -> Option<u64> {
+        if self.overflow {
+            return None;
+        }
+        self.value.checked_add(bias)
+    }
+}
+
+/// A `u64` until the value would overflow it, then a big integer.
+#[cfg(feature = "big")]
+#[derive(Default)]
+pub(crate) struct Big {
+    small: u64,
+    big: Option<crate::big::BigUint>,
+}
+
+#[cfg(feature = "big")]
+impl Accumulator for Big {
+    type Out = crate::big::BigUint;
+    fn take(&mut self, bits: u32, digit: u8) {
+        use crate::big::BigUint;
+        let d = u64::from(digit) & MASKS[bits as usize];
+        match &mut self.big {
+            Some(x) => {
+                *x <<= bits;
+                *x |= BigUint::from(d);
+            }
+            None if bits > 0 && self.small >> (64 - bits) != 0 => {
+                let mut x = BigUint::from(self.small);
+                x <<= bits;
+                x |= BigUint::from(d);
+                self.big = Some(x);
+            }
+            None => self.small = (self.small << bits) | d,
+        }
+    }
+    fn finish(self, bias: u64) -> Option<crate::big::BigUint> {
+        Some(self.big.unwrap_or_else(|| crate::big::BigUint::from(self.small)) + bias)
+    }
+}

@@ -1,0 +1,274 @@
+//! The checks [`super::Dfa`] runs on its [`Parts`]: the table invariants of the
+//! module docs, and that every fact the compiler derived agrees with the table.
+//! Each check is linear in the size of the tables, so generated codecs run them
+//! in a `const` next to their `static`s without re-deriving anything: the
+//! compiler hands over certificates (`depth`, `remaining`, the shift offsets)
+//! that make agreement a local property of every transition.
+
+use core::fmt;
+
+use super::expanded;
+use super::{Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, STATE_MASK};
+
+/// Why [`super::Dfa::new`] refused its parts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TableError {
+    /// The table is empty, has fewer than two states, is not a whole number of
+    /// rows, or has more entries than 16-bit state ids can address.
+    BadShape,
+    /// An entry names a state that does not exist or is not premultiplied, or
+    /// the dead state's row leaves it.
+    BadState,
+    /// An entry names a bias that does not exist, bias 0 is not 0, or there are
+    /// too many biases.
+    BadBias,
+    /// An entry takes more than 8 payload bits.
+    BadPayload,
+    /// A fact (ASCII transparency, byte digits, sync units) disagrees with the table.
+    BadFacts,
+    /// The automaton is said not to be cyclic, and `depth` does not prove it.
+    BadDepth,
+    /// The shift rows do not follow the transitions.
+    BadShift,
+    /// The expanded table or its `remaining` certificate disagrees with the table.
+    BadExpanded,
+}
+
+impl TableError {
+    /// The error's text (usable in `const`, for generated tables).
+    pub const fn message(self) -> &'static str {
+        match self {
+            TableError::BadShape => "the transition table is not states x classes",
+            TableError::BadState => "a transition names a missing state",
+            TableError::BadBias => "a transition names a missing bias",
+            TableError::BadPayload => "a transition takes more than 8 payload bits",
+            TableError::BadFacts => "the facts disagree with the table",
+            TableError::BadDepth => "the depth certificate does not prove the automaton acyclic",
+            TableError::BadShift => "the shift rows do not follow the transitions",
+            TableError::BadExpanded => "the expanded table disagrees with the table",
+        }
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for TableError {}
+
+/// Runs every check; returns the class count.
+pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
+    let stride = match format(p) {
+        Ok(stride) => stride,
+        Err(e) => return Err(e),
+    };
+    if !facts(p, stride) {
+        return Err(TableError::BadFacts);
+    }
+    if !depth(p, stride) {
+        return Err(TableError::BadDepth);
+    }
+    if !shift(p, stride) {
+        return Err(TableError::BadShift);
+    }
+    if !expanded_table(p, stride) {
+        return Err(TableError::BadExpanded);
+    }
+    Ok(stride)
+}
+
+/// The next state (not premultiplied) of state `s` on class `c`.
+const fn next(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> usize {
+    (p.transitions[s * stride + c] & STATE_MASK) as usize / stride
+}
+
+/// The table invariants of the module docs.
+const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
+    let mut stride = 0usize;
+    let mut u = 0;
+    while u < 256 {
+        if p.classes[u] as usize + 1 > stride {
+            stride = p.classes[u] as usize + 1;
+        }
+        u += 1;
+    }
+    let len = p.transitions.len();
+    if !len.is_multiple_of(stride) || len / stride < 2 || len > STATE_MASK as usize + 1 {
+        return Err(TableError::BadShape);
+    }
+    if p.biases.is_empty() || p.biases[0] != 0 || p.biases.len() > MAX_BIASES {
+        return Err(TableError::BadBias);
+    }
+    let mut i = 0;
+    while i < len {
+        let e = p.transitions[i];
+        let to = (e & STATE_MASK) as usize;
+        if !to.is_multiple_of(stride) || to >= len || (i < stride && to != DEAD) {
+            return Err(TableError::BadState);
+        }
+        if (e >> BITS_SHIFT) & 0xF > 8 {
+            return Err(TableError::BadPayload);
+        }
+        if (e >> BIAS_SHIFT) as usize >= p.biases.len() {
+            return Err(TableError::BadBias);
+        }
+        i += 1;
+    }
+    Ok(stride)
+}
+
+/// ASCII transparency, byte digits and sync units, each recomputed (a few
+/// hundred steps) and compared.
+const fn facts(p: &Parts<'_>, stride: usize) -> bool {
+    let n = p.transitions.len() / stride;
+    let mut ascii = true;
+    let mut bytes = true;
+    let mut u = 0;
+    while u < 256 {
+        bytes &= p.digits[u] as usize == u;
+        if u < 0x80 {
+            let e = p.transitions[stride + p.classes[u] as usize];
+            ascii &= (e & STATE_MASK) as usize == stride
+                && (e >> BITS_SHIFT) & 0xF >= 7
+                && e >> BIAS_SHIFT == 0
+                && p.digits[u] as usize == u;
+        }
+        u += 1;
+    }
+    if ascii != p.facts.ascii_transparent || bytes != p.facts.byte_digits {
+        return false;
+    }
+    // A class is a sync class when every live state but the start rejects it.
+    let mut sync = [true; 256];
+    let mut s = 2;
+    while s < n {
+        let mut c = 0;
+        while c < stride {
+            sync[c] &= next(p, stride, s, c) == DEAD;
+            c += 1;
+        }
+        s += 1;
+    }
+    let mut u = 0;
+    while u < 256 {
+        let said = p.facts.sync_units[u / 64] >> (u % 64) & 1 == 1;
+        if said != sync[p.classes[u] as usize] {
+            return false;
+        }
+        u += 1;
+    }
+    true
+}
+
+/// For an automaton said not to be cyclic: `depth` falls strictly along every
+/// transition between live states other than the start, so no path loops but
+/// through the start. (An automaton said to be cyclic needs no proof: the
+/// walkers then only give up an assumption.)
+const fn depth(p: &Parts<'_>, stride: usize) -> bool {
+    let n = p.transitions.len() / stride;
+    if p.facts.cyclic {
+        return p.depth.is_empty();
+    }
+    if p.depth.len() != n {
+        return false;
+    }
+    let mut s = 2;
+    while s < n {
+        let mut c = 0;
+        while c < stride {
+            let t = next(p, stride, s, c);
+            if t >= 2 && p.depth[t] >= p.depth[s] {
+                return false;
+            }
+            c += 1;
+        }
+        s += 1;
+    }
+    true
+}
+
+/// The shift rows follow the transitions: for every unit and state, the field
+/// at the state's offset holds the offset of the state it goes to. The dead
+/// state sits at 0, and no state but the start shares the start's offset, so
+/// the validator accepts exactly when the automaton does.
+const fn shift(p: &Parts<'_>, stride: usize) -> bool {
+    let n = p.transitions.len() / stride;
+    let (offsets, width) = match p.shift {
+        ShiftRows::None => return true,
+        ShiftRows::Narrow { offsets, .. } => (offsets, 6),
+        ShiftRows::Wide { offsets, .. } => (offsets, 7),
+    };
+    if offsets.len() != n || offsets[DEAD] != 0 || offsets[1] == 0 {
+        return false;
+    }
+    let mut s = 0;
+    while s < n {
+        if offsets[s] as u32 >= 1 << width || (s != 1 && offsets[s] == offsets[1]) {
+            return false;
+        }
+        s += 1;
+    }
+    let mut u = 0;
+    while u < 256 {
+        let row = match p.shift {
+            ShiftRows::Narrow { rows, .. } => rows[u] as u128,
+            ShiftRows::Wide { rows, .. } => rows[u],
+            ShiftRows::None => 0,
+        };
+        let mut s = 0;
+        while s < n {
+            let field = (row >> offsets[s]) as u32 & ((1 << width) - 1);
+            if field != offsets[next(p, stride, s, p.classes[u] as usize)] as u32 {
+                return false;
+            }
+            s += 1;
+        }
+        u += 1;
+    }
+    true
+}
+
+/// The expanded table: `remaining` is consistent along every transition, and
+/// every entry is the transition's next row, bias index and placed payload.
+const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
+    let n = p.transitions.len() / stride;
+    let (table, rem) = match p.expanded {
+        None => return p.remaining.is_empty(),
+        Some(table) => (table, p.remaining),
+    };
+    if n > expanded::MAX_STATES
+        || p.biases.len() > expanded::MAX_BIASES
+        || rem.len() != n
+        || table.len() != n * expanded::ROW
+        || rem[0] != 0
+        || rem[1] != 0
+    {
+        return false;
+    }
+    let mut i = 0;
+    while i < table.len() {
+        let (s, u) = (i / expanded::ROW, i % expanded::ROW);
+        let e = p.transitions[s * stride + p.classes[u] as usize];
+        let t = (e & STATE_MASK) as usize / stride;
+        let bits = (e >> BITS_SHIFT) & 0xF;
+        let after = if t == 1 { 0 } else { rem[t] as u32 };
+        let want = if t == DEAD || s == DEAD {
+            0
+        } else {
+            if bits + after > expanded::MAX_PAYLOAD || (s >= 2 && bits + after != rem[s] as u32) {
+                return false;
+            }
+            let payload = p.digits[u] as u64 & ((1u64 << bits) - 1);
+            expanded::entry(t, (e >> BIAS_SHIFT) as u64, payload << after)
+        };
+        if table[i] != want {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

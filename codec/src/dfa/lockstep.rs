@@ -1,0 +1,218 @@
+//! The one driver behind the table decoder and both validators: two walks
+//! through the automaton, side by side.
+//!
+//! One walk is a chain of dependent steps: the next state is read from a row
+//! chosen by the current one, so each unit waits for the previous unit's step,
+//! however little else there is to do. Two walks over different parts of the
+//! input have no dependency on each other, so the processor overlaps them. The
+//! input is cut into *pairs of chunks*: walk A reads one chunk and walk B the
+//! next, block by block in lockstep; A's output goes straight to the sink, B's
+//! to a second sink appended after it. Each cut is placed at a *sync unit* — one
+//! that every state but the start rejects — so that, if the input is valid, a
+//! sequence starts there and B may start from the start state. A codec without
+//! sync units in some text (X/Open FSS-UTF has none but ASCII) is read by one
+//! walk there.
+//!
+//! A walk looks for the dead state only at the end of a block (the dead state
+//! leads only to itself and completes nothing), and whenever it is at the start
+//! state at a block boundary it skips (or copies) the ASCII run there, for
+//! ASCII-transparent codecs. If a walk does not end its chunk at the start
+//! state, the input is invalid there: the driver returns the last block boundary
+//! at which that walk was at the start state, from which the caller finds the
+//! exact error step by step.
+
+use alloc::vec::Vec;
+
+use crate::ascii_prefix;
+use crate::Value;
+
+/// How far past a chunk's nominal end a sync unit is looked for.
+const SYNC_SEARCH: usize = 256;
+/// Units per chunk of a pair when decoding: walk B's values for one chunk are
+/// buffered, so the buffer stays in the first-level cache.
+const DECODE_CHUNK: usize = 2048;
+/// The shortest input the validator splits in two.
+const MIN_SPLIT: usize = 128;
+
+/// One kind of walk: how a step is taken and what it writes.
+pub(crate) trait Walker: Copy {
+    /// A walk's state.
+    type Lane: Copy;
+    /// Where a walk's output goes.
+    type Sink: Sink;
+    /// Units between looks for the dead state and for ASCII runs.
+    const BLOCK: usize;
+    /// A walk at the start state.
+    fn start(self) -> Self::Lane;
+    /// Whether the walk is at the start state (at a sequence boundary).
+    fn at_start(self, lane: &Self::Lane) -> bool;
+    /// Whether the walk is in the dead state.
+    fn is_dead(self, lane: &Self::Lane) -> bool;
+    /// Whether ASCII runs may be skipped at the start state.
+    fn ascii(self) -> bool;
+    /// One block of units through one walk.
+    fn block(self, lane: &mut Self::Lane, units: &[u8], sink: &mut Self::Sink);
+    /// Two blocks of the same length through two walks, unit by unit in turn.
+    fn pair(self, a: (&mut Self::Lane, &[u8], &mut Self::Sink), b: (&mut Self::Lane, &[u8], &mut Self::Sink));
+}
+
+/// The output of a walk: nothing (validation) or values (decoding).
+pub(crate) trait Sink {
+    /// Takes a run of ASCII units, each its own value.
+    fn ascii(&mut self, units: &[u8]);
+    /// Forgets what it holds.
+    fn clear(&mut self);
+    /// Moves what `other` holds to the end.
+    fn append(&mut self, other: &mut Self);
+}
+
+impl Sink for () {
+    #[inline(always)]
+    fn ascii(&mut self, _: &[u8]) {}
+    #[inline(always)]
+    fn clear(&mut self) {}
+    #[inline(always)]
+    fn append(&mut self, _: &mut Self) {}
+}
+
+impl<V: Value> Sink for Vec<V> {
+    #[inline(always)]
+    fn ascii(&mut self, units: &[u8]) {
+        self.extend(units.iter().map(|&u| V::from_u64_lossy(u64::from(u))));
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        Vec::clear(self)
+    }
+    #[inline(always)]
+    fn append(&mut self, other: &mut Self) {
+        Vec::append(self, other)
+    }
+}
+
+/// One walk's progress through its part of the input.
+struct Part<'s, W: Walker> {
+    lane: W::Lane,
+    at: usize,
+    end: usize,
+    /// The last block boundary at which the walk was at the start state.
+    boundary: usize,
+    sink: &'s mut W::Sink,
+}
+
+impl<'s, W: Walker> Part<'s, W> {
+    fn new(w: W, at: usize, end: usize, sink: &'s mut W::Sink) -> Self {
+        Part { lane: w.start(), at, end, boundary: at, sink }
+    }
+
+    /// At a block boundary: notes it if the walk is at the start state, and
+    /// skips the ASCII run there.
+    #[inline(always)]
+    fn settle(&mut self, w: W, input: &[u8]) {
+        if w.at_start(&self.lane) {
+            if w.ascii() {
+                let n = ascii_prefix(&input[self.at..self.end]);
+                self.sink.ascii(&input[self.at..self.at + n]);
+                self.at += n;
+            }
+            self.boundary = self.at;
+        }
+    }
+
+    /// Walks the rest of the part alone, until its end or the dead state.
+    #[inline(always)]
+    fn finish(&mut self, w: W, input: &[u8]) -> Result<(), usize> {
+        while self.at < self.end {
+            self.settle(w, input);
+            let stop = self.end.min(self.at + W::BLOCK);
+            w.block(&mut self.lane, &input[self.at..stop], self.sink);
+            self.at = stop;
+            if w.is_dead(&self.lane) {
+                break;
+            }
+        }
+        if w.at_start(&self.lane) {
+            Ok(())
+        } else {
+            Err(self.boundary)
+        }
+    }
+}
+
+/// Walks two parts in lockstep, then finishes each; B only if A succeeded.
+/// Returns A's verdict, then B's.
+#[inline(always)]
+fn pair<W: Walker>(w: W, input: &[u8], a: &mut Part<'_, W>, b: &mut Part<'_, W>) -> [Result<(), usize>; 2] {
+    loop {
+        a.settle(w, input);
+        b.settle(w, input);
+        let m = W::BLOCK.min(a.end - a.at).min(b.end - b.at);
+        if m == 0 {
+            break;
+        }
+        w.pair((&mut a.lane, &input[a.at..a.at + m], a.sink), (&mut b.lane, &input[b.at..b.at + m], b.sink));
+        a.at += m;
+        b.at += m;
+        if w.is_dead(&a.lane) || w.is_dead(&b.lane) {
+            break;
+        }
+    }
+    // If A failed, B's output is not used: stop, so that the work wasted on an
+    // error is no more than what A read before it.
+    match a.finish(w, input) {
+        Ok(()) => [Ok(()), b.finish(w, input)],
+        failed => [failed, Ok(())],
+    }
+}
+
+/// The first sync unit at or after `from`, within [`SYNC_SEARCH`] units.
+fn sync_at(sync: &[u64; 4], input: &[u8], from: usize) -> Option<usize> {
+    let to = input.len().min(from + SYNC_SEARCH);
+    input.get(from..to)?.iter().position(|&u| sync[u as usize / 64] >> (u % 64) & 1 == 1).map(|k| from + k)
+}
+
+/// Walks `input` in pairs of chunks of about `chunk` units (see the module
+/// docs); `Err(at)`: invalid, and `at` is a sequence boundary at or before the
+/// first error.
+#[inline(always)]
+fn drive<W: Walker>(
+    w: W,
+    sync: &[u64; 4],
+    input: &[u8],
+    chunk: usize,
+    out: &mut W::Sink,
+    second: &mut W::Sink,
+) -> Result<(), usize> {
+    let mut pos = 0;
+    while chunk > 0 && input.len() - pos >= 2 * chunk + 2 * SYNC_SEARCH {
+        let Some(mid) = sync_at(sync, input, pos + chunk) else { break };
+        let Some(end) = sync_at(sync, input, mid + chunk) else { break };
+        second.clear();
+        let [first, next] = pair(w, input, &mut Part::new(w, pos, mid, out), &mut Part::new(w, mid, end, second));
+        // Output of a failed walk stops before its first error (a dead walk
+        // completes nothing), so it may stay.
+        first?;
+        out.append(second);
+        next?;
+        pos = end;
+    }
+    Part::new(w, pos, input.len(), out).finish(w, input)
+}
+
+/// Validates `input` with two walks over its two halves.
+pub(crate) fn validate<W: Walker<Sink = ()>>(w: W, sync: &[u64; 4], input: &[u8]) -> Result<(), usize> {
+    let chunk = input.len().saturating_sub(2 * SYNC_SEARCH) / 2;
+    let chunk = if chunk >= MIN_SPLIT { chunk } else { 0 };
+    drive(w, sync, input, chunk, &mut (), &mut ())
+}
+
+/// Decodes `input` into `out` with two walks over pairs of chunks.
+pub(crate) fn decode<V: Value, W: Walker<Sink = Vec<V>>>(
+    w: W,
+    sync: &[u64; 4],
+    input: &[u8],
+    out: &mut Vec<V>,
+) -> Result<(), usize> {
+    let mut second = Vec::new();
+    drive(w, sync, input, DECODE_CHUNK, out, &mut second)
+}

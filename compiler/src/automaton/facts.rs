@@ -1,0 +1,160 @@
+//! Facts derived from the automaton's transitions, once, for every output:
+//! whether it loops other than through the start (and, if not, a depth for each
+//! state that proves it), whether ASCII passes through unchanged, whether digits
+//! are the units themselves, which units synchronize, and how many payload bits
+//! are still to come in each state.
+//!
+//! ```
+//! use placemat_compiler::automaton::{Automaton, BuildOptions};
+//! use placemat_compiler::Description;
+//! let d = Description::parse_str(r#"
+//!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF,
+//!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
+//! "#).unwrap();
+//! let facts = Automaton::build(&d.model, BuildOptions::default()).unwrap().facts;
+//! assert_eq!(facts.depth.as_deref(), Some(&[0, 0, 1][..]));
+//! assert_eq!(facts.remaining.as_deref(), Some(&[0, 0, 6][..])); // a continuation's 6 bits
+//! assert!(facts.is_sync(b'A') && facts.is_sync(0xC3) && !facts.is_sync(0x80));
+//! ```
+
+use super::Automaton;
+use placemat_codec::dfa::expanded;
+
+/// What the outputs need to know about an automaton.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// Some path loops other than through the start state: sequences have no
+    /// length limit.
+    pub cyclic: bool,
+    /// For an automaton that is not cyclic, the most units still to come from
+    /// every state (0 for dead and start): it falls along every transition
+    /// between other states, which proves there is no loop.
+    pub depth: Option<Vec<u8>>,
+    /// Units 00–7F are single-unit values of themselves from the start state.
+    pub ascii_transparent: bool,
+    /// Every unit's digit is the unit itself.
+    pub byte_digits: bool,
+    /// The units every state but the start rejects (bit `u % 64` of word `u / 64`).
+    pub sync_units: [u64; 4],
+    /// When every path out of each state carries the same number of payload
+    /// bits, that number per state (0 for dead and start), for the expanded table.
+    pub remaining: Option<Vec<u8>>,
+}
+
+impl Facts {
+    /// Whether `unit` is a sync unit.
+    pub fn is_sync(&self, unit: u8) -> bool {
+        self.sync_units[unit as usize / 64] >> (unit % 64) & 1 == 1
+    }
+}
+
+/// Derives every fact of the module docs.
+pub(super) fn derive(a: &Automaton) -> Facts {
+    let depth = depth(a);
+    Facts {
+        cyclic: depth.is_none(),
+        depth,
+        ascii_transparent: ascii_transparent(a),
+        byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
+        sync_units: sync_units(a),
+        remaining: remaining(a),
+    }
+}
+
+/// The successors of `s` other than dead and start.
+fn inner(a: &Automaton, s: usize) -> impl Iterator<Item = usize> + '_ {
+    a.edges[s].iter().map(|e| e.next).filter(|&t| t >= 2)
+}
+
+/// The longest path from each state to the start, or `None` if some state on
+/// a path can loop without passing the start (depth-first, iteratively).
+fn depth(a: &Automaton) -> Option<Vec<u8>> {
+    let n = a.state_count();
+    // 0 unvisited, 1 on the stack, 2 done.
+    let mut mark = vec![0u8; n];
+    let mut depth = vec![0usize; n];
+    for root in 2..n {
+        if mark[root] != 0 {
+            continue;
+        }
+        let mut stack = vec![(root, 0usize)];
+        mark[root] = 1;
+        while let Some(&mut (s, ref mut i)) = stack.last_mut() {
+            let succ: Vec<usize> = inner(a, s).collect();
+            if let Some(&t) = succ.get(*i) {
+                *i += 1;
+                match mark[t] {
+                    1 => return None,
+                    0 => {
+                        mark[t] = 1;
+                        stack.push((t, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                depth[s] = 1 + succ.iter().map(|&t| depth[t]).max().unwrap_or(0);
+                mark[s] = 2;
+                stack.pop();
+            }
+        }
+    }
+    depth.iter().map(|&d| u8::try_from(d).ok()).collect()
+}
+
+fn ascii_transparent(a: &Automaton) -> bool {
+    (0..0x80u8).all(|u| {
+        let e = a.edge(1, u);
+        e.next == 1 && e.payload_bits >= 7 && e.bias == 0 && a.digits[u as usize] == u
+    })
+}
+
+fn sync_units(a: &Automaton) -> [u64; 4] {
+    let mut sync = [0u64; 4];
+    for u in 0..=255u8 {
+        if (2..a.state_count()).all(|s| a.edge(s, u).next == 0) {
+            sync[u as usize / 64] |= 1 << (u % 64);
+        }
+    }
+    sync
+}
+
+/// Payload bits still to come per state, when every path agrees, the
+/// automaton is not cyclic, and no sequence is longer than the expanded
+/// table can place.
+fn remaining(a: &Automaton) -> Option<Vec<u8>> {
+    let n = a.state_count();
+    let mut rem: Vec<Option<u32>> = vec![None; n];
+    rem[0] = Some(0);
+    rem[1] = Some(0);
+    // Relax until nothing changes: without loops, n passes settle every state.
+    for _ in 0..=n {
+        let mut changed = false;
+        for s in 2..n {
+            for e in a.edges[s].iter().filter(|e| e.next != 0) {
+                let after = if e.next == 1 { Some(0) } else { rem[e.next] };
+                let Some(after) = after else { continue };
+                match rem[s] {
+                    None => {
+                        rem[s] = Some(e.payload_bits + after);
+                        changed = true;
+                    }
+                    Some(r) if r != e.payload_bits + after => return None,
+                    Some(_) => {}
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let fits = |bits: u32| bits <= expanded::MAX_PAYLOAD;
+    for (s, row) in a.edges.iter().enumerate().skip(1) {
+        for e in row.iter().filter(|e| e.next != 0) {
+            let after = if e.next == 1 { 0 } else { rem[e.next]? };
+            if !fits(e.payload_bits + after) || (s >= 2 && rem[s]? != e.payload_bits + after) {
+                return None;
+            }
+        }
+    }
+    rem.into_iter().map(|r| r.and_then(|r| u8::try_from(r).ok())).collect()
+}

@@ -1,0 +1,43 @@
+//! A Mealy machine in flat vectors: the form the automaton takes between
+//! determinization and table layout, and the input of [`super::minimize`].
+//! State 0 is dead, state 1 the start (which is also where every sequence ends).
+
+/// The output of one transition: payload bits, and the bias if it completes.
+pub(crate) type Output = (u32, u64);
+
+/// `next[s * width + symbol]`, `out[s * width + symbol]`.
+#[derive(Clone, Debug)]
+pub(crate) struct Machine {
+    pub width: usize,
+    pub next: Vec<usize>,
+    pub out: Vec<Output>,
+}
+
+impl Machine {
+    /// A machine of `states` states, every transition dead.
+    pub fn new(width: usize, states: usize) -> Self {
+        Machine { width, next: vec![0; width * states], out: vec![(0, 0); width * states] }
+    }
+
+    /// Number of states.
+    pub fn states(&self) -> usize {
+        self.next.len() / self.width
+    }
+
+    /// Adds a state whose transitions are all dead; returns its id.
+    pub fn push_state(&mut self) -> usize {
+        self.next.extend(std::iter::repeat_n(0, self.width));
+        self.out.extend(std::iter::repeat_n((0, 0), self.width));
+        self.states() - 1
+    }
+
+    /// Where state `s` goes on `symbol`.
+    pub fn next(&self, s: usize, symbol: usize) -> usize {
+        self.next[s * self.width + symbol]
+    }
+
+    /// What state `s` writes on `symbol`.
+    pub fn out(&self, s: usize, symbol: usize) -> Output {
+        self.out[s * self.width + symbol]
+    }
+}

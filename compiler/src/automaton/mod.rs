@@ -1,0 +1,304 @@
+//! The automaton: the one layer between the model and every output.
+//!
+//! [`Automaton::build`] runs the passes model → [`paths`] (unit-range sequences
+//! per form) → [`determinize`] (subset construction) → [`minimize`] (Hopcroft)
+//! → unit classes, and then derives, once, every fact the outputs need
+//! ([`facts`], [`shift_layout`], [`pack`]): whether it is cyclic or
+//! ASCII-transparent, its sync units, the payload bits still to come in each
+//! state, the validator's shift layout, the decoder's expanded table, the
+//! packed transitions, and the forms each state can still be in. The listings,
+//! the Graphviz pictures, the analyses, the code generator and codecs loaded at
+//! run time all read it; none re-derives anything.
+//!
+//! ```
+//! use placemat_compiler::automaton::{Automaton, BuildOptions};
+//! use placemat_compiler::Description;
+//! let d = Description::parse_str(r#"
+//!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF,
+//!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
+//! "#).unwrap();
+//! let a = Automaton::build(&d.model, BuildOptions::default()).unwrap();
+//! // Classes: 00–7F, 80–BF, C0–C1 (overlong leads) with F8.., C2–DF, E0–FF.
+//! assert_eq!(a.class_count(), 4);
+//! // States: dead, start, "one continuation to go".
+//! assert_eq!(a.state_count(), 3);
+//! assert!(a.facts.ascii_transparent && !a.facts.cyclic);
+//! assert_eq!(a.edge(1, 0xC3).next, 2);
+//! assert_eq!(a.state_forms[2], [1]); // in the middle of the second form
+//! ```
+//!
+//! The automaton is a transducer, not just a recognizer: each transition says how
+//! many payload bits the unit contributes and which bias a completing transition
+//! adds. Minimization treats those outputs as part of a transition's label, so two
+//! states that accept the same unit sequences but compute different values (as in
+//! X/Open FSS-UTF, whose forms have different biases) are never merged.
+//!
+//! # Lineage
+//! Subset construction and Hopcroft's partition refinement (Hopcroft 1971, in the
+//! worklist form of regex-automata's `dfa/minimize.rs`), extended to Mealy outputs;
+//! the result for strict UTF-8 is Höhrmann's 12-class, 9-state automaton, derived
+//! rather than transcribed.
+
+mod determinize;
+pub mod facts;
+mod machine;
+mod minimize;
+pub mod pack;
+mod paths;
+pub mod shift_layout;
+mod shift_search;
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::fmt;
+
+use num_traits::ToPrimitive;
+
+use crate::model::{ConcreteForm, Model, UnitPattern};
+pub use facts::Facts;
+use machine::Machine;
+pub use shift_layout::ShiftLayout;
+
+/// Switches for the automaton builder. The defaults build the production tables;
+/// the others exist to test that minimization and classes change nothing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Run Hopcroft minimization.
+    pub minimize: bool,
+    /// Group units into classes (otherwise every byte is its own class).
+    pub classes: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { minimize: true, classes: true }
+    }
+}
+
+/// Why an automaton could not be built from a (valid) model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// The model has values of any size, but its longer lengths do not settle into
+    /// a loop the automaton can follow.
+    Unbounded,
+    /// Two forms share a unit prefix but place payload differently.
+    PayloadConflict,
+    /// More states or biases than the table format can index.
+    TooLarge,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BuildError::Unbounded => "the lengths of this unbounded description do not settle into a repeating pattern",
+            BuildError::PayloadConflict => "two forms share a unit prefix but place payload differently",
+            BuildError::TooLarge => "the automaton is too large for the table format",
+        })
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// One transition, unpacked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Edge {
+    /// The next state (0 dead, 1 start; not premultiplied).
+    pub next: usize,
+    /// How many low bits of the unit's digit are payload.
+    pub payload_bits: u32,
+    /// The bias added when the transition completes a sequence (0 otherwise).
+    pub bias: u64,
+}
+
+/// A form as the `u64` encoders write it: its range, bias and unit patterns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeForm {
+    /// First value.
+    pub lo: u64,
+    /// Last value (clipped to `u64::MAX` for unbounded codecs).
+    pub hi: u64,
+    /// The value of payload 0.
+    pub bias: u64,
+    /// The unit patterns.
+    pub units: Vec<UnitPattern>,
+}
+
+/// The minimal automaton of a model and everything derived from it.
+#[derive(Clone, Debug)]
+pub struct Automaton {
+    /// The class of every unit.
+    pub classes: [u8; 256],
+    /// A unit of every class (its smallest).
+    pub class_units: Vec<u8>,
+    /// The digit of every unit (the byte itself, or its alphabet index).
+    pub digits: [u8; 256],
+    /// `edges[state][class]`; state 0 is dead, state 1 the start.
+    pub edges: Vec<Vec<Edge>>,
+    /// The distinct biases, 0 first and the rest ascending.
+    pub biases: Vec<u64>,
+    /// The concrete forms the automaton was built from (for an unbounded model,
+    /// the short lengths and the first looping one).
+    pub forms: Vec<ConcreteForm>,
+    /// For every state, the forms (indices into `forms`) a sequence may still
+    /// be in there.
+    pub state_forms: Vec<Vec<usize>>,
+    /// The forms the `u64` encoders write, in value order.
+    pub encode_forms: Vec<EncodeForm>,
+    /// Facts derived from the transitions.
+    pub facts: Facts,
+    /// The validator's shift layout.
+    pub shift: ShiftLayout,
+    /// The packed transition table (the runtime format, `placemat_codec::dfa`).
+    pub transitions: Vec<u32>,
+    /// The expanded decoding table, when the automaton has one.
+    pub expanded: Option<Vec<u64>>,
+}
+
+impl Automaton {
+    /// Builds the automaton of a validated model and derives its facts.
+    pub fn build(model: &Model, options: BuildOptions) -> Result<Automaton, BuildError> {
+        let paths::Paths { forms, paths } = paths::paths(model)?;
+        let det = determinize::determinize(&paths)?;
+        let block_of: Vec<usize> =
+            if options.minimize { minimize::minimize(&det.machine) } else { (0..det.machine.states()).collect() };
+        let order = number(&det.machine, &block_of);
+        let (classes, class_units) = unit_classes(&det.machine, &block_of, &order, options.classes);
+        let biases = biases(&paths);
+        let edges = edges(&det.machine, &block_of, &order, &class_units);
+        let mut state_forms = vec![BTreeSet::new(); order.len()];
+        for (s, forms) in det.forms.iter().enumerate() {
+            if let Some(&k) = order.get(&block_of[s]) {
+                state_forms[k].extend(forms.iter().copied());
+            }
+        }
+        let digits: [u8; 256] = std::array::from_fn(|b| model.digit_of(b as u8).unwrap_or(0));
+        let mut a = Automaton {
+            classes,
+            class_units,
+            digits,
+            edges,
+            biases,
+            forms,
+            state_forms: state_forms.into_iter().map(|s| s.into_iter().collect()).collect(),
+            encode_forms: encode_forms(model)?,
+            facts: Facts::default(),
+            shift: ShiftLayout::default(),
+            transitions: Vec::new(),
+            expanded: None,
+        };
+        a.facts = facts::derive(&a);
+        a.transitions = pack::transitions(&a)?;
+        a.expanded = pack::expanded(&a);
+        a.shift = shift_layout::layout(&a);
+        Ok(a)
+    }
+
+    /// Number of unit classes.
+    pub fn class_count(&self) -> usize {
+        self.class_units.len()
+    }
+
+    /// Number of states, the dead state included.
+    pub fn state_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// The transition from `state` on `unit`.
+    pub fn edge(&self, state: usize, unit: u8) -> Edge {
+        self.edges[state][self.classes[unit as usize] as usize]
+    }
+
+    /// Size of the packed tables in bytes (class and digit maps, transitions, biases).
+    pub fn table_bytes(&self) -> usize {
+        512 + 4 * self.transitions.len() + 8 * self.biases.len()
+    }
+}
+
+/// Numbers the blocks: dead 0, start 1, the rest in breadth-first order from the
+/// start. Maps a block to its number.
+fn number(m: &Machine, block_of: &[usize]) -> HashMap<usize, usize> {
+    let mut number: HashMap<usize, usize> = HashMap::from([(block_of[0], 0), (block_of[1], 1)]);
+    let mut queue = VecDeque::from([1usize]);
+    while let Some(s) = queue.pop_front() {
+        for b in 0..m.width {
+            let t = m.next(s, b);
+            let next = number.len();
+            if let std::collections::hash_map::Entry::Vacant(e) = number.entry(block_of[t]) {
+                e.insert(next);
+                queue.push_back(t);
+            }
+        }
+    }
+    number
+}
+
+/// A representative machine state of every numbered state.
+fn representatives(block_of: &[usize], order: &HashMap<usize, usize>) -> Vec<usize> {
+    let mut rep = vec![usize::MAX; order.len()];
+    for (s, b) in block_of.iter().enumerate() {
+        if let Some(&k) = order.get(b) {
+            if rep[k] == usize::MAX {
+                rep[k] = s;
+            }
+        }
+    }
+    rep
+}
+
+/// Classes: units with identical columns over the numbered states.
+fn unit_classes(m: &Machine, block_of: &[usize], order: &HashMap<usize, usize>, on: bool) -> ([u8; 256], Vec<u8>) {
+    if !on {
+        return (std::array::from_fn(|b| b as u8), (0..=255).collect());
+    }
+    let rep = representatives(block_of, order);
+    let mut classes = [0u8; 256];
+    let mut units = Vec::new();
+    let mut seen: HashMap<Vec<(usize, machine::Output)>, u8> = HashMap::new();
+    for b in 0..256 {
+        let col: Vec<_> = rep.iter().map(|&s| (order[&block_of[m.next(s, b)]], m.out(s, b))).collect();
+        let id = seen.len() as u8;
+        classes[b] = *seen.entry(col).or_insert_with(|| {
+            units.push(b as u8);
+            id
+        });
+    }
+    (classes, units)
+}
+
+/// The unpacked transitions of every numbered state and class.
+fn edges(m: &Machine, block_of: &[usize], order: &HashMap<usize, usize>, class_units: &[u8]) -> Vec<Vec<Edge>> {
+    representatives(block_of, order)
+        .iter()
+        .map(|&s| {
+            class_units
+                .iter()
+                .map(|&b| {
+                    let (payload_bits, bias) = m.out(s, b as usize);
+                    Edge { next: order[&block_of[m.next(s, b as usize)]], payload_bits, bias }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The distinct biases of the paths, 0 first and the rest ascending.
+fn biases(paths: &[paths::Path]) -> Vec<u64> {
+    let mut biases: Vec<u64> = paths.iter().map(|p| p.bias).filter(|&b| b != 0).collect();
+    biases.sort_unstable();
+    biases.dedup();
+    biases.insert(0, 0);
+    biases
+}
+
+/// The forms holding values up to `u64::MAX`, in `u64`.
+fn encode_forms(model: &Model) -> Result<Vec<EncodeForm>, BuildError> {
+    let to_u64 = |v: &num_bigint::BigUint| v.to_u64().ok_or(BuildError::TooLarge);
+    let mut forms = model
+        .forms_upto_u64()
+        .iter()
+        .map(|f| {
+            Ok(EncodeForm { lo: to_u64(&f.lo)?, hi: to_u64(&f.hi)?, bias: to_u64(&f.bias)?, units: f.units.clone() })
+        })
+        .collect::<Result<Vec<_>, BuildError>>()?;
+    forms.sort_by_key(|f| f.lo);
+    Ok(forms)
+}

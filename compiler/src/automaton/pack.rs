@@ -1,0 +1,115 @@
+//! Packing the automaton into the runtime's table format
+//! (`placemat_codec::dfa`): transition entries, the expanded decoding table,
+//! and the [`Parts`] both generated codecs and loaded ones are made from.
+//!
+//! ```
+//! use placemat_compiler::automaton::{Automaton, BuildOptions};
+//! use placemat_compiler::Description;
+//! let d = Description::parse_str(r#"
+//!     pub Two { name: "two", value: u32, range: 0 ..= 0x7FF,
+//!               forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }
+//! "#).unwrap();
+//! let a = Automaton::build(&d.model, BuildOptions::default()).unwrap();
+//! let dfa = a.dfa();
+//! assert_eq!((dfa.class_count(), dfa.state_count()), (4, 3));
+//! assert_eq!(dfa.transitions(), &a.transitions[..]);
+//! ```
+
+use placemat_codec::dfa::{expanded, Dfa, Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, MAX_BIASES, STATE_MASK};
+
+use super::{Automaton, BuildError};
+
+/// The packed transition entries, states × classes, ids premultiplied.
+pub(super) fn transitions(a: &Automaton) -> Result<Vec<u32>, BuildError> {
+    let stride = a.class_count();
+    if a.state_count() * stride > STATE_MASK as usize + 1 || a.biases.len() > MAX_BIASES {
+        return Err(BuildError::TooLarge);
+    }
+    let mut out = Vec::with_capacity(a.state_count() * stride);
+    for row in &a.edges {
+        for e in row {
+            let bias = a.biases.iter().position(|&b| b == e.bias).unwrap_or(0);
+            out.push((e.next * stride) as u32 | e.payload_bits << BITS_SHIFT | (bias as u32) << BIAS_SHIFT);
+        }
+    }
+    Ok(out)
+}
+
+/// The expanded table, when every state knows its remaining payload bits.
+pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
+    let rem = a.facts.remaining.as_ref()?;
+    if a.state_count() > expanded::MAX_STATES || a.biases.len() > expanded::MAX_BIASES {
+        return None;
+    }
+    let mut table = vec![0u64; a.state_count() * expanded::ROW];
+    for s in 1..a.state_count() {
+        for u in 0..=255u8 {
+            let e = a.edge(s, u);
+            if e.next == 0 {
+                continue;
+            }
+            let after = if e.next == 1 { 0 } else { u32::from(rem[e.next]) };
+            let payload = u64::from(a.digits[u as usize]) & ((1u64 << e.payload_bits) - 1);
+            let bias = a.biases.iter().position(|&b| b == e.bias).unwrap_or(0) as u64;
+            table[s * expanded::ROW + u as usize] = expanded::entry(e.next, bias, payload << after);
+        }
+    }
+    Some(table)
+}
+
+/// The narrow (`u64`) rows of a 6-bit layout.
+pub fn narrow_rows(a: &Automaton) -> Option<[u64; 256]> {
+    (a.shift.width == 6).then(|| std::array::from_fn(|u| a.shift.rows[u] as u64))
+}
+
+/// The wide (`u128`) rows of a 7-bit layout.
+pub fn wide_rows(a: &Automaton) -> Option<[u128; 256]> {
+    (a.shift.width == 7).then(|| std::array::from_fn(|u| a.shift.rows[u]))
+}
+
+impl Automaton {
+    /// The runtime's parts, borrowing from the automaton and the given rows.
+    fn parts_with<'a>(&'a self, shift: ShiftRows<'a>) -> Parts<'a> {
+        let f = &self.facts;
+        Parts {
+            classes: &self.classes,
+            digits: &self.digits,
+            transitions: &self.transitions,
+            biases: &self.biases,
+            facts: placemat_codec::dfa::Facts {
+                ascii_transparent: f.ascii_transparent,
+                byte_digits: f.byte_digits,
+                cyclic: f.cyclic,
+                sync_units: f.sync_units,
+            },
+            shift,
+            expanded: self.expanded.as_deref(),
+            depth: f.depth.as_deref().unwrap_or(&[]),
+            remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
+        }
+    }
+
+    /// The runtime's facts, as generated code writes them.
+    pub fn runtime_facts(&self) -> placemat_codec::dfa::Facts {
+        self.parts_with(ShiftRows::None).facts
+    }
+
+    /// The tables in the runtime's owned storage, checked by `Dfa::new`.
+    ///
+    /// # Panics
+    /// If the runtime refuses the tables, which would be a bug in this crate:
+    /// every automaton it builds passes (the tests build every codec's).
+    pub fn dfa(&self) -> Dfa<Vec<u32>, Vec<u64>> {
+        let narrow = narrow_rows(self);
+        let wide = wide_rows(self);
+        let shift = match (&narrow, &wide) {
+            (Some(rows), _) => ShiftRows::Narrow { offsets: &self.shift.offsets, rows },
+            (_, Some(rows)) => ShiftRows::Wide { offsets: &self.shift.offsets, rows },
+            _ => ShiftRows::None,
+        };
+        match Dfa::new(self.parts_with(shift)) {
+            Ok(dfa) => dfa,
+            Err(e) => panic!("placemat-compiler built tables its runtime refuses ({e}): a bug"),
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! The first step from a model to an automaton: every form's valid values,
+//! split into *paths* — one unit set per position — by the range splitter of
+//! [`crate::split_range`]. A path of an unbounded codec may let one position repeat.
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+use super::BuildError;
+use crate::model::{ConcreteForm, Model, UnitSet};
+use crate::sequences::split_range;
+
+/// One path through the automaton: a unit set and payload width per position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Path {
+    pub sets: Vec<UnitSet>,
+    pub bits: Vec<u32>,
+    pub bias: u64,
+    /// The position that may repeat, if any.
+    pub looped: Option<usize>,
+    /// The concrete form (an index into [`Paths::forms`]) the path belongs to.
+    pub form: usize,
+}
+
+impl Path {
+    /// The same path with position `at` written twice.
+    fn with_copy_of(&self, at: usize) -> Path {
+        let mut p = self.clone();
+        p.sets.insert(at, p.sets[at]);
+        p.bits.insert(at, p.bits[at]);
+        p
+    }
+}
+
+/// The paths of a model, with the concrete forms they come from.
+pub(super) struct Paths {
+    pub forms: Vec<ConcreteForm>,
+    pub paths: Vec<Path>,
+}
+
+/// The paths of one concrete form (number `index`): its valid values, split
+/// into digit ranges.
+fn form_paths(model: &Model, form: &ConcreteForm, index: usize) -> Result<Vec<Path>, BuildError> {
+    let mut out = Vec::new();
+    let bias = form.bias.to_u64().ok_or(BuildError::TooLarge)?;
+    let widths: Vec<u32> = form.units.iter().map(|u| u.payload_bits).collect();
+    for (lo, hi) in model.valid_ranges(form) {
+        let lo = (&lo - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
+        let hi = (&hi - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
+        for seq in split_range(lo, hi, &widths) {
+            let sets = seq.iter().zip(&form.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
+            out.push(Path { sets, bits: widths.clone(), bias, looped: None, form: index });
+        }
+    }
+    Ok(out)
+}
+
+/// Every path of a model.
+pub(super) fn paths(model: &Model) -> Result<Paths, BuildError> {
+    if !model.is_bounded() {
+        return unbounded_paths(model);
+    }
+    let forms = model.concrete_forms();
+    let mut paths = Vec::new();
+    for (i, form) in forms.iter().enumerate() {
+        paths.extend(form_paths(model, form, i)?);
+    }
+    Ok(Paths { forms, paths })
+}
+
+/// Paths of a model with values of any size (validated: shortest layout, the last
+/// form repeats). Short lengths are listed one by one; from the first length whose
+/// values lie above every number the description mentions, each longer length only
+/// adds one more unconstrained repeated unit, so one looping path per shape covers
+/// them all. That step is checked, not assumed: lengths r, r+1 and r+2 must differ
+/// exactly by copies of the looped unit.
+fn unbounded_paths(model: &Model) -> Result<Paths, BuildError> {
+    let last = model.forms.len() - 1;
+    let repeat = model.forms[last].repeat.ok_or(BuildError::Unbounded)?;
+    let ceiling = model
+        .excluded
+        .iter()
+        .map(|(_, hi)| hi.clone())
+        .chain([model.min.clone(), BigUint::from(model.premap.as_ref().map_or(0, Vec::len))])
+        .max()
+        .unwrap_or_default();
+    let base_len = model.forms.iter().map(|f| f.units.len()).max().unwrap_or(1);
+    // Grow the length limit until the repeated form's newest length starts above
+    // the ceiling.
+    let mut limit = base_len;
+    let mut forms = loop {
+        let forms = model.concrete_forms_upto(Some(limit));
+        if forms.last().is_some_and(|f| f.form == last && f.lo > ceiling) {
+            break forms;
+        }
+        limit += 1;
+        if limit > base_len + 200 {
+            return Err(BuildError::Unbounded);
+        }
+    };
+    let mut paths = Vec::new();
+    for (i, f) in forms.iter().enumerate() {
+        paths.extend(form_paths(model, f, i)?);
+    }
+    let tail = model.concrete_forms_upto(Some(limit + 3));
+    let looped_form = forms.len();
+    let shape = |reps: usize| -> Result<(ConcreteForm, Vec<Path>), BuildError> {
+        let f = tail.iter().find(|f| f.form == last && f.reps == reps).ok_or(BuildError::Unbounded)?;
+        Ok((f.clone(), form_paths(model, f, looped_form)?))
+    };
+    let r = forms.last().map_or(0, |f| f.reps) + 1;
+    let ((first, p1), (_, p2), (_, p3)) = (shape(r)?, shape(r + 1)?, shape(r + 2)?);
+    // The looped position: the last copy of the repeated unit.
+    let at = repeat + r - 1;
+    let twice: Vec<Path> = p1.iter().map(|p| p.with_copy_of(at)).collect();
+    let thrice: Vec<Path> = twice.iter().map(|p| p.with_copy_of(at)).collect();
+    if twice != p2 || thrice != p3 {
+        return Err(BuildError::Unbounded);
+    }
+    paths.extend(p1.into_iter().map(|p| Path { looped: Some(at), ..p }));
+    forms.push(first);
+    Ok(Paths { forms, paths })
+}

@@ -1,0 +1,95 @@
+//! The keys of a description — unknown, repeated and missing ones, and attributes
+//! other than doc comments — and the fields that are one string or one word:
+//! `name`, `summary`, `value` (the value type) and `layout`.
+
+use std::collections::BTreeMap;
+
+use super::checker::Checker;
+use crate::model::{Layout, ValueType};
+use crate::syntax::{Ast, FieldValue};
+
+/// Every key a description may give.
+const KEYS: &[&str] = &["name", "summary", "unit", "value", "range", "exclude", "layout", "premap", "forms"];
+
+/// The keys every description must give.
+const REQUIRED: [&str; 4] = ["name", "value", "range", "forms"];
+
+/// The known fields of a description by key (the first of a repeated key).
+pub(super) type Fields<'a> = BTreeMap<String, &'a FieldValue>;
+
+/// Reports attributes other than `///` doc comments before the description.
+pub(super) fn check_attributes(c: &mut Checker, ast: &Ast) {
+    for span in &ast.other_attrs {
+        c.error(*span, "only `///` doc comments may precede a description");
+    }
+}
+
+/// Collects the fields by key, reporting unknown and repeated keys (in the order
+/// written) and then missing required ones (at the type name).
+pub(super) fn collect<'a>(c: &mut Checker, ast: &'a Ast) -> Fields<'a> {
+    let mut fields: Fields<'a> = BTreeMap::new();
+    let mut key_spans = BTreeMap::new();
+    for f in &ast.fields {
+        let key = f.key.to_string();
+        if !KEYS.contains(&key.as_str()) {
+            c.error(f.key.span(), format!("unknown key `{key}`; expected one of: {}", KEYS.join(", ")));
+            continue;
+        }
+        if let Some(first) = key_spans.get(&key) {
+            c.error2(f.key.span(), format!("`{key}` is given twice"), *first, "first given here");
+            continue;
+        }
+        key_spans.insert(key.clone(), f.key.span());
+        fields.insert(key, &f.value);
+    }
+    let whole = ast.ident.span();
+    for required in REQUIRED {
+        if !fields.contains_key(required) {
+            c.error(whole, format!("missing `{required}: …`"));
+        }
+    }
+    fields
+}
+
+/// The codec's name (`name`): lowercase letters, digits and `-`.
+pub(super) fn name(c: &mut Checker, fields: &Fields) -> Option<String> {
+    let s = c.expect_str(fields.get("name")?, "name")?;
+    let n = s.value();
+    if n.is_empty() || !n.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-') {
+        c.error(s.span(), "a codec name is lowercase letters, digits and `-`");
+        None
+    } else {
+        Some(n)
+    }
+}
+
+/// The one-line summary (`summary`), by default the first doc comment line.
+pub(super) fn summary(c: &mut Checker, fields: &Fields, docs: &[String]) -> Option<String> {
+    match fields.get("summary") {
+        Some(v) => c.expect_str(v, "summary").map(|s| s.value()),
+        None => Some(docs.first().map(|d| d.trim().to_string()).unwrap_or_default()),
+    }
+}
+
+/// The value type (`value`): `u32`, `u64` or `unbounded`.
+pub(super) fn value_type(c: &mut Checker, fields: &Fields) -> Option<ValueType> {
+    let w = c.expect_word(fields.get("value")?, "value", &["u32", "u64", "unbounded"])?;
+    Some(match w.to_string().as_str() {
+        "u32" => ValueType::U32,
+        "u64" => ValueType::U64,
+        _ => ValueType::Unbounded,
+    })
+}
+
+/// The layout (`layout`): `shortest` (the default), `biased` or `explicit`.
+pub(super) fn layout(c: &mut Checker, fields: &Fields) -> Option<Layout> {
+    let Some(v) = fields.get("layout") else {
+        return Some(Layout::Shortest);
+    };
+    let w = c.expect_word(v, "layout", &["shortest", "biased", "explicit"])?;
+    Some(match w.to_string().as_str() {
+        "shortest" => Layout::Shortest,
+        "biased" => Layout::Biased,
+        _ => Layout::Explicit,
+    })
+}

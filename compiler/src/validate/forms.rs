@@ -1,0 +1,174 @@
+//! The `forms` field: each form's pattern, range and bias, then the checks between
+//! forms and against other fields — prefix-freeness (pointing at both forms),
+//! payload widths against the value type, and what the layout lets a form write.
+
+use super::checker::Checker;
+use super::fields::Fields;
+use super::patterns::{conflict, parse_pattern, ParsedForm};
+use crate::model::{Form, Layout, ValueType};
+use crate::syntax::{FieldValue, FormLit};
+
+/// A form whose pattern parsed, with what was written for it.
+pub(super) struct CheckedForm<'a> {
+    /// The form as the model will hold it.
+    pub(super) form: Form,
+    /// The form as written.
+    pub(super) lit: &'a FormLit,
+    /// Its parsed pattern.
+    pub(super) parsed: ParsedForm,
+}
+
+/// The forms whose patterns parsed, and whether every check on the forms passed.
+pub(super) struct Forms<'a> {
+    /// The forms, in order (a form whose pattern failed is left out).
+    pub(super) list: Vec<CheckedForm<'a>>,
+    /// Whether `forms` was given and no problem was found with any form.
+    pub(super) ok: bool,
+}
+
+/// The forms for units of `width` bits (`None` if the unit failed its check).
+pub(super) fn forms<'a>(c: &mut Checker, fields: &Fields<'a>, width: Option<u32>) -> Forms<'a> {
+    let mut forms = Forms { list: Vec::new(), ok: true };
+    match fields.get("forms") {
+        None => forms.ok = false,
+        Some(FieldValue::Forms(span, lits)) => {
+            if lits.is_empty() {
+                c.error(*span, "`forms` needs at least one form");
+                forms.ok = false;
+            }
+            for lit in lits {
+                let Some(width) = width else {
+                    forms.ok = false;
+                    break;
+                };
+                add_form(c, &mut forms, lit, width);
+            }
+        }
+        Some(other) => {
+            c.error(other.span(), "`forms` takes `{ \"pattern\", … }` or `{ lo ..= hi => \"pattern\", … }`");
+            forms.ok = false;
+        }
+    }
+    forms
+}
+
+/// Checks one form's pattern, range and bias, and adds it if its pattern parsed.
+fn add_form<'a>(c: &mut Checker, forms: &mut Forms<'a>, lit: &'a FormLit, width: u32) {
+    let parsed = parse_pattern(c, &lit.pattern, width);
+    let range = lit.range.as_ref().and_then(|r| c.closed_range(r));
+    let bias = lit.bias.as_ref().and_then(|b| c.int(b));
+    // A written range or bias that failed its check has been reported;
+    // the form must not reach the model as if none had been written.
+    if (lit.range.is_some() && range.is_none()) || (lit.bias.is_some() && bias.is_none()) {
+        forms.ok = false;
+    }
+    match parsed {
+        Some(p) => {
+            let form = Form { units: p.units.clone(), repeat: p.repeat, range, bias };
+            forms.list.push(CheckedForm { form, lit, parsed: p });
+        }
+        None => forms.ok = false,
+    }
+}
+
+/// Reports, pairwise, forms that accept the same units or of which one accepts a
+/// prefix of what the other accepts.
+pub(super) fn check_prefix_free(c: &mut Checker, forms: &mut Forms) {
+    for i in 0..forms.list.len() {
+        for j in 0..forms.list.len() {
+            if i == j {
+                continue;
+            }
+            let (a, b) = (&forms.list[i].parsed, &forms.list[j].parsed);
+            match conflict(a, b) {
+                Some(true) if i < j => {
+                    c.error2(
+                        b.span,
+                        format!("forms `{}` and `{}` accept the same units", a.text, b.text),
+                        a.span,
+                        "the other form",
+                    );
+                    forms.ok = false;
+                }
+                Some(false) => {
+                    c.error2(
+                        a.span,
+                        format!("form `{}` is a prefix of form `{}`: the forms are not prefix-free", a.text, b.text),
+                        b.span,
+                        "the longer form",
+                    );
+                    forms.ok = false;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Reports forms without a repeated unit that carry more payload bits than the
+/// value type holds.
+pub(super) fn check_payload_widths(c: &mut Checker, forms: &mut Forms, value: Option<ValueType>) {
+    let Some(bits) = value.and_then(|v| v.bits()) else {
+        return;
+    };
+    for f in &forms.list {
+        if f.form.repeat.is_none() {
+            let payload: u32 = f.form.units.iter().map(|u| u.payload_bits).sum();
+            if payload > bits {
+                c.error(
+                    f.parsed.span,
+                    format!("this form carries {payload} payload bits, more than the value type u{bits} holds"),
+                );
+                forms.ok = false;
+            }
+        }
+    }
+}
+
+/// Reports ranges, biases and repeated units that the layout does not allow.
+pub(super) fn check_layout(c: &mut Checker, forms: &mut Forms, layout: Option<Layout>) {
+    let Some(layout) = layout else {
+        return;
+    };
+    for f in &forms.list {
+        let ok = match layout {
+            Layout::Explicit => check_explicit(c, f),
+            Layout::Shortest | Layout::Biased => check_derived(c, f, layout),
+        };
+        forms.ok &= ok;
+    }
+}
+
+/// With `layout: explicit`: the form gives its range and has no repeated unit.
+fn check_explicit(c: &mut Checker, f: &CheckedForm) -> bool {
+    let mut ok = true;
+    if f.lit.range.is_none() {
+        c.error(f.parsed.span, "with `layout: explicit` every form gives its range: `lo ..= hi => \"…\"`");
+        ok = false;
+    }
+    if f.form.repeat.is_some() {
+        c.error(
+            f.parsed.span,
+            "a repeated unit needs `layout: shortest` or `biased`, which derive each length's range",
+        );
+        ok = false;
+    }
+    ok
+}
+
+/// With a layout that derives ranges: no bias under `shortest`, and no written range
+/// for a form with a repeated unit.
+fn check_derived(c: &mut Checker, f: &CheckedForm, layout: Layout) -> bool {
+    let mut ok = true;
+    if let Some(b) = &f.lit.bias {
+        if layout == Layout::Shortest {
+            c.error(b.span, "`layout: shortest` has no biases; use `layout: explicit` to give one");
+            ok = false;
+        }
+    }
+    if f.lit.range.is_some() && f.form.repeat.is_some() {
+        c.error(f.parsed.span, "a form with a repeated unit has one range per length; they are derived, not written");
+        ok = false;
+    }
+    ok
+}

@@ -1,0 +1,93 @@
+//! Pass 2: checks an [`Ast`] and builds the span-free [`Model`], reporting every
+//! problem at once, each at the tokens it concerns (and, for conflicts, at both).
+//!
+//! ```
+//! use placemat_compiler::Description;
+//! let errors = Description::parse_str(r#"
+//!     pub Bad { name: "bad", value: u32, range: 0 ..= 0xFF, colour: "red",
+//!               forms: { "0xxxxxxx", "0xxxxxxx 10xxxxxx" } }
+//! "#).unwrap_err();
+//! let messages: Vec<_> = errors.iter().map(|d| d.message.as_str()).collect();
+//! assert!(messages.iter().any(|m| m.contains("unknown key `colour`")));
+//! assert!(messages.iter().any(|m| m.contains("is a prefix of")));
+//! ```
+//!
+//! Follow-on errors are avoided: a field that failed to check is treated as absent
+//! by later checks, and checks that need it are skipped.
+//!
+//! The checks run in a fixed order, which is the order of the diagnostics:
+//! attributes and keys, `name`, `summary`, `unit`, `value`, `layout`, `range`,
+//! `exclude`, `premap` and `forms` (each form, then the checks between forms); then,
+//! once every field has checked, the checks that need the model (derived ranges and
+//! biases, explicit ranges, coverage).
+
+mod checker;
+mod derived;
+mod fields;
+mod forms;
+mod patterns;
+mod premap;
+mod range;
+mod unit;
+
+use num_bigint::BigUint;
+
+use self::checker::Checker;
+use self::range::ValueRange;
+use crate::model::Model;
+use crate::syntax::Ast;
+use crate::Diagnostics;
+
+/// Checks `ast` and builds its model.
+pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
+    let mut c = Checker::default();
+    fields::check_attributes(&mut c, ast);
+    let fields = fields::collect(&mut c, ast);
+    let name = fields::name(&mut c, &fields);
+    let summary = fields::summary(&mut c, &fields, &ast.docs);
+    let unit = unit::unit(&mut c, &fields);
+    let value = fields::value_type(&mut c, &fields);
+    let layout = fields::layout(&mut c, &fields);
+    let range = range::value_range(&mut c, &fields, value);
+    let excluded = range::excluded(&mut c, &fields, range.as_ref());
+    let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
+    let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(unit::width));
+    forms::check_prefix_free(&mut c, &mut forms);
+    forms::check_payload_widths(&mut c, &mut forms, value);
+    forms::check_layout(&mut c, &mut forms, layout);
+
+    let (Some(name), Some(summary), Some(unit), Some(value), Some(layout), Some(range), true) =
+        (name, summary, unit, value, layout, range, forms.ok)
+    else {
+        return Err(c.into_diagnostics());
+    };
+    let ValueRange { lo: min, hi: max, lit: range_lit } = range;
+    let model = Model {
+        type_name: ast.ident.to_string(),
+        name,
+        summary,
+        docs: ast.docs.clone(),
+        unit,
+        value,
+        min,
+        max,
+        excluded,
+        premap,
+        layout,
+        forms: forms.list.iter().map(|f| f.form.clone()).collect(),
+    };
+
+    derived::check_open_range(&mut c, &model, &forms.list, range_lit);
+    let concrete = derived::concrete_forms(&model);
+    derived::check_form_ranges(&mut c, &model, &forms.list, &concrete);
+    derived::check_explicit_ranges(&mut c, &model, &forms.list);
+    if c.is_clean() {
+        derived::check_coverage(&mut c, &model, &concrete, range_lit);
+    }
+    c.finish(model)
+}
+
+/// Formats a value as `0x…`.
+pub(crate) fn hex(v: &BigUint) -> String {
+    format!("{v:#X}").replace("0X", "0x")
+}

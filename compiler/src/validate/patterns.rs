@@ -1,0 +1,127 @@
+//! A form's pattern text (`"110xxxxx 10xxxxxx"`, `"1xxxxxxx* 0xxxxxxx"`) → its unit
+//! patterns: unit widths, bit characters, payload bits low, at most one repeated
+//! unit that a distinguishable unit ends; and whether two patterns conflict.
+
+use proc_macro2::Span;
+
+use super::checker::Checker;
+use crate::model::{Form, UnitPattern};
+
+/// A unit pattern as parsed from a form's string, before checks that need the model.
+pub(super) struct ParsedForm {
+    /// The unit patterns, in order.
+    pub(super) units: Vec<UnitPattern>,
+    /// Index of the repeated unit, if any.
+    pub(super) repeat: Option<usize>,
+    /// Where the pattern was written.
+    pub(super) span: Span,
+    /// The pattern text.
+    pub(super) text: String,
+}
+
+/// Parses the pattern string `lit` for units of `width` bits, reporting every
+/// problem; `None` if there was one.
+pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> Option<ParsedForm> {
+    let text = lit.value();
+    let span = lit.span();
+    let mut units = Vec::new();
+    let mut repeat = None;
+    let mut ok = true;
+    for (i, word) in text.split_whitespace().enumerate() {
+        let (body, rep) = match word.strip_suffix('*') {
+            Some(b) => (b, true),
+            None => (word, false),
+        };
+        if rep {
+            if repeat.is_some() {
+                c.error(span, format!("`{text}`: only one unit of a form may repeat"));
+                ok = false;
+            }
+            repeat = Some(i);
+        }
+        match parse_unit(c, span, word, body, width) {
+            Some(unit) => units.push(unit),
+            None => ok = false,
+        }
+    }
+    let form = ParsedForm { units, repeat, span, text };
+    (ok && check_shape(c, &form)).then_some(form)
+}
+
+/// One unit of a pattern: `body` is `word` without its `*`.
+fn parse_unit(c: &mut Checker, span: Span, word: &str, body: &str, width: u32) -> Option<UnitPattern> {
+    if body.len() != width as usize {
+        let s = if body.len() == 1 { "" } else { "s" };
+        c.error(span, format!("`{word}` has {} bit{s}, but a unit has {width}", body.len()));
+        return None;
+    }
+    let mut mask = 0u8;
+    let mut bits = 0u8;
+    let mut payload = 0u32;
+    for ch in body.chars() {
+        mask <<= 1;
+        bits <<= 1;
+        match ch {
+            '0' | '1' => {
+                if payload > 0 {
+                    c.error(
+                        span,
+                        format!("`{word}`: payload bits must be the low bits of a unit (a fixed bit follows one)"),
+                    );
+                    return None;
+                }
+                mask |= 1;
+                bits |= (ch == '1') as u8;
+            }
+            c2 if c2.is_ascii_alphabetic() => payload += 1,
+            other => {
+                c.error(span, format!("`{word}`: `{other}` is not a bit; write 0, 1 or a payload letter (x, v, z …)"));
+                return None;
+            }
+        }
+    }
+    Some(UnitPattern { fixed_mask: mask, fixed_bits: bits, payload_bits: payload })
+}
+
+/// Checks a pattern whose units all parsed: it has a unit, and a repeated unit is
+/// followed by a unit that tells where the repetition ends.
+fn check_shape(c: &mut Checker, form: &ParsedForm) -> bool {
+    let (units, text) = (&form.units, &form.text);
+    if units.is_empty() {
+        c.error(form.span, "a form needs at least one unit");
+        return false;
+    }
+    let Some(r) = form.repeat else {
+        return true;
+    };
+    if r + 1 == units.len() {
+        c.error(form.span, format!("`{text}`: a repeated unit needs a unit after it that ends the form"));
+        return false;
+    }
+    if units[r].overlaps(&units[r + 1]) {
+        c.error(form.span, format!("`{text}`: the repeated unit and the unit after it match the same units, so the end of the repetition cannot be told"));
+        return false;
+    }
+    true
+}
+
+/// Whether some unit sequence matches an expansion of `a` and a prefix of an
+/// expansion of `b`: `Some(true)` if both have the same length, `Some(false)` if
+/// `a`'s is a proper prefix, `None` if there is no such sequence.
+pub(super) fn conflict(a: &ParsedForm, b: &ParsedForm) -> Option<bool> {
+    let expand = |f: &ParsedForm, reps: usize| -> Vec<UnitPattern> {
+        Form { units: f.units.clone(), repeat: f.repeat, range: None, bias: None }.expand(reps)
+    };
+    let reps_a = if a.repeat.is_some() { 0..=3 } else { 0..=0 };
+    for ra in reps_a {
+        let ea = expand(a, ra);
+        let reps_b = if b.repeat.is_some() { 0..=3 } else { 0..=0 };
+        for rb in reps_b {
+            let eb = expand(b, rb);
+            if ea.len() <= eb.len() && ea.iter().zip(&eb).all(|(x, y)| x.overlaps(y)) {
+                return Some(ea.len() == eb.len());
+            }
+        }
+    }
+    None
+}
