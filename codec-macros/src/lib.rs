@@ -74,14 +74,22 @@
 //! # What is generated
 //!
 //! For `pub Utf8 { … }`: a unit struct `Utf8` implementing `Encoder`, `Decoder`
-//! (the table walker, with an ASCII fast path in `validate`) and `Codec`, with
-//! associated constants `CLASSES`, `DIGITS`, `TRANSITIONS`, `BIASES`,
-//! `CLASS_COUNT`, `STATE_COUNT` and `NAME` (and `Codec::DESCRIPTION`, the description's text); and `Utf8Branching`,
-//! the branching decoder.
+//! (the table walker; `validate` runs the shift-DFA validator) and `Codec`, with
+//! associated constants `CLASSES`, `TRANSITIONS` (one row per state), `BIASES`,
+//! `CLASS_COUNT`, `STATE_COUNT` and `NAME` (`DIGITS` for alphabet units, `UNMAP`
+//! for a pre-mapping; `Codec::DESCRIPTION` is the description's text); and
+//! `Utf8Branching`, the branching decoder. Everything the compiler derived from
+//! the automaton — the shift rows, the expanded decoding table, the facts and
+//! their certificates — is written as `static`s that `Dfa::from_static` checks
+//! in a `const`, in time linear in the tables; nothing is recomputed in the user's
+//! crate. `codec-macros/tests/snapshots/utf8.rs` shows the whole expansion for
+//! strict UTF-8.
 
 use proc_macro::TokenStream;
 
 mod emit;
+#[cfg(test)]
+mod snapshot;
 
 /// Generates a codec from a description; see the crate docs for the grammar.
 #[proc_macro]
@@ -92,30 +100,55 @@ pub fn codec(input: TokenStream) -> TokenStream {
         Ok(d) => d,
         Err(diagnostics) => {
             let mut out = diagnostics.to_syn_error().to_compile_error();
-            out.extend(fallback(input));
+            out.extend(fallback(input, &source));
             return out.into();
         }
     };
     match emit::emit(&description, &source) {
         Ok(tokens) => tokens.into(),
-        Err(e) => e.to_compile_error().into(),
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(fallback(input, &source));
+            out.into()
+        }
     }
 }
 
 /// Fallback output for a description with errors: the two types it would have
-/// declared, so that code naming them reports the description's errors and not a
-/// cascade of "cannot find type" errors besides.
-fn fallback(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-    let Ok(ast) = syn::parse2::<placemat_compiler::syntax::Ast>(input) else {
+/// declared, with the derives and the `Encoder`, `Decoder` and `Codec` impls of
+/// the real expansion, so that code using them reports the description's errors
+/// and not a cascade of "cannot find type" or "no method named" errors besides.
+/// The bodies never run: the crate does not compile while the description has
+/// errors. Nothing is emitted if the description does not even parse into a name
+/// and fields.
+fn fallback(input: proc_macro2::TokenStream, source: &str) -> proc_macro2::TokenStream {
+    use placemat_compiler::syntax::{Ast, FieldValue};
+
+    let Ok(ast) = syn::parse2::<Ast>(input) else {
         return proc_macro2::TokenStream::new();
     };
     let vis = &ast.vis;
     let ty = &ast.ident;
     let branching = quote::format_ident!("{}Branching", ast.ident);
+    let docs = &ast.docs;
+    // The value type as the real expansion would choose it: `u64` for `u64` and
+    // `unbounded`, `u32` for `u32` and for a missing or unknown value type.
+    let wide = ast
+        .fields
+        .iter()
+        .any(|f| f.key == "value" && matches!(&f.value, FieldValue::Word(w) if w == "u64" || w == "unbounded"));
+    let value = if wide { quote::quote!(u64) } else { quote::quote!(u32) };
+    let never = quote::quote!(::core::unreachable!("the description of this codec has errors"));
     quote::quote! {
+        #(#[doc = #docs])*
         #[allow(dead_code)]
+        #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
         #vis struct #ty;
+
+        /// The branching decoder of a codec whose description has errors.
         #[allow(dead_code)]
+        #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
         #vis struct #branching;
+
     }
 }

@@ -29,12 +29,24 @@ pub struct DecodeError {
 }
 
 impl DecodeError {
-    /// Builds an error; `error_len` of `Some(0)` is normalised to `Some(1)`.
+    /// Builds an error.
+    ///
+    /// # Panics
+    ///
+    /// If `error_len` is `Some(0)`. An invalid sequence is at least one unit long:
+    /// every strategy reports a unit that starts no sequence as a maximal subpart of
+    /// one unit, so a zero length is a bug in the strategy that reported it (and
+    /// would stall any loop that resumes after the error), never input to repair.
+    ///
+    /// ```should_panic
+    /// # use placemat_codec::DecodeError;
+    /// let _ = DecodeError::new(3, Some(0));
+    /// ```
     pub const fn new(valid_up_to: usize, error_len: Option<usize>) -> Self {
-        let error_len = match error_len {
-            Some(0) => Some(1),
-            other => other,
-        };
+        assert!(
+            !matches!(error_len, Some(0)),
+            "DecodeError::new: an invalid sequence of 0 units (every strategy must report at least one unit)"
+        );
         DecodeError { valid_up_to, error_len }
     }
 

@@ -56,7 +56,7 @@ impl Diagnostics {
 
     /// Renders as compiler-style lines, `file:line:col: error: message`, each note
     /// on its own `file:line:col: note: …` line. Spans must come from text parsed
-    /// by [`Description::parse_str`] (line and column are then known).
+    /// by [`crate::Description::parse_str`] (line and column are then known).
     pub fn render(&self, file: &str) -> String {
         let mut out = String::new();
         for d in &self.0 {

@@ -21,9 +21,9 @@ use std::io::Read;
 use std::sync::OnceLock;
 
 use num_bigint::BigUint;
-use placemat_codec::build::{reference::Reference, BuildOptions, Description, Model, RuntimeCodec};
 use placemat_codec::io::{ErrorMode, TranscodeError, TranscodeReader, Transcoder};
 use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Item, Step, StreamDecoder, Value};
+use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedCodec, Model};
 use placemat_variants::codecs::{FssUtfPlan9, FssUtfXopen, KenDraft, Utf8, Utf8Branching, Utf8Ext36, Utf8Ext42};
 
 /// Longest input handed to the reference interpreter, which is slow.
@@ -44,8 +44,8 @@ macro_rules! with_codec {
 }
 
 /// Each built-in codec's model and run-time codec, built once.
-fn built(index: usize) -> &'static (Model, RuntimeCodec) {
-    static BUILT: OnceLock<Vec<(Model, RuntimeCodec)>> = OnceLock::new();
+fn built(index: usize) -> &'static (Model, LoadedCodec) {
+    static BUILT: OnceLock<Vec<(Model, LoadedCodec)>> = OnceLock::new();
     &BUILT.get_or_init(|| {
         [
             Utf8::DESCRIPTION,
@@ -58,7 +58,7 @@ fn built(index: usize) -> &'static (Model, RuntimeCodec) {
         .iter()
         .map(|text| {
             let model = Description::parse_str(text).expect("built-in descriptions are valid").model;
-            let runtime = RuntimeCodec::new(model.clone(), BuildOptions::default()).expect("built-in tables build");
+            let runtime = LoadedCodec::new(model.clone(), BuildOptions::default()).expect("built-in tables build");
             (model, runtime)
         })
         .collect()
@@ -66,21 +66,11 @@ fn built(index: usize) -> &'static (Model, RuntimeCodec) {
 }
 
 fn widen<V: Value>(s: Step<V>) -> Step<u64> {
-    match s {
-        Step::Value { value, len } => Step::Value { value: value.to_u64(), len },
-        Step::Invalid { len } => Step::Invalid { len },
-        Step::Incomplete => Step::Incomplete,
-    }
+    s.map(|value| value.to_u64())
 }
 
 fn big_to_u64(s: Step<BigUint>) -> Step<u64> {
-    match s {
-        Step::Value { value, len } => {
-            Step::Value { value: u64::try_from(value).expect("bounded codecs have 64-bit values"), len }
-        }
-        Step::Invalid { len } => Step::Invalid { len },
-        Step::Incomplete => Step::Incomplete,
-    }
+    s.map(|value| u64::try_from(value).expect("bounded codecs have 64-bit values"))
 }
 
 /// Adapts a step function to [`Decoder`], for its derived methods.
@@ -326,8 +316,8 @@ fn check_description(text: &str) {
     };
     // Run-time building may refuse (unbounded or oversized descriptions); if it
     // agrees with `from_text`, that is all that is asked of it.
-    let Ok(codec) = RuntimeCodec::new(d.model.clone(), BuildOptions::default()) else {
-        assert!(RuntimeCodec::from_text(text).is_err());
+    let Ok(codec) = LoadedCodec::new(d.model.clone(), BuildOptions::default()) else {
+        assert!(LoadedCodec::from_text(text).is_err());
         return;
     };
     let reference = Reference::new(&d.model);
@@ -336,11 +326,7 @@ fn check_description(text: &str) {
     while pos < probe.len() {
         let input = &probe[pos..];
         let got = Decoder::step(&codec, input);
-        let want = match reference.step(input) {
-            Step::Value { value, len } => Step::Value { value: u64::try_from(value).expect("bounded model"), len },
-            Step::Invalid { len } => Step::Invalid { len },
-            Step::Incomplete => Step::Incomplete,
-        };
+        let want = reference.step(input).map(|value| u64::try_from(value).expect("bounded model"));
         assert_eq!(got, want, "run-time tables vs reference on {input:02X?} for {text:?}");
         match got {
             Step::Value { value, len } => {

@@ -217,7 +217,7 @@ pub fn targets(codecs: &[&str]) -> Vec<Target> {
     v
 }
 
-/// Checks every target of [`targets`] (for the codecs found in `results`).
+/// Checks every target of `targets` (for the codecs found in `results`).
 pub fn check_targets(results: &Results) -> Vec<TargetResult> {
     let mut codecs = vec!["utf8".to_string()];
     for imp in results.implementations("decode") {

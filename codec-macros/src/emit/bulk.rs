@@ -27,6 +27,7 @@ fn fast_loop(model: &Model, a: &Automaton, t: &Target<'_>, unmap: &TokenStream) 
         }),
     };
     let Some((fns, size, call)) = window else { return (quote!(), quote!()) };
+    let size = proc_macro2::Literal::usize_unsuffixed(size);
     // Only tried when the window starts with an ASCII unit, so text without
     // ASCII pays one comparison per sequence for it.
     let ascii_run = if a.facts.ascii_transparent {

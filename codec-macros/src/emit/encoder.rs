@@ -72,7 +72,7 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
     let contiguous = model.layout != Layout::Explicit;
     let mut arms = Vec::new();
     for (k, f) in forms.iter().enumerate() {
-        let n = f.units.len();
+        let n = proc_macro2::Literal::usize_unsuffixed(f.units.len());
         let (lo, hi, bias) = (f.lo, f.hi, f.bias);
         let cond = if contiguous {
             let hi = lit(hi);
@@ -106,6 +106,7 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
                 quote!(#fixed | ((p >> #s) & #mask) as u8)
             };
             let unit = if alphabet.is_some() { quote!(ALPHABET[(#digit) as usize]) } else { digit };
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
             writes.push(quote!(slot[#i] = #unit;));
         }
         let bias = lit(bias);

@@ -57,11 +57,12 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> Option<(Tok
         let (lo, hi) = (Literal::u8_unsuffixed(lo), Literal::u8_unsuffixed(hi));
         arms.push(quote!(#lo..=#hi => { #body }));
     }
+    let window_lit = Literal::usize_unsuffixed(window);
     let tokens = quote! {
         /// The form window: the first unit picks the form, the others are checked
         /// at once, the value is range-checked (see `placemat-macros`' emitter docs).
         #[inline(always)]
-        fn window_forms(w: &[u8; #window]) -> (#value_ty, usize) {
+        fn window_forms(w: &[u8; #window_lit]) -> (#value_ty, usize) {
             let b = w[0] as u64;
             #[allow(clippy::identity_op, unused_comparisons, clippy::absurd_extreme_comparisons)]
             let (value, len): (u64, usize) = match w[0] {

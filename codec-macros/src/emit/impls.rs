@@ -69,13 +69,16 @@ fn info(model: &Model) -> syn::Result<TokenStream> {
         excluded.push(quote!((#lo, #hi)));
     }
     let max_units = match model.max_units() {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
+        Some(n) => {
+            let n = Literal::usize_unsuffixed(n);
+            quote!(::core::option::Option::Some(#n))
+        }
         None => quote!(::core::option::Option::None),
     };
     let value_bits = model.value.bits().unwrap_or(64);
     let unit = unit(model);
     let unbounded = if model.is_bounded() { quote!() } else { quote!(.with_unbounded_values()) };
-    let doc = format!("The facts of `{name}`.");
+    let doc = format!(" The facts of `{name}`.");
     Ok(quote! {
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
@@ -135,6 +138,7 @@ fn big_methods(model: &Model) -> TokenStream {
             quote!(::core::option::Option::Some(#bytes))
         }
     };
+    let repeat_lit = Literal::usize_unsuffixed(repeat);
     let unmap_small = if model.premap.is_some() { quote!(Self::unmap(small)) } else { quote!(small) };
     quote! {
         fn step_big(&self, input: &[u8]) -> ::placemat_codec::Step<::placemat_codec::big::BigUint> {
@@ -153,7 +157,7 @@ fn big_methods(model: &Model) -> TokenStream {
             }
             const FORM: ::placemat_codec::big::RepeatForm<'static> = ::placemat_codec::big::RepeatForm {
                 units: &[#(#units),*],
-                repeat: #repeat,
+                repeat: #repeat_lit,
                 alphabet: #alphabet,
             };
             FORM.encode(value, out);
@@ -166,7 +170,7 @@ fn big_methods(model: &Model) -> TokenStream {
 fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn::Result<TokenStream> {
     let (ty, branching, value_ty) = (&names.ty, &names.branching, &names.value);
     let encode_body = encoder::emit(model, a, value_ty)?;
-    let max_units = a.encode_forms.iter().map(|f| f.units.len()).max().unwrap_or(1);
+    let max_units = Literal::usize_unsuffixed(a.encode_forms.iter().map(|f| f.units.len()).max().unwrap_or(1));
     let table_step = if a.facts.cyclic {
         quote!(<Self as ::placemat_codec::Codec>::dfa().step_checked(input))
     } else {

@@ -43,7 +43,7 @@ pub struct Target<'a> {
 /// cycle at all.
 pub fn emit(t: &Target<'_>, reader: Reader) -> Option<TokenStream> {
     let a = t.automaton;
-    if !repeats_only_on_one_state(a) || (a.facts.cyclic && reader != Reader::Exact) {
+    if !a.facts.loops_on_one_state || (a.facts.cyclic && reader != Reader::Exact) {
         return None;
     }
     let fns = (1..a.state_count()).map(|s| state_fn(t, reader, s));
@@ -55,17 +55,19 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
     let name = reader.name(s);
     let (loops, arms) = grouped_arms(t, reader, s);
     let doc = match reader {
-        Reader::Exact => format!("State {s} of the automaton: reads the unit at `i`."),
-        Reader::Window(_) => format!("State {s} of the automaton, on a window: reads `w[i]`."),
+        Reader::Exact => format!(" State {s} of the automaton: reads the unit at `i`."),
+        Reader::Window(_) => format!(" State {s} of the automaton, on a window: reads `w[i]`."),
     };
     let value_ty = t.value_ty;
     let invalid = if s == 1 { quote!(1) } else { quote!(i) };
     let lint = quote!(#[allow(clippy::let_and_return, clippy::identity_op, clippy::needless_return)]);
     match reader {
-        Reader::Window(n) => quote! {
+        Reader::Window(n) => {
+            let size = Literal::usize_unsuffixed(n);
+            quote! {
             #[doc = #doc]
             #[inline(always)]
-            fn #name(w: &[u8; #n], i: usize, v: #value_ty) -> (#value_ty, usize) {
+            fn #name(w: &[u8; #size], i: usize, v: #value_ty) -> (#value_ty, usize) {
                 let b = w[i];
                 #lint
                 match b {
@@ -73,7 +75,8 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
                     _ => (0, 0),
                 }
             }
-        },
+            }
+        }
         Reader::Exact if !loops.is_empty() => quote! {
             #[doc = #doc]
             #[inline(always)]
@@ -162,7 +165,8 @@ fn take(t: &Target<'_>, a: &Arm, assign: bool) -> TokenStream {
     let value_ty = t.value_ty;
     let codec_ty = t.codec_ty;
     let n = Literal::u32_unsuffixed(a.payload_bits);
-    let mask = Literal::u16_unsuffixed((1u16 << a.payload_bits) - 1);
+    let mask: Literal =
+        format!("{:#X}", (1u16 << a.payload_bits) - 1).replace("0X", "0x").parse().expect("a hex literal");
     let digit = if t.automaton.facts.byte_digits { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
     let check = if t.automaton.facts.cyclic {
         let keep = Literal::u32_unsuffixed(64 - a.payload_bits);
@@ -201,23 +205,4 @@ fn then(t: &Target<'_>, reader: Reader, s: usize, a: &Arm) -> TokenStream {
 /// Whether state `s` loops on itself (its exact function is a loop).
 fn has_loop(a: &Automaton, s: usize) -> bool {
     s != 1 && a.edges[s].iter().any(|e| e.next == s)
-}
-
-/// Whether every loop other than through the start state stays on one state
-/// (a repeated unit): the functions inline into each other and need that.
-fn repeats_only_on_one_state(a: &Automaton) -> bool {
-    // 0 unvisited, 1 on the stack, 2 done; self-loops are allowed.
-    fn visit(a: &Automaton, s: usize, mark: &mut [u8]) -> bool {
-        match mark[s] {
-            1 => return false,
-            2 => return true,
-            _ => {}
-        }
-        mark[s] = 1;
-        let ok = a.edges[s].iter().all(|e| e.next < 2 || e.next == s || visit(a, e.next, mark));
-        mark[s] = 2;
-        ok
-    }
-    let mut mark = vec![0u8; a.state_count()];
-    (2..a.state_count()).all(|s| visit(a, s, &mut mark))
 }

@@ -26,27 +26,28 @@ fn rows<T: Copy + Into<u128>>(items: &[T], per_row: usize, width: usize) -> Toke
 /// The associated constants of the codec type.
 pub fn consts(name: &str, a: &Automaton) -> TokenStream {
     let (classes, states) = (a.class_count(), a.state_count());
+    let (n_classes, n_states) = (Literal::usize_unsuffixed(classes), Literal::usize_unsuffixed(states));
     let class_map = hex_array(&a.classes, 2);
     let trans = rows(&a.transitions, classes, 8);
     let biases = hex_array(&a.biases, 1);
-    let n_biases = a.biases.len();
+    let n_biases = Literal::usize_unsuffixed(a.biases.len());
     let classes_doc = format!(
-        "Unit classes of `{name}`: `CLASSES[u]` is the class of unit `u`; units of one class \
+        " Unit classes of `{name}`: `CLASSES[u]` is the class of unit `u`; units of one class \
          behave alike in every state. {classes} classes, derived from the description."
     );
     let trans_doc = format!(
-        "Transitions of `{name}`: one row of {classes} entries per state ({states} states); \
+        " Transitions of `{name}`: one row of {classes} entries per state ({states} states); \
          state ids are premultiplied by {classes}. Entry bits 0–15: next state (0 = dead, \
          {classes} = start, where a completed sequence lands); bits 16–19: payload bits \
          taken from the unit; bits 20–31: index into `BIASES` added on completion. See \
          `placemat_codec::dfa` for the format."
     );
-    let biases_doc = format!("Biases of `{name}`: added to a value when its sequence completes; entry 0 is 0.");
+    let biases_doc = format!(" Biases of `{name}`: added to a value when its sequence completes; entry 0 is 0.");
     let digits = if a.facts.byte_digits {
         quote!()
     } else {
         let digits = hex_array(&a.digits, 2);
-        let doc = format!("Digit values of `{name}`: `DIGITS[u]` is the digit that unit `u` spells.");
+        let doc = format!(" Digit values of `{name}`: `DIGITS[u]` is the digit that unit `u` spells.");
         quote!(#[doc = #doc] pub const DIGITS: [u8; 256] = #digits;)
     };
     quote! {
@@ -54,13 +55,13 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
         pub const CLASSES: [u8; 256] = #class_map;
         #digits
         #[doc = #trans_doc]
-        pub const TRANSITIONS: [[u32; #classes]; #states] = #trans;
+        pub const TRANSITIONS: [[u32; #n_classes]; #n_states] = #trans;
         #[doc = #biases_doc]
         pub const BIASES: [u64; #n_biases] = #biases;
         /// Number of unit classes (the width of a transition row).
-        pub const CLASS_COUNT: usize = #classes;
+        pub const CLASS_COUNT: usize = #n_classes;
         /// Number of states, the dead state included.
-        pub const STATE_COUNT: usize = #states;
+        pub const STATE_COUNT: usize = #n_states;
     }
 }
 
@@ -72,11 +73,11 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let sync = hex_array(&f.sync_units, 16);
     let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
     let depth = f.depth.as_deref().unwrap_or(&[]);
-    let (n_depth, depth) = (depth.len(), hex_array(depth, 2));
+    let (n_depth, depth) = (Literal::usize_unsuffixed(depth.len()), hex_array(depth, 2));
     let remaining: &[u8] = if a.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] };
-    let (n_rem, remaining) = (remaining.len(), hex_array(remaining, 2));
+    let (n_rem, remaining) = (Literal::usize_unsuffixed(remaining.len()), hex_array(remaining, 2));
     let offsets = hex_array(&a.shift.offsets, 2);
-    let n_offsets = a.shift.offsets.len();
+    let n_offsets = Literal::usize_unsuffixed(a.shift.offsets.len());
     let shift = match (narrow_rows(a), wide_rows(a)) {
         (Some(r), _) => {
             let r = hex_array(&r, 16);
@@ -96,7 +97,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     };
     let expanded = match &a.expanded {
         Some(table) => {
-            let (states, table) = (a.state_count(), rows(table, 256, 16));
+            let (states, table) = (Literal::usize_unsuffixed(a.state_count()), rows(table, 256, 16));
             quote! {{
                 static EXPANDED: [[u64; 256]; #states] = #table;
                 ::core::option::Option::Some(EXPANDED.as_flattened())

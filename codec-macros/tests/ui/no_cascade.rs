@@ -1,5 +1,9 @@
-// A description with an error still declares its types, so code that uses them
-// reports only the description's error, not "cannot find type" as well.
+// A description with errors still declares its types and their trait impls, so
+// code that uses them reports only the description's errors: no "cannot find
+// type", no "no method named", no unsatisfied trait bound and no mismatched
+// value type besides.
+use placemat_codec::{Codec, Decoder, Encoder};
+
 placemat_macros::codec! {
     pub Broken {
         name: "broken",
@@ -9,7 +13,29 @@ placemat_macros::codec! {
     }
 }
 
+placemat_macros::codec! {
+    /// An unbounded codec reads its values as `u64`.
+    pub BrokenWide {
+        name: "broken-wide",
+        value: unbounded,
+        range: 0 ..,
+        forms: { "1xxxxxxx* 0xxxxxx" },
+    }
+}
+
 fn main() {
-    let _ = Broken;
-    let _ = BrokenBranching;
+    let mut out = Vec::new();
+    let _: Result<(), _> = Broken.encode_push(0x41u32, &mut out);
+    let _: usize = Broken.max_units();
+    let _: Result<Vec<u32>, _> = Broken.decode(&out);
+    let _: Result<(), _> = BrokenBranching.validate(&out);
+    let _: Vec<u32> = <Broken as Codec>::Branching::default().decode_lossy(&out);
+    let _: &str = &<Broken as Codec>::info().name;
+    let _: usize = <Broken as Codec>::dfa().state_count();
+    let _: &str = Broken::DESCRIPTION;
+    let _: &dyn placemat_codec::DynCodec = &Broken;
+
+    let _: Result<(), _> = BrokenWide.encode_push(1u64 << 40, &mut out);
+    let _: Result<Vec<u64>, _> = BrokenWide.decode(&out);
+    let _: Vec<u64> = BrokenWideBranching.decode_lossy(&out);
 }

@@ -30,6 +30,10 @@ pub struct Facts {
     /// every state (0 for dead and start): it falls along every transition
     /// between other states, which proves there is no loop.
     pub depth: Option<Vec<u8>>,
+    /// Every loop other than through the start state is one state looping on
+    /// itself (a repeated unit): what the branching decoder's state functions,
+    /// which inline into each other, can follow.
+    pub loops_on_one_state: bool,
     /// Units 00–7F are single-unit values of themselves from the start state.
     pub ascii_transparent: bool,
     /// Every unit's digit is the unit itself.
@@ -50,10 +54,12 @@ impl Facts {
 
 /// Derives every fact of the module docs.
 pub(super) fn derive(a: &Automaton) -> Facts {
+    let self_loops = (2..a.state_count()).any(|s| a.edges[s].iter().any(|e| e.next == s));
     let depth = depth(a);
     Facts {
-        cyclic: depth.is_none(),
-        depth,
+        cyclic: self_loops || depth.is_none(),
+        loops_on_one_state: depth.is_some(),
+        depth: if self_loops { None } else { depth },
         ascii_transparent: ascii_transparent(a),
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),
@@ -61,13 +67,14 @@ pub(super) fn derive(a: &Automaton) -> Facts {
     }
 }
 
-/// The successors of `s` other than dead and start.
+/// The successors of `s` other than dead, start and `s` itself.
 fn inner(a: &Automaton, s: usize) -> impl Iterator<Item = usize> + '_ {
-    a.edges[s].iter().map(|e| e.next).filter(|&t| t >= 2)
+    a.edges[s].iter().map(|e| e.next).filter(move |&t| t >= 2 && t != s)
 }
 
-/// The longest path from each state to the start, or `None` if some state on
-/// a path can loop without passing the start (depth-first, iteratively).
+/// The longest path from each state to the start, not counting a state's
+/// loops on itself, or `None` if some path loops through several states
+/// without passing the start (depth-first, iteratively).
 fn depth(a: &Automaton) -> Option<Vec<u8>> {
     let n = a.state_count();
     // 0 unvisited, 1 on the stack, 2 done.

@@ -1,7 +1,7 @@
 //! The automaton: the one layer between the model and every output.
 //!
-//! [`Automaton::build`] runs the passes model → [`paths`] (unit-range sequences
-//! per form) → [`determinize`] (subset construction) → [`minimize`] (Hopcroft)
+//! [`Automaton::build`] runs the passes model → `paths` (unit-range sequences
+//! per form) → `determinize` (subset construction) → `minimize` (Hopcroft)
 //! → unit classes, and then derives, once, every fact the outputs need
 //! ([`facts`], [`shift_layout`], [`pack`]): whether it is cyclic or
 //! ASCII-transparent, its sync units, the payload bits still to come in each

@@ -94,12 +94,10 @@ impl Automaton {
         self.parts_with(ShiftRows::None).facts
     }
 
-    /// The tables in the runtime's owned storage, checked by `Dfa::new`.
-    ///
-    /// # Panics
-    /// If the runtime refuses the tables, which would be a bug in this crate:
-    /// every automaton it builds passes (the tests build every codec's).
-    pub fn dfa(&self) -> Dfa<Vec<u32>, Vec<u64>> {
+    /// Hands the runtime's [`Parts`] of this automaton to `f`: what
+    /// [`Automaton::dfa`] builds from, and what tests corrupt to see the
+    /// runtime's checks refuse them.
+    pub fn with_parts<R>(&self, f: impl FnOnce(Parts<'_>) -> R) -> R {
         let narrow = narrow_rows(self);
         let wide = wide_rows(self);
         let shift = match (&narrow, &wide) {
@@ -107,7 +105,16 @@ impl Automaton {
             (_, Some(rows)) => ShiftRows::Wide { offsets: &self.shift.offsets, rows },
             _ => ShiftRows::None,
         };
-        match Dfa::new(self.parts_with(shift)) {
+        f(self.parts_with(shift))
+    }
+
+    /// The tables in the runtime's owned storage, checked by `Dfa::new`.
+    ///
+    /// # Panics
+    /// If the runtime refuses the tables, which would be a bug in this crate:
+    /// every automaton it builds passes (the tests build every codec's).
+    pub fn dfa(&self) -> Dfa<Vec<u32>, Vec<u64>> {
+        match self.with_parts(Dfa::new) {
             Ok(dfa) => dfa,
             Err(e) => panic!("placemat-compiler built tables its runtime refuses ({e}): a bug"),
         }

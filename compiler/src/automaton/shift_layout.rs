@@ -3,9 +3,9 @@
 //! the validator steps through them).
 //!
 //! Validation only needs the automaton's language, so the states are first
-//! merged by acceptance ([`super::minimize`] with outputs erased); strict UTF-8
+//! merged by acceptance (the `minimize` pass with outputs erased); strict UTF-8
 //! keeps its 9 states. Up to 10 merged states get offsets `k·6` in `u64` rows.
-//! Beyond, the [`super::shift_search`] looks for offsets whose 6-bit fields
+//! Beyond, the `shift_search` looks for offsets whose 6-bit fields
 //! overlap where every row agrees, so that the rows still fit a `u64`; failing
 //! that, up to 18 merged states get `k·7` in `u128` rows, and larger automata
 //! get none (the validator then walks the table). All the built-in codecs get

@@ -60,22 +60,13 @@ pub(super) fn for_each(
     // Unbounded codecs decode to values of any size; the rest stay in `u64`.
     let unbounded = codec.info().unbounded;
     let step = |input: &[u8]| -> Step<Decoded> {
-        let small = |s: Step<u64>| match s {
-            Step::Value { value, len } => Step::Value { value: Decoded::Small(value), len },
-            Step::Invalid { len } => Step::Invalid { len },
-            Step::Incomplete => Step::Incomplete,
-        };
         if !unbounded {
-            return small(codec.step(Strategy::Table, input));
+            return codec.step(Strategy::Table, input).map(Decoded::Small);
         }
-        match codec.step_big(Strategy::Table, input) {
-            Step::Value { value, len } => match u64::try_from(&value) {
-                Ok(v) => Step::Value { value: Decoded::Small(v), len },
-                Err(_) => Step::Value { value: Decoded::Big(value), len },
-            },
-            Step::Invalid { len } => Step::Invalid { len },
-            Step::Incomplete => Step::Incomplete,
-        }
+        codec.step_big(Strategy::Table, input).map(|value| match u64::try_from(&value) {
+            Ok(v) => Decoded::Small(v),
+            Err(_) => Decoded::Big(value),
+        })
     };
     loop {
         let have = data.len();

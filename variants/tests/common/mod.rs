@@ -17,11 +17,7 @@ pub struct Strategy {
 }
 
 fn widen<V: Value>(s: Step<V>) -> Step<u64> {
-    match s {
-        Step::Value { value, len } => Step::Value { value: value.to_u64(), len },
-        Step::Invalid { len } => Step::Invalid { len },
-        Step::Incomplete => Step::Incomplete,
-    }
+    s.map(|value| value.to_u64())
 }
 
 /// The codec's model, parsed back from the description it was generated from.
@@ -47,11 +43,7 @@ where
         Strategy { name: "classes-off", step: Box::new(move |s| singleton.step(s)) },
         Strategy {
             name: "reference",
-            step: Box::new(move |s| match reference.step(s) {
-                Step::Value { value, len } => Step::Value { value: u64::try_from(value).unwrap(), len },
-                Step::Invalid { len } => Step::Invalid { len },
-                Step::Incomplete => Step::Incomplete,
-            }),
+            step: Box::new(move |s| reference.step(s).map(|value| u64::try_from(value).unwrap())),
         },
     ]
 }

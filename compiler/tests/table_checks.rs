@@ -1,0 +1,123 @@
+//! The runtime checks every table it is given (`Dfa::new`, and `Dfa::from_static`
+//! in a `const` for generated codecs) against the facts the compiler derived:
+//! the compiler's own parts pass, and each kind of corruption is refused with
+//! its own error.
+
+use placemat_codec::dfa::{Dfa, Parts, ShiftRows, TableError};
+use placemat_compiler::{Automaton, BuildOptions, Description};
+
+const UTF8: &str = include_str!("../../variants/descriptions/utf8.placemat");
+
+fn utf8() -> Automaton {
+    Automaton::build(&Description::parse_str(UTF8).unwrap().model, BuildOptions::default()).unwrap()
+}
+
+/// The automaton's parts, as `Automaton::with_parts` gives them, over `rows`.
+fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
+    Parts {
+        classes: &a.classes,
+        digits: &a.digits,
+        transitions: &a.transitions,
+        biases: &a.biases,
+        facts: a.runtime_facts(),
+        shift: ShiftRows::Narrow { offsets: &a.shift.offsets, rows },
+        expanded: a.expanded.as_deref(),
+        depth: a.facts.depth.as_deref().unwrap(),
+        remaining: a.facts.remaining.as_deref().unwrap(),
+    }
+}
+
+/// `Dfa::new` on the automaton's parts after `change`.
+fn checked<'a>(a: &'a Automaton, change: impl FnOnce(&mut Parts<'a>)) -> Result<(), TableError> {
+    let rows: &'a [u64; 256] = Box::leak(Box::new(std::array::from_fn(|u| a.shift.rows[u] as u64)));
+    let mut p = parts(a, rows);
+    change(&mut p);
+    Dfa::new(p).map(|_| ())
+}
+
+#[test]
+fn the_compilers_parts_pass() {
+    let a = utf8();
+    assert_eq!(checked(&a, |_| {}), Ok(()));
+    // The parts built here from the automaton's public fields are the ones the
+    // compiler hands over.
+    let rows: [u64; 256] = std::array::from_fn(|u| a.shift.rows[u] as u64);
+    assert_eq!(Dfa::new(parts(&a, &rows)).unwrap(), a.dfa());
+    assert!(a.expanded.is_some() && a.shift.width == 6 && !a.facts.cyclic);
+}
+
+#[test]
+fn broken_tables_are_refused() {
+    let a = utf8();
+    let mut trans = a.transitions.clone();
+    trans[12 + 1] = 7; // not a premultiplied state
+    assert_eq!(checked(&a, |p| p.transitions = &trans), Err(TableError::BadState));
+    let mut dead = a.transitions.clone();
+    dead[0] = 12; // the dead row leaves the dead state
+    assert_eq!(checked(&a, |p| p.transitions = &dead), Err(TableError::BadState));
+    assert_eq!(checked(&a, |p| p.transitions = &a.transitions[..20]), Err(TableError::BadShape));
+    assert_eq!(checked(&a, |p| p.biases = &[1]), Err(TableError::BadBias));
+}
+
+#[test]
+fn facts_that_disagree_with_the_table_are_refused() {
+    let a = utf8();
+    assert_eq!(checked(&a, |p| p.facts.ascii_transparent = false), Err(TableError::BadFacts));
+    assert_eq!(checked(&a, |p| p.facts.byte_digits = false), Err(TableError::BadFacts));
+    assert_eq!(checked(&a, |p| p.facts.sync_units[2] ^= 1), Err(TableError::BadFacts));
+}
+
+#[test]
+fn an_acyclic_claim_needs_a_depth_that_falls_along_every_transition() {
+    let a = utf8();
+    let mut flat = a.facts.depth.clone().unwrap();
+    flat.iter_mut().for_each(|d| *d = 1);
+    assert_eq!(checked(&a, |p| p.depth = &flat), Err(TableError::BadDepth));
+    assert_eq!(checked(&a, |p| p.depth = &[]), Err(TableError::BadDepth));
+    // Claiming a loop gives up an assumption only; it needs no proof.
+    assert_eq!(
+        checked(&a, |p| {
+            p.facts.cyclic = true;
+            p.depth = &[];
+        }),
+        Ok(())
+    );
+}
+
+#[test]
+fn shift_rows_that_do_not_follow_the_transitions_are_refused() {
+    let a = utf8();
+    let mut rows: [u64; 256] = std::array::from_fn(|u| a.shift.rows[u] as u64);
+    rows[0xC3] ^= 1 << 6; // one bit of the start state's field
+    assert_eq!(
+        checked(&a, |p| p.shift = ShiftRows::Narrow { offsets: &a.shift.offsets, rows: &rows }),
+        Err(TableError::BadShift)
+    );
+    let mut offsets = a.shift.offsets.clone();
+    offsets[2] = offsets[1]; // a state at the start's offset would be accepted
+    let good: [u64; 256] = std::array::from_fn(|u| a.shift.rows[u] as u64);
+    assert_eq!(
+        checked(&a, |p| p.shift = ShiftRows::Narrow { offsets: &offsets, rows: &good }),
+        Err(TableError::BadShift)
+    );
+    assert_eq!(checked(&a, |p| p.shift = ShiftRows::None), Ok(()));
+}
+
+#[test]
+fn an_expanded_table_that_disagrees_is_refused() {
+    let a = utf8();
+    let mut table = a.expanded.clone().unwrap();
+    table[256 + 0x41] ^= 1 << placemat_codec::dfa::expanded::PAYLOAD_AT;
+    assert_eq!(checked(&a, |p| p.expanded = Some(&table)), Err(TableError::BadExpanded));
+    let mut rem = a.facts.remaining.clone().unwrap();
+    rem[2] += 1;
+    assert_eq!(checked(&a, |p| p.remaining = &rem), Err(TableError::BadExpanded));
+    assert_eq!(checked(&a, |p| p.remaining = &[]), Err(TableError::BadExpanded));
+    assert_eq!(
+        checked(&a, |p| {
+            p.expanded = None;
+            p.remaining = &[];
+        }),
+        Ok(())
+    );
+}
