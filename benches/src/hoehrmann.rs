@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn lone_e0_is_rejected_not_decoded_as_a_letter() {
-        // The seed's copy of the table maps E0 to class 0 and would yield U+00E0.
+        // A mistyped class table with E0 in class 0 would decode E0 as U+00E0.
         let mut out = Vec::new();
         assert_eq!(decode_into(&[0xE0], &mut out), Err((0, false)));
         assert_eq!(decode_into(&[0xE0, 0x41], &mut out), Err((0, true)));

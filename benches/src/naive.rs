@@ -15,8 +15,9 @@
 //! ```
 //!
 //! # Lineage
-//! Modelled on the decoder walked through in seed 004 (a Korean article that
-//! implements UTF-8 by hand); written anew for placemat.
+//! Modelled on the decoder a Korean tutorial article builds step by step
+//! ("UTF-8 구현하기", implementing UTF-8 by hand) from the bit layout of RFC 3629
+//! §3; written anew for placemat.
 
 /// Decodes `input` into `out` (cleared first); on error returns the offset of the
 /// sequence that failed.

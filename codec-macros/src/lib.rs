@@ -150,5 +150,43 @@ fn fallback(input: proc_macro2::TokenStream, source: &str) -> proc_macro2::Token
         #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
         #vis struct #branching;
 
+        impl ::placemat_codec::Encoder for #ty {
+            type Value = #value;
+            fn max_units(&self) -> usize {
+                #never
+            }
+            fn encode(
+                &self,
+                _value: #value,
+                _out: &mut [u8],
+            ) -> ::core::result::Result<usize, ::placemat_codec::EncodeError> {
+                #never
+            }
+        }
+
+        impl ::placemat_codec::Decoder for #ty {
+            type Value = #value;
+            fn step(&self, _input: &[u8]) -> ::placemat_codec::Step<#value> {
+                #never
+            }
+        }
+
+        impl ::placemat_codec::Decoder for #branching {
+            type Value = #value;
+            fn step(&self, _input: &[u8]) -> ::placemat_codec::Step<#value> {
+                #never
+            }
+        }
+
+        impl ::placemat_codec::Codec for #ty {
+            type Branching = #branching;
+            const DESCRIPTION: &'static str = #source;
+            fn info() -> &'static ::placemat_codec::CodecInfo {
+                #never
+            }
+            fn dfa() -> &'static ::placemat_codec::dfa::Dfa {
+                #never
+            }
+        }
     }
 }

@@ -20,6 +20,38 @@ use alloc::vec::Vec;
 
 pub use num_bigint::BigUint;
 
+/// The number `high` followed by the payload `digits` (`(bit count, digit)`,
+/// most significant first): `high << total | d₀ << … | dₙ`, built limb by limb
+/// from the least significant end, in time linear in the number of digits.
+///
+/// ```
+/// use placemat_codec::big::{from_digits, BigUint};
+/// // 0b1 then 0b10 (2 bits) then 0b111 (3 bits): 0b1_10_111.
+/// assert_eq!(from_digits(1, &[(2, 0b10), (3, 0b111)]), BigUint::from(0b110111u32));
+/// ```
+pub fn from_digits(high: u64, digits: &[(u8, u8)]) -> BigUint {
+    let total: u64 = digits.iter().map(|&(n, _)| u64::from(n)).sum();
+    let mut limbs: Vec<u64> = alloc::vec![0; (total / 64 + 2) as usize];
+    let mut at = 0u64;
+    let mut put = |value: u64, width: u64, at: u64| {
+        if width == 0 || value == 0 {
+            return;
+        }
+        let (limb, shift) = ((at / 64) as usize, at % 64);
+        limbs[limb] |= value << shift;
+        if shift + width > 64 && shift > 0 {
+            limbs[limb + 1] |= value >> (64 - shift);
+        }
+    };
+    for &(n, d) in digits.iter().rev() {
+        put(u64::from(d), u64::from(n), at);
+        at += u64::from(n);
+    }
+    put(high, 64, at);
+    let words: Vec<u32> = limbs.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect();
+    BigUint::new(words)
+}
+
 /// A form whose unit `repeat` may repeat, with no bias: how unbounded codecs write
 /// values too large for `u64` (the shortest expansion that holds the value).
 #[derive(Copy, Clone, Debug)]

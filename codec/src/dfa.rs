@@ -342,7 +342,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         self.facts.ascii_transparent
     }
     /// Whether sequences have no length limit. Values of such a codec can outgrow
-    /// any integer type: decode them with [`Dfa::step_checked`] or [`Dfa::step_big`].
+    /// any integer type: decode them with [`Dfa::step_checked`] or `Dfa::step_big` (feature `big`).
     pub fn is_cyclic(&self) -> bool {
         self.facts.cyclic
     }
@@ -379,7 +379,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// Like [`Dfa::step`] with `u64` values, for tables whose values can outgrow 64
     /// bits: a valid sequence whose value does not fit is reported as
     /// [`Step::Invalid`] over the whole sequence (it is outside the 64-bit view of the
-    /// codec; [`Dfa::step_big`] decodes it).
+    /// codec; `Dfa::step_big` (feature `big`) decodes it).
     pub fn step_checked(&self, input: &[u8]) -> Step<u64> {
         self.step_with::<accumulate::Checked>(input)
     }

@@ -23,12 +23,15 @@ pub struct Diagnostic {
     pub end: Option<Span>,
     /// Other places that take part (the other side of a conflict), with a note each.
     pub notes: Vec<(Span, String)>,
+    /// Line and column (1-based) where no span can say it: errors found in a
+    /// text before it is tokenized.
+    pub location: Option<(usize, usize)>,
 }
 
 impl Diagnostic {
     /// A diagnostic at `span`.
     pub fn new(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { message: message.into(), span, end: None, notes: Vec::new() }
+        Diagnostic { message: message.into(), span, end: None, notes: Vec::new(), location: None }
     }
 
     /// Extends the diagnostic to cover the tokens up to `end`.
@@ -61,7 +64,8 @@ impl Diagnostics {
         let mut out = String::new();
         for d in &self.0 {
             let at = d.span.start();
-            out.push_str(&format!("{file}:{}:{}: error: {}\n", at.line, at.column + 1, d.message));
+            let (line, column) = d.location.unwrap_or((at.line, at.column + 1));
+            out.push_str(&format!("{file}:{line}:{column}: error: {}\n", d.message));
             for (span, note) in &d.notes {
                 let at = span.start();
                 out.push_str(&format!("{file}:{}:{}: note: {note}\n", at.line, at.column + 1));

@@ -26,6 +26,7 @@
 pub mod analysis;
 pub mod automaton;
 mod diagnostic;
+pub mod limits;
 pub mod listing;
 mod loaded;
 pub mod model;
@@ -55,6 +56,7 @@ pub struct Description {
 impl Description {
     /// Parses and validates description tokens (the body of `codec! { … }`).
     pub fn parse(tokens: TokenStream) -> Result<Self, Diagnostics> {
+        limits::check_tokens(&tokens)?;
         let ast: syntax::Ast = syn::parse2(tokens)?;
         let model = validate::validate(&ast)?;
         Ok(Description { vis: ast.vis, model })
@@ -62,6 +64,7 @@ impl Description {
 
     /// Parses and validates a description file's text.
     pub fn parse_str(text: &str) -> Result<Self, Diagnostics> {
+        limits::check_text(text)?;
         let tokens: TokenStream = text.parse().map_err(|e: proc_macro2::LexError| {
             Diagnostics(vec![Diagnostic::new(e.span(), format!("cannot tokenize the description: {e}"))])
         })?;

@@ -1,4 +1,4 @@
-//! The historical variants (VARIANTS.md §2–5): the spec's examples in both
+//! The historical variants (`papers/specs/encodings.md`): the examples there in both
 //! directions, exhaustive and boundary round trips, every strategy against the
 //! reference interpreter on random and mutated input, streaming, and the
 //! self-synchronization contrast between X/Open and Thompson–Pike.
@@ -12,7 +12,7 @@ use placemat_compiler::reference::Reference;
 use placemat_variants::codecs::*;
 use proptest::prelude::*;
 
-/// `(value, encoding)` pairs from VARIANTS.md.
+/// `(value, encoding)` pairs from `papers/specs/encodings.md`.
 fn examples(name: &str) -> Vec<(u64, Vec<u8>)> {
     let v = |value: u64, units: &[u8]| (value, units.to_vec());
     match name {

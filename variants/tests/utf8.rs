@@ -101,7 +101,7 @@ fn every_four_byte_sequence_from_f0_to_f4_matches_std() {
     }
 }
 
-/// The five vectors of VARIANTS.md §1, input → lossy output.
+/// The five lossy vectors of `papers/specs/encodings.md#utf8`, input → lossy output.
 const LOSSY_VECTORS: &[(&[u8], &[u32])] = &[
     (
         &[0x61, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62, 0x80, 0x63, 0x80, 0xBF, 0x64],

@@ -64,35 +64,35 @@ impl Accumulator for Checked {
     }
 }
 
-/// A `u64` until the value would overflow it, then a big integer.
+/// A `u64` until the value would overflow it, then the payload digits in a
+/// buffer, turned into a big integer once at the end: linear in the value's
+/// length (shifting a growing big integer at every unit would be quadratic).
 #[cfg(feature = "big")]
 #[derive(Default)]
 pub(crate) struct Big {
     small: u64,
-    big: Option<crate::big::BigUint>,
+    /// Every payload digit after the first overflow, with its bit count.
+    digits: alloc::vec::Vec<(u8, u8)>,
 }
 
 #[cfg(feature = "big")]
 impl Accumulator for Big {
     type Out = crate::big::BigUint;
+    #[inline]
     fn take(&mut self, bits: u32, digit: u8) {
-        use crate::big::BigUint;
         let d = u64::from(digit) & MASKS[bits as usize];
-        match &mut self.big {
-            Some(x) => {
-                *x <<= bits;
-                *x |= BigUint::from(d);
-            }
-            None if bits > 0 && self.small >> (64 - bits) != 0 => {
-                let mut x = BigUint::from(self.small);
-                x <<= bits;
-                x |= BigUint::from(d);
-                self.big = Some(x);
-            }
-            None => self.small = (self.small << bits) | d,
+        if !self.digits.is_empty() || (bits > 0 && self.small >> (64 - bits) != 0) {
+            self.digits.push((bits as u8, d as u8));
+        } else {
+            self.small = (self.small << bits) | d;
         }
     }
     fn finish(self, bias: u64) -> Option<crate::big::BigUint> {
-        Some(self.big.unwrap_or_else(|| crate::big::BigUint::from(self.small)) + bias)
+        let value = if self.digits.is_empty() {
+            crate::big::BigUint::from(self.small)
+        } else {
+            crate::big::from_digits(self.small, &self.digits)
+        };
+        Some(value + bias)
     }
 }

@@ -34,7 +34,8 @@
 //!
 //! # Lineage
 //! The properties are the ones argued over in September 1992 (Pike's account of the
-//! X/Open FSS-UTF proposal and its redesign, seed 000): file-system safety was
+//! X/Open FSS-UTF proposal and its redesign, in his 2003 mail "UTF-8 history"; see
+//! `papers/specs/encodings.md`): file-system safety was
 //! X/Open's requirement, self-synchronization the reason for the redesign.
 //! Prefix-freeness and the Sardinas–Patterson test are textbook coding theory
 //! (Sardinas & Patterson, 1953).

@@ -9,10 +9,21 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use super::machine::{Machine, Output};
 use super::paths::Path;
 use super::BuildError;
+use crate::limits;
 use crate::model::UnitSet;
 
-fn set_has(s: &UnitSet, b: u8) -> bool {
-    s[(b >> 6) as usize] >> (b & 63) & 1 == 1
+/// The units of a set, lowest first.
+fn units(s: &UnitSet) -> impl Iterator<Item = u8> + '_ {
+    (0..4).flat_map(move |w| {
+        let mut bits = s[w];
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                (w * 64 + b as usize) as u8
+            })
+        })
+    })
 }
 
 /// A state of the subset construction: positions `(path, index)`.
@@ -24,43 +35,59 @@ pub(super) struct Determinized {
     pub forms: Vec<BTreeSet<usize>>,
 }
 
-/// Where the positions of `key` go on unit `b`: the next key, the output, and
-/// whether some path completes.
-fn successor(paths: &[Path], key: &Key, b: u8) -> Result<(Key, Option<Output>, bool), BuildError> {
-    let mut next: Key = Vec::new();
-    let mut output: Option<Output> = None;
-    let mut complete = false;
-    for &(p, i) in key {
-        let path = &paths[p as usize];
-        if !set_has(&path.sets[i as usize], b) {
-            continue;
-        }
-        let done = i as usize + 1 == path.sets.len();
-        let o = (path.bits[i as usize], if done { path.bias } else { 0 });
-        if output.is_some_and(|x| x != o) {
-            return Err(BuildError::PayloadConflict);
-        }
-        output = Some(o);
-        complete |= done;
-        if !done {
-            next.push((p, i + 1));
-        }
-        if path.looped == Some(i as usize) {
-            next.push((p, i));
-        }
-    }
-    next.sort_unstable();
-    next.dedup();
-    // Validation made the forms prefix-free, so a completing unit completes
-    // every path it continues.
-    if complete && !next.is_empty() {
-        return Err(BuildError::PayloadConflict);
-    }
-    Ok((next, output, complete))
+/// Where the positions of one state go on one unit.
+#[derive(Clone, Default)]
+struct Successor {
+    next: Key,
+    output: Option<Output>,
+    complete: bool,
 }
 
-/// Subset construction from the start positions of every path.
+/// Where the positions of `key` go on every unit, visiting each position's
+/// units only (the work is the sum of their sizes, counted into `steps`).
+fn successors(paths: &[Path], key: &Key, steps: &mut u64) -> Result<Vec<Successor>, BuildError> {
+    let mut out = vec![Successor::default(); 256];
+    for &(p, i) in key {
+        let path = &paths[p as usize];
+        let done = i as usize + 1 == path.sets.len();
+        let o = (path.bits[i as usize], if done { path.bias } else { 0 });
+        for b in units(&path.sets[i as usize]) {
+            *steps += 1;
+            let s = &mut out[b as usize];
+            if s.output.is_some_and(|x| x != o) {
+                return Err(BuildError::PayloadConflict);
+            }
+            s.output = Some(o);
+            s.complete |= done;
+            if !done {
+                s.next.push((p, i + 1));
+            }
+            if path.looped == Some(i as usize) {
+                s.next.push((p, i));
+            }
+        }
+    }
+    if *steps > limits::MAX_STEPS {
+        return Err(BuildError::Limit { what: "steps of the subset construction", limit: limits::MAX_STEPS });
+    }
+    for s in &mut out {
+        s.next.sort_unstable();
+        s.next.dedup();
+        // Validation made the forms prefix-free, so a completing unit completes
+        // every path it continues.
+        if s.complete && !s.next.is_empty() {
+            return Err(BuildError::PayloadConflict);
+        }
+    }
+    Ok(out)
+}
+
+/// Subset construction from the start positions of every path, within the
+/// limits of [`crate::limits`].
 pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
+    if paths.len() > limits::MAX_PATHS {
+        return Err(BuildError::Limit { what: "unit-range paths", limit: limits::MAX_PATHS as u64 });
+    }
     let start: Key = (0..paths.len() as u32).map(|p| (p, 0)).collect();
     let forms_of = |key: &Key| key.iter().map(|&(p, _)| paths[p as usize].form).collect::<BTreeSet<usize>>();
     let mut ids: HashMap<Key, usize> = HashMap::from([(Vec::new(), 0), (start.clone(), 1)]);
@@ -68,27 +95,30 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
     let mut keys: Vec<Key> = vec![Vec::new(), start];
     let mut machine = Machine::new(256, 2);
     let mut queue = VecDeque::from([1usize]);
+    let mut steps = 0u64;
     while let Some(s) = queue.pop_front() {
-        let key = keys[s].clone();
-        for b in 0..=255u8 {
-            let (next, output, complete) = successor(paths, &key, b)?;
-            let target = if complete {
+        let key = std::mem::take(&mut keys[s]);
+        for (b, succ) in successors(paths, &key, &mut steps)?.into_iter().enumerate() {
+            let target = if succ.complete {
                 1
-            } else if next.is_empty() {
+            } else if succ.next.is_empty() {
                 0
-            } else if let Some(&id) = ids.get(&next) {
+            } else if let Some(&id) = ids.get(&succ.next) {
                 id
             } else {
+                if machine.states() >= limits::MAX_STATES {
+                    return Err(BuildError::Limit { what: "states", limit: limits::MAX_STATES as u64 });
+                }
                 let id = machine.push_state();
-                forms.push(forms_of(&next));
-                ids.insert(next.clone(), id);
-                keys.push(next);
+                forms.push(forms_of(&succ.next));
+                ids.insert(succ.next.clone(), id);
+                keys.push(succ.next);
                 queue.push_back(id);
                 id
             };
-            let at = s * 256 + b as usize;
+            let at = s * 256 + b;
             machine.next[at] = target;
-            machine.out[at] = if target == 0 { (0, 0) } else { output.unwrap_or((0, 0)) };
+            machine.out[at] = if target == 0 { (0, 0) } else { succ.output.unwrap_or((0, 0)) };
         }
     }
     Ok(Determinized { machine, forms })

@@ -82,17 +82,46 @@ pub enum BuildError {
     Unbounded,
     /// Two forms share a unit prefix but place payload differently.
     PayloadConflict,
-    /// More states or biases than the table format can index.
+    /// A value the table format cannot hold (a bias or a range bound beyond 64
+    /// bits), or more biases than it can index.
     TooLarge,
+    /// The construction would pass one of the limits of [`crate::limits`].
+    Limit {
+        /// What would exceed its limit.
+        what: &'static str,
+        /// The limit.
+        limit: u64,
+    },
+    /// The minimal automaton does not fit the table format: `states × classes`
+    /// entries, where 16-bit state ids address at most 65,536.
+    TableFull {
+        /// States, the dead state included.
+        states: usize,
+        /// Unit classes.
+        classes: usize,
+    },
 }
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            BuildError::Unbounded => "the lengths of this unbounded description do not settle into a repeating pattern",
-            BuildError::PayloadConflict => "two forms share a unit prefix but place payload differently",
-            BuildError::TooLarge => "the automaton is too large for the table format",
-        })
+        match self {
+            BuildError::Unbounded => {
+                f.write_str("the lengths of this unbounded description do not settle into a repeating pattern")
+            }
+            BuildError::PayloadConflict => f.write_str("two forms share a unit prefix but place payload differently"),
+            BuildError::TooLarge => {
+                f.write_str("a bias, a bound or the number of biases does not fit the table format")
+            }
+            BuildError::Limit { what, limit } => {
+                write!(f, "the automaton needs more than {limit} {what}, the compiler's limit")
+            }
+            BuildError::TableFull { states, classes } => write!(
+                f,
+                "the automaton has {states} states × {classes} unit classes = {} table entries; \
+                 the table format holds at most 65536",
+                states * classes
+            ),
+        }
     }
 }
 

@@ -22,7 +22,10 @@ use super::{Automaton, BuildError};
 /// The packed transition entries, states × classes, ids premultiplied.
 pub(super) fn transitions(a: &Automaton) -> Result<Vec<u32>, BuildError> {
     let stride = a.class_count();
-    if a.state_count() * stride > STATE_MASK as usize + 1 || a.biases.len() > MAX_BIASES {
+    if a.state_count() * stride > STATE_MASK as usize + 1 {
+        return Err(BuildError::TableFull { states: a.state_count(), classes: stride });
+    }
+    if a.biases.len() > MAX_BIASES {
         return Err(BuildError::TooLarge);
     }
     let mut out = Vec::with_capacity(a.state_count() * stride);

@@ -5,24 +5,36 @@ use num_bigint::BigUint;
 use proc_macro2::Span;
 
 use super::hex;
+use crate::limits::MAX_DIAGNOSTICS;
 use crate::syntax::{FieldValue, IntLit, RangeLit};
 use crate::{Diagnostic, Diagnostics};
 
-/// Collects the diagnostics of one description, in the order they are found.
+/// Collects the diagnostics of one description, in the order they are found:
+/// the first [`MAX_DIAGNOSTICS`], and a count of the rest.
 #[derive(Default)]
 pub(super) struct Checker {
     errors: Vec<Diagnostic>,
+    more: usize,
 }
 
 impl Checker {
+    /// Keeps `d` if there is room.
+    fn push(&mut self, d: Diagnostic) {
+        if self.errors.len() < MAX_DIAGNOSTICS {
+            self.errors.push(d);
+        } else {
+            self.more += 1;
+        }
+    }
+
     /// Reports an error at `span`.
     pub(super) fn error(&mut self, span: Span, message: impl Into<String>) {
-        self.errors.push(Diagnostic::new(span, message));
+        self.push(Diagnostic::new(span, message));
     }
 
     /// Reports an error covering the tokens from `at.0` to `at.1`.
     pub(super) fn error_between(&mut self, at: (Span, Span), message: impl Into<String>) {
-        self.errors.push(Diagnostic::new(at.0, message).to(at.1));
+        self.push(Diagnostic::new(at.0, message).to(at.1));
     }
 
     /// Reports an error covering a whole written range.
@@ -32,7 +44,7 @@ impl Checker {
 
     /// Reports a conflict: the error at `span`, a note at the `other` side.
     pub(super) fn error2(&mut self, span: Span, message: impl Into<String>, other: Span, note: impl Into<String>) {
-        self.errors.push(Diagnostic::new(span, message).with_note(other, note));
+        self.push(Diagnostic::new(span, message).with_note(other, note));
     }
 
     /// A conflict between two written ranges: the error covers the whole of `first`
@@ -44,7 +56,7 @@ impl Checker {
         other: Span,
         note: impl Into<String>,
     ) {
-        self.errors.push(Diagnostic::new(at.0, message).to(at.1).with_note(other, note));
+        self.push(Diagnostic::new(at.0, message).to(at.1).with_note(other, note));
     }
 
     /// Whether nothing has been reported so far.
@@ -53,7 +65,11 @@ impl Checker {
     }
 
     /// Everything reported, in order.
-    pub(super) fn into_diagnostics(self) -> Diagnostics {
+    pub(super) fn into_diagnostics(mut self) -> Diagnostics {
+        if self.more > 0 {
+            let message = format!("… and {} more error{}", self.more, if self.more == 1 { "" } else { "s" });
+            self.errors.push(Diagnostic::new(Span::call_site(), message));
+        }
         Diagnostics(self.errors)
     }
 

@@ -5,6 +5,7 @@
 use super::checker::Checker;
 use super::fields::Fields;
 use super::patterns::{conflict, parse_pattern, ParsedForm};
+use crate::limits::MAX_FORMS;
 use crate::model::{Form, Layout, ValueType};
 use crate::syntax::{FieldValue, FormLit};
 
@@ -36,7 +37,13 @@ pub(super) fn forms<'a>(c: &mut Checker, fields: &Fields<'a>, width: Option<u32>
                 c.error(*span, "`forms` needs at least one form");
                 forms.ok = false;
             }
-            for lit in lits {
+            if let Some(extra) = lits.get(MAX_FORMS) {
+                let message =
+                    format!("this is form {} of {}; a description has at most {MAX_FORMS}", MAX_FORMS + 1, lits.len());
+                c.error(extra.pattern.span(), message);
+                forms.ok = false;
+            }
+            for lit in lits.iter().take(MAX_FORMS) {
                 let Some(width) = width else {
                     forms.ok = false;
                     break;

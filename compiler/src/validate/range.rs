@@ -8,6 +8,7 @@ use num_traits::One;
 use super::checker::Checker;
 use super::fields::Fields;
 use super::hex;
+use crate::limits::MAX_EXCLUSIONS;
 use crate::model::ValueType;
 use crate::syntax::{FieldValue, RangeLit};
 
@@ -77,7 +78,15 @@ pub(super) fn excluded(c: &mut Checker, fields: &Fields, range: Option<&ValueRan
 /// The checked ranges of an `exclude` list.
 fn excluded_ranges(c: &mut Checker, rs: &[RangeLit], range: Option<&ValueRange>) -> Vec<(BigUint, BigUint)> {
     let mut excluded = Vec::new();
-    for r in rs {
+    if let Some(extra) = rs.get(MAX_EXCLUSIONS) {
+        let message = format!(
+            "this is excluded range {} of {}; a description has at most {MAX_EXCLUSIONS}",
+            MAX_EXCLUSIONS + 1,
+            rs.len()
+        );
+        c.error_range(extra, message);
+    }
+    for r in rs.iter().take(MAX_EXCLUSIONS) {
         let Some((lo, hi)) = c.closed_range(r) else {
             continue;
         };

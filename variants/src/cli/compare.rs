@@ -18,8 +18,8 @@
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 
-use placemat_compiler::analysis::{self, Analysis, Bound, Corpus, Mutation, Options, Subject, Verdict};
 use placemat_codec::DynCodec;
+use placemat_compiler::analysis::{self, Analysis, Bound, Corpus, Mutation, Options, Subject, Verdict};
 
 use super::source::{self, CodecRef};
 use super::{CliError, CliResult};

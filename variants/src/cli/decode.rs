@@ -49,50 +49,51 @@ pub(super) enum Event<'a> {
     },
 }
 
-/// Decodes all of `input` with `codec`, calling `f` for every item.
+/// A sequence still open at the end of the data read so far: where it starts,
+/// how far the table walk has read it, and the walk's state there. A value that
+/// spans many chunks is walked once, not again for every chunk.
+struct Open {
+    at: usize,
+    walked: usize,
+    state: usize,
+}
+
+/// Decodes all of `input` with `codec`, calling `f` for every item. A sequence
+/// longer than `max_units` units is an error (values of unbounded codecs are
+/// held whole until they end).
 pub(super) fn for_each(
     codec: &dyn DynCodec,
     input: &mut Input,
+    max_units: usize,
     mut f: impl FnMut(Event<'_>) -> CliResult,
 ) -> CliResult {
     let mut data: Vec<u8> = Vec::with_capacity(2 * CHUNK);
     let mut base = 0usize;
-    // Unbounded codecs decode to values of any size; the rest stay in `u64`.
-    let unbounded = codec.info().unbounded;
-    let step = |input: &[u8]| -> Step<Decoded> {
-        if !unbounded {
-            return codec.step(Strategy::Table, input).map(Decoded::Small);
-        }
-        codec.step_big(Strategy::Table, input).map(|value| match u64::try_from(&value) {
-            Ok(v) => Decoded::Small(v),
-            Err(_) => Decoded::Big(value),
-        })
-    };
+    let mut open: Option<Open> = None;
+    let dfa = codec.dfa();
     loop {
         let have = data.len();
         data.resize(have + CHUNK, 0);
         let n = input::fill(&mut input.reader, &mut data[have..])?;
         data.truncate(have + n);
         let eof = n < CHUNK;
-        let mut pos = 0;
-        while pos < data.len() {
-            match step(&data[pos..]) {
-                Step::Value { value, len } => {
-                    f(Event::Value { value })?;
-                    pos += len;
-                }
-                Step::Invalid { len } => {
-                    let end = (pos + len + 1).min(data.len());
-                    f(Event::Error { offset: base + pos, found: &data[pos..end], len })?;
-                    pos += len;
-                }
-                Step::Incomplete if !eof => break,
-                Step::Incomplete => {
-                    let len = data.len() - pos;
-                    f(Event::Error { offset: base + pos, found: &data[pos..], len })?;
-                    pos = data.len();
-                }
+        if let Some(o) = &mut open {
+            while o.walked < data.len() && o.state != DEAD && o.state != dfa.start() {
+                o.state = dfa.transition(o.state, data[o.walked]).next;
+                o.walked += 1;
             }
+            if o.walked - o.at > max_units {
+                return Err(too_long(codec, &input.name, base + o.at, max_units));
+            }
+            if !eof && o.state != DEAD && o.state != dfa.start() {
+                continue;
+            }
+        }
+        open = None;
+        let pos = items(codec, &data, base, eof, &mut f)?;
+        if pos < data.len() {
+            let state = data[pos..].iter().fold(dfa.start(), |s, &u| dfa.transition(s, u).next);
+            open = Some(Open { at: 0, walked: data.len() - pos, state });
         }
         data.drain(..pos);
         base += pos;
@@ -100,6 +101,58 @@ pub(super) fn for_each(
             return Ok(());
         }
     }
+}
+
+/// The error of a sequence longer than the limit.
+fn too_long(codec: &dyn DynCodec, name: &str, offset: usize, max_units: usize) -> CliError {
+    CliError::msg(format!(
+        "{name}: the {} sequence at offset {offset} is longer than {max_units} units, the limit on one value \
+         (raise it with --max-value-units)",
+        codec.info().name
+    ))
+}
+
+/// Decodes the items of `data` (at stream offset `base`), calling `f` for each;
+/// returns where an open sequence starts (the end of `data` if none is open).
+fn items(
+    codec: &dyn DynCodec,
+    data: &[u8],
+    base: usize,
+    eof: bool,
+    f: &mut impl FnMut(Event<'_>) -> CliResult,
+) -> Result<usize, CliError> {
+    let mut pos = 0;
+    while pos < data.len() {
+        match step(codec, &data[pos..]) {
+            Step::Value { value, len } => {
+                f(Event::Value { value })?;
+                pos += len;
+            }
+            Step::Invalid { len } => {
+                let end = (pos + len + 1).min(data.len());
+                f(Event::Error { offset: base + pos, found: &data[pos..end], len })?;
+                pos += len;
+            }
+            Step::Incomplete if !eof => break,
+            Step::Incomplete => {
+                let len = data.len() - pos;
+                f(Event::Error { offset: base + pos, found: &data[pos..], len })?;
+                pos = data.len();
+            }
+        }
+    }
+    Ok(pos)
+}
+
+/// One step: values of any size for unbounded codecs, `u64` for the rest.
+fn step(codec: &dyn DynCodec, input: &[u8]) -> Step<Decoded> {
+    if !codec.info().unbounded {
+        return codec.step(Strategy::Table, input).map(Decoded::Small);
+    }
+    codec.step_big(Strategy::Table, input).map(|value| match u64::try_from(&value) {
+        Ok(v) => Decoded::Small(v),
+        Err(_) => Decoded::Big(value),
+    })
 }
 
 fn hex_units(units: &[u8]) -> String {
@@ -140,10 +193,16 @@ fn decode_error(codec: &dyn DynCodec, name: &str, offset: impl Display, found: &
 }
 
 /// `placemat decode`.
-pub fn run(codec: &dyn DynCodec, file: Option<&str>, errors: ErrorMode, out: &mut dyn Write) -> CliResult {
+pub fn run(
+    codec: &dyn DynCodec,
+    file: Option<&str>,
+    errors: ErrorMode,
+    max_units: usize,
+    out: &mut dyn Write,
+) -> CliResult {
     let mut input = input::open(file)?;
     let name = input.name.clone();
-    for_each(codec, &mut input, |event| match event {
+    for_each(codec, &mut input, max_units, |event| match event {
         Event::Value { value } => Ok(writeln!(out, "{value}")?),
         Event::Error { offset, found, len } => match errors {
             ErrorMode::Replace => Ok(writeln!(out, "U+{:04X}", u64::REPLACEMENT)?),
@@ -159,6 +218,7 @@ pub fn transcode(
     to: &dyn DynCodec,
     file: Option<&str>,
     errors: ErrorMode,
+    max_units: usize,
     out: &mut dyn Write,
 ) -> CliResult {
     let input = input::open(file)?;
@@ -167,9 +227,9 @@ pub fn transcode(
         ErrorMode::Strict => io::ErrorMode::Strict,
         ErrorMode::Replace => io::ErrorMode::Replace,
     };
-    let mut reader = TranscodeReader::new(input.reader, from, to, mode).map_err(|_| {
-        CliError::msg(format!("`--errors replace` needs U+FFFD, which {} cannot encode", to.info().name))
-    })?;
+    let mut reader = TranscodeReader::new(input.reader, from, to, mode)
+        .map_err(|_| CliError::msg(format!("`--errors replace` needs U+FFFD, which {} cannot encode", to.info().name)))?
+        .with_max_sequence(max_units);
     let mut buf = vec![0u8; CHUNK];
     loop {
         match reader.read(&mut buf) {
@@ -197,6 +257,7 @@ pub fn transcode(
                         to.info().name,
                         to.info().range_text()
                     )),
+                    TranscodeErrorKind::TooLong { limit } => too_long(from, &name, offset as usize, *limit),
                     other => CliError::msg(format!("{name}: {other:?} at offset {offset}")),
                 });
             }

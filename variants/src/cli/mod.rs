@@ -79,6 +79,10 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: Command,
+    /// The longest sequence (one value) `decode`, `transcode` and `trace` accept,
+    /// in units: a value of an unbounded codec is held whole until it ends.
+    #[arg(long, global = true, value_name = "UNITS", default_value_t = placemat_codec::io::DEFAULT_MAX_SEQUENCE)]
+    pub max_value_units: usize,
 }
 
 /// How decoding errors are handled.
@@ -180,6 +184,7 @@ pub enum Command {
 
 /// Runs a parsed command line, writing to `out`.
 pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
+    let max_units = cli.max_value_units;
     match cli.command {
         Command::List => {
             for codec in crate::registry::all() {
@@ -194,15 +199,15 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
         }
         Command::Decode { codec, errors } => {
             let (codec, file) = source::resolve(&codec)?;
-            decode::run(codec.get(), file.as_deref(), errors, out)
+            decode::run(codec.get(), file.as_deref(), errors, max_units, out)
         }
         Command::Transcode { from, to, from_spec, to_spec, spec, errors, file } => {
             let (from, to) = source::resolve_pair(from, to, from_spec, to_spec, spec)?;
-            decode::transcode(from.get(), to.get(), file.as_deref(), errors, out)
+            decode::transcode(from.get(), to.get(), file.as_deref(), errors, max_units, out)
         }
         Command::Trace { codec } => {
             let (codec, file) = source::resolve(&codec)?;
-            trace::run(codec.get(), file.as_deref(), out)
+            trace::run(codec.get(), file.as_deref(), max_units, out)
         }
         Command::Tables { codec, dot } => {
             let (codec, file) = source::resolve(&codec)?;

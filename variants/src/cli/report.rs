@@ -187,13 +187,17 @@ fn is_empty(a: &Units) -> bool {
 
 /// Units per value of the form holding `v`, if any.
 fn length_of(forms: &[FormSummary], v: u128) -> Option<usize> {
-    forms.iter().find(|f| u128::try_from(&f.lo).is_ok_and(|lo| lo <= v) && u128::try_from(&f.hi).is_ok_and(|hi| v <= hi)).map(|f| f.units)
+    forms
+        .iter()
+        .find(|f| u128::try_from(&f.lo).is_ok_and(|lo| lo <= v) && u128::try_from(&f.hi).is_ok_and(|hi| v <= hi))
+        .map(|f| f.units)
 }
 
 /// The value intervals up to `limit` on which codec `a` spells a value in fewer
 /// units than codec `b`, as `(first, last, units in a, units in b)`.
 fn shorter_in(a: &[FormSummary], b: &[FormSummary], limit: u128) -> Vec<(u128, u128, usize, usize)> {
-    let mut cuts: Vec<u128> = a.iter().chain(b).filter_map(|f| u128::try_from(&f.lo).ok()).filter(|&lo| lo <= limit).collect();
+    let mut cuts: Vec<u128> =
+        a.iter().chain(b).filter_map(|f| u128::try_from(&f.lo).ok()).filter(|&lo| lo <= limit).collect();
     cuts.push(limit + 1);
     cuts.sort_unstable();
     cuts.dedup();
@@ -232,6 +236,15 @@ fn intervals_text(intervals: &[(u128, u128, usize, usize)], other: &str) -> Stri
     }
 }
 
+/// The two codecs the story compares, with their analyses and unit roles.
+struct Pair<'a> {
+    x: &'a Analysis,
+    p: &'a Analysis,
+    xm: Model,
+    xu: UnitRoles,
+    pu: UnitRoles,
+}
+
 /// The story of the X/Open proposal and its redesign, told with the numbers just
 /// computed. Every fact in it is read off the two models or the analyses; a
 /// sentence whose premise the numbers do not bear out is left out.
@@ -245,9 +258,17 @@ fn story(s: &mut String, codecs: &[&dyn DynCodec], analyses: &[Analysis]) {
     let (Some(xu), Some(pu)) = (UnitRoles::of(&xm), UnitRoles::of(&pm)) else {
         return;
     };
+    let pair = Pair { x, p, xm, xu, pu };
     let _ = writeln!(s, "## The X/Open proposal and its redesign, in numbers\n");
+    story_structure(s, &pair);
+    story_measurements(s, &pair);
+    story_size(s, &pair);
+    story_order(s, &pair, analyses);
+}
 
-    // Structure: file-system safety, and why X/Open does not resynchronize.
+/// File-system safety, and why X/Open does not resynchronize.
+fn story_structure(s: &mut String, pair: &Pair<'_>) {
+    let Pair { x, p, xu, pu, .. } = pair;
     let mut para = format!(
         "X/Open's FSS-UTF proposal (`{XOPEN}`) already met the requirement its name carries: the analysis finds it \
          ASCII-transparent ({}) and file-system safe ({})",
@@ -316,8 +337,12 @@ fn story(s: &mut String, codecs: &[&dyn DynCodec], analyses: &[Analysis]) {
     }
     para.push_str(".\n");
     let _ = writeln!(s, "{para}");
+}
 
-    // Measurements.
+/// Realignment and error spread, measured.
+fn story_measurements(s: &mut String, pair: &Pair<'_>) {
+    let Pair { x, p, xu, .. } = pair;
+    let shared = intersect(&xu.cont, &xu.lead);
     let drop = |a: &Analysis| a.spread(Mutation::Drop);
     let (xr, pr) = (x.realignment(), p.realignment());
     let (xd, pd) = (drop(x), drop(p));
@@ -341,8 +366,11 @@ fn story(s: &mut String, codecs: &[&dyn DynCodec], analyses: &[Analysis]) {
     }
     para.push('\n');
     let _ = writeln!(s, "{para}");
+}
 
-    // Size.
+/// What the marker bits cost in size.
+fn story_size(s: &mut String, pair: &Pair<'_>) {
+    let Pair { x, p, xm, xu, pu } = pair;
     let mut para = String::new();
     if let (Some(xc), Some(pc)) = (xu.cont_pattern(), pu.cont_pattern()) {
         if xc.payload_bits > pc.payload_bits {
@@ -381,10 +409,8 @@ fn story(s: &mut String, codecs: &[&dyn DynCodec], analyses: &[Analysis]) {
     if !sizes.is_empty() {
         let list: Vec<String> = sizes.iter().map(|(n, a, b)| format!("{n} {a:.3} against {b:.3}")).collect();
         let _ = write!(para, "In bytes per character (X/Open against the redesign): {}.", list.join(", "));
-        let best = sizes
-            .iter()
-            .filter(|(_, a, b)| a < b)
-            .max_by(|l, r| (1.0 - l.1 / l.2).total_cmp(&(1.0 - r.1 / r.2)));
+        let best =
+            sizes.iter().filter(|(_, a, b)| a < b).max_by(|l, r| (1.0 - l.1 / l.2).total_cmp(&(1.0 - r.1 / r.2)));
         if let Some((name, a, b)) = best {
             let _ = write!(para, " The largest saving is on `{name}`: {:.1}% fewer bytes.", 100.0 * (1.0 - a / b));
         }
@@ -402,8 +428,11 @@ fn story(s: &mut String, codecs: &[&dyn DynCodec], analyses: &[Analysis]) {
         p.automaton.table_bytes,
     );
     let _ = writeln!(s, "{para}");
+}
 
-    // Order.
+/// Byte order against value order.
+fn story_order(s: &mut String, pair: &Pair<'_>, analyses: &[Analysis]) {
+    let Pair { x, p, .. } = pair;
     let ordered: Vec<&str> =
         analyses.iter().filter(|a| a.structure.order_preserving.is_yes()).map(|a| a.name.as_str()).collect();
     let (xo, po) = (&x.structure.order_preserving, &p.structure.order_preserving);
@@ -490,7 +519,8 @@ pub fn generate(codecs: &[&dyn DynCodec], analyses: &[Analysis], out_dir: &Path)
     let mut rendered = 0;
     for codec in codecs {
         let name = codec.info().name.to_string();
-        let automaton = placemat_compiler::automaton_of(*codec).map_err(|e| CliError::Message(format!("{name}: {e}")))?;
+        let automaton =
+            placemat_compiler::automaton_of(*codec).map_err(|e| CliError::Message(format!("{name}: {e}")))?;
         let text = dot(&name, &automaton);
         write(&auto_dir.join(format!("{name}.dot")), &text)?;
         files.push(format!("comparison/automata/{name}.dot"));

@@ -1,7 +1,7 @@
 //! Picking a codec: a built-in name, or a description file loaded at run time.
 
-use placemat_compiler::LoadedCodec;
 use placemat_codec::DynCodec;
+use placemat_compiler::LoadedCodec;
 
 use super::{CliError, CodecArgs};
 use crate::registry;

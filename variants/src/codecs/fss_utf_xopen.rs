@@ -13,11 +13,11 @@
 //! assert_eq!(FssUtfXopen.decode(&[0xC0, 0xE0, 0xE0]).unwrap(), [0x50E0]);
 //! ```
 //!
-//! Each length is biased by the first value it covers (`OFF1`…`OFF4` of the
-//! proposal's `mbtowc`), so every value has exactly one encoding and there is no
-//! overlong form to reject. The price: continuation units (`1zzzzzzz`) look like
-//! lead units, so a decoder dropped into the middle of a stream cannot find the
-//! next character boundary.
+//! Every form adds its own first value to the payload (`OFF1`…`OFF4` of the
+//! proposal's `mbtowc`), so no value can be spelled two ways and no overlong
+//! spelling needs a rule against it. The price: continuation units (`1zzzzzzz`)
+//! look like lead units, so a decoder dropped into the middle of a stream cannot
+//! find the next character boundary.
 //!
 //! # Lineage
 //! The X/Open FSS-UTF proposal of 1992 (usually credited to Dave Prosser of USL),

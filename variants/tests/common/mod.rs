@@ -1,5 +1,5 @@
 //! Shared test harness: every decoding strategy of a codec, run side by side
-//! against the reference interpreter (habits 7 and 8 of STYLE.md).
+//! against the reference interpreter, the oracle of every fast path.
 
 #![allow(dead_code)]
 

@@ -1,0 +1,291 @@
+//! The [`Transcoder`]: chunks of one codec's units in, another's out, with a
+//! sequence left open at a chunk's end held back for the next.
+
+use std::fmt;
+
+use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
+use crate::dfa::DEAD;
+use crate::{DynCodec, Step, Strategy};
+
+/// The transcoding engine without I/O: push chunks of source units, collect target
+/// units.
+///
+/// ```
+/// use placemat_codec::io::{ErrorMode, Transcoder};
+/// # use placemat_codec::{dfa::Dfa, CodecInfo, DynCodec, EncodeError, Step, Strategy, Unit};
+/// # /// A toy codec: `01 x` is the value `x`, anything else is invalid.
+/// # struct Pairs(CodecInfo);
+/// # impl DynCodec for Pairs {
+/// #     fn info(&self) -> &CodecInfo { &self.0 }
+/// #     fn description(&self) -> &str { "" }
+/// #     fn dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
+/// #     fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+/// #         let b = u8::try_from(value).map_err(|_| EncodeError::Unencodable { value })?;
+/// #         out.extend_from_slice(&[1, b]);
+/// #         Ok(())
+/// #     }
+/// #     fn step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
+/// #         match input {
+/// #             [] | [1] => Step::Incomplete,
+/// #             [1, x, ..] => Step::Value { value: (*x).into(), len: 2 },
+/// #             _ => Step::Invalid { len: 1 },
+/// #         }
+/// #     }
+/// # }
+/// # let pairs = Pairs(CodecInfo::new("pairs", "", Unit::Byte, 32, 0, 0xFF, &[], Some(2)));
+/// let mut t = Transcoder::new(&pairs, &pairs, ErrorMode::Strict).unwrap();
+/// let mut out = Vec::new();
+/// t.push(&[1], &mut out).unwrap(); // the pair is still open
+/// assert!(out.is_empty());
+/// t.push(&[7, 1, 9], &mut out).unwrap();
+/// t.finish(&mut out).unwrap();
+/// assert_eq!(out, [1, 7, 1, 9]);
+/// assert_eq!(t.offset(), 4);
+/// ```
+pub struct Transcoder<'a> {
+    from: &'a dyn DynCodec,
+    to: &'a dyn DynCodec,
+    mode: ErrorMode,
+    /// The target's encoding of U+FFFD (empty in strict mode).
+    replacement: Vec<u8>,
+    /// Units of the sequence still open at the end of the last chunk.
+    pending: Vec<u8>,
+    /// The state of `from`'s table walk after `pending`, so that a long
+    /// sequence arriving over many chunks is walked once, not once per chunk.
+    pending_state: usize,
+    /// The longest sequence accepted, in units.
+    max_sequence: usize,
+    /// Where `pending` is moved while it is decoded (kept to reuse its memory).
+    scratch: Vec<u8>,
+    /// Stream offset of the first unit not yet decoded (the first pending unit).
+    offset: u64,
+    /// The error that stopped a strict transcoding; every later call repeats it.
+    pub(super) failed: Option<TranscodeError>,
+}
+
+impl fmt::Debug for Transcoder<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Transcoder")
+            .field("from", &self.from.info().name)
+            .field("to", &self.to.info().name)
+            .field("mode", &self.mode)
+            .field("offset", &self.offset)
+            .field("pending", &self.pending)
+            .finish()
+    }
+}
+
+impl<'a> Transcoder<'a> {
+    /// A transcoder from `from`'s units to `to`'s. In replace mode the target must
+    /// be able to encode U+FFFD; if it cannot, the refusal is returned.
+    pub fn new(from: &'a dyn DynCodec, to: &'a dyn DynCodec, mode: ErrorMode) -> Result<Self, crate::EncodeError> {
+        let mut replacement = Vec::new();
+        if mode == ErrorMode::Replace {
+            to.encode_push(REPLACEMENT, &mut replacement)?;
+        }
+        // An open sequence is shorter than the longest one; with the unit that
+        // completes it, it fits these buffers, which therefore never grow.
+        let longest = from.info().max_units.unwrap_or(16) + 1;
+        Ok(Transcoder {
+            from,
+            to,
+            mode,
+            replacement,
+            pending: Vec::with_capacity(longest),
+            pending_state: 0,
+            max_sequence: DEFAULT_MAX_SEQUENCE,
+            scratch: Vec::with_capacity(longest),
+            offset: 0,
+            failed: None,
+        })
+    }
+
+    /// The same transcoder accepting sequences of at most `units` units (see
+    /// [`DEFAULT_MAX_SEQUENCE`]); a longer one is a [`TranscodeErrorKind::TooLong`]
+    /// error, in both modes.
+    pub fn with_max_sequence(mut self, units: usize) -> Self {
+        self.set_max_sequence(units);
+        self
+    }
+
+    /// Sets the longest sequence accepted (see [`Transcoder::with_max_sequence`]).
+    pub fn set_max_sequence(&mut self, units: usize) {
+        self.max_sequence = units;
+    }
+
+    /// Units decoded so far (the stream offset of the next unit to decode).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Units held back because the next chunk may complete their sequence.
+    pub fn pending(&self) -> &[u8] {
+        &self.pending
+    }
+
+    /// Bytes of memory the transcoder holds (its open sequence and replacement).
+    pub fn buffer_capacity(&self) -> usize {
+        self.pending.capacity() + self.scratch.capacity() + self.replacement.capacity()
+    }
+
+    /// The longest output one input unit can cause: a value's longest encoding
+    /// (spread over its units, at least one) or one replacement.
+    pub(super) fn max_output_per_unit(&self) -> usize {
+        self.to.info().max_units.unwrap_or(1).max(self.replacement.len()).max(1)
+    }
+
+    /// Transcodes `chunk`, appending to `out`. On a strict-mode error, the output of
+    /// everything before the bad sequence has been appended.
+    pub fn push(&mut self, mut chunk: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        if !self.pending.is_empty() {
+            chunk = self.extend_pending(chunk);
+            if chunk.is_empty() && self.is_open() {
+                return self.check_length();
+            }
+            // The open sequence has ended (completed or broken): decode it once
+            // (moved out of `pending`, which then starts empty), then the units
+            // after the item again from a sequence start.
+            let mut held = std::mem::take(&mut self.scratch);
+            held.clear();
+            std::mem::swap(&mut held, &mut self.pending);
+            let step = self.from.step(Strategy::Table, &held);
+            let result = match step {
+                Step::Incomplete => self.hold(&held),
+                _ => self.item(step, &held, out).and_then(|len| self.run(&held[len..], out)),
+            };
+            self.scratch = held;
+            result?;
+        }
+        self.run(chunk, out)
+    }
+
+    /// Whether the walk over `pending` is still inside a sequence.
+    fn is_open(&self) -> bool {
+        self.pending_state != DEAD && self.pending_state != self.from.dfa().start()
+    }
+
+    /// Walks `chunk` on from the pending state until the open sequence ends,
+    /// adds the units walked to `pending`, and returns the rest of the chunk.
+    fn extend_pending<'c>(&mut self, chunk: &'c [u8]) -> &'c [u8] {
+        let dfa = self.from.dfa();
+        let (start, mut state, mut k) = (dfa.start(), self.pending_state, 0);
+        while k < chunk.len() && state != start && state != DEAD {
+            state = dfa.transition(state, chunk[k]).next;
+            k += 1;
+        }
+        self.pending.extend_from_slice(&chunk[..k]);
+        self.pending_state = state;
+        &chunk[k..]
+    }
+
+    /// A [`TranscodeErrorKind::TooLong`] error if the open sequence is longer
+    /// than the limit.
+    fn check_length(&mut self) -> Result<(), TranscodeError> {
+        if self.pending.len() <= self.max_sequence {
+            return Ok(());
+        }
+        let e = TranscodeError { offset: self.offset, kind: TranscodeErrorKind::TooLong { limit: self.max_sequence } };
+        self.failed = Some(e.clone());
+        Err(e)
+    }
+
+    /// Holds `tail` (an open sequence) back for the next chunk, with the state
+    /// its walk ends in.
+    fn hold(&mut self, tail: &[u8]) -> Result<(), TranscodeError> {
+        let dfa = self.from.dfa();
+        self.pending_state = tail.iter().fold(dfa.start(), |state, &u| dfa.transition(state, u).next);
+        self.pending.extend_from_slice(tail);
+        self.check_length()
+    }
+
+    /// Decodes `data` with nothing pending, keeping an open tail in `pending`.
+    fn run(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
+        let mut pos = 0;
+        while pos < data.len() {
+            let step = self.from.step(Strategy::Table, &data[pos..]);
+            if step == Step::Incomplete {
+                return self.hold(&data[pos..]);
+            }
+            pos += self.item(step, &data[pos..], out)?;
+        }
+        Ok(())
+    }
+
+    /// Handles one complete item at the start of `data`; returns its length.
+    fn item(&mut self, step: Step<u64>, data: &[u8], out: &mut Vec<u8>) -> Result<usize, TranscodeError> {
+        let (len, problem) = match step {
+            Step::Value { value, len } => match self.to.encode_push(value, out) {
+                Ok(()) => (len, None),
+                Err(_) => (len, Some(TranscodeErrorKind::Unencodable { value })),
+            },
+            // An unbounded source reports values above 64 bits as invalid in its
+            // 64-bit view; decode those exactly and hand them on whole.
+            #[cfg(feature = "big")]
+            Step::Invalid { len } if self.from.info().unbounded && self.big_value(&data[..len]).is_some() => {
+                let value = self.big_value(&data[..len]).unwrap_or_default();
+                match self.to.encode_big(&value, out) {
+                    Ok(()) => (len, None),
+                    Err(_) => (len, Some(TranscodeErrorKind::UnencodableBig { hex: format!("{value:X}") })),
+                }
+            }
+            Step::Invalid { len } => {
+                // The maximal subpart, and the unit that ended it if a unit did
+                // (rather than the subpart's own first unit starting nothing): the
+                // units the decision rests on, whatever the chunking.
+                let ended = self.from.step(Strategy::Table, &data[..len]) == Step::Incomplete;
+                let found = data[..(len + usize::from(ended)).min(data.len())].to_vec();
+                (len, Some(TranscodeErrorKind::Invalid { len, found }))
+            }
+            Step::Incomplete => unreachable!("incomplete steps are held back, never handled as items"),
+        };
+        if let Some(kind) = problem {
+            self.problem(kind, out)?;
+        }
+        self.offset += len as u64;
+        Ok(len)
+    }
+
+    /// The value of `units` if they are exactly one valid sequence (any size).
+    #[cfg(feature = "big")]
+    fn big_value(&self, units: &[u8]) -> Option<crate::big::BigUint> {
+        match self.from.step_big(Strategy::Table, units) {
+            Step::Value { value, len } if len == units.len() => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Replaces, or fails with, a problem at the current offset.
+    fn problem(&mut self, kind: TranscodeErrorKind, out: &mut Vec<u8>) -> Result<(), TranscodeError> {
+        match self.mode {
+            ErrorMode::Replace => {
+                out.extend_from_slice(&self.replacement);
+                Ok(())
+            }
+            ErrorMode::Strict => {
+                let e = TranscodeError { offset: self.offset, kind };
+                self.failed = Some(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// Ends the stream: a sequence still open is a truncated tail (an error in
+    /// strict mode, one U+FFFD in replace mode). Calling it again does nothing more.
+    pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), TranscodeError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let found = self.pending.clone();
+        self.pending.clear();
+        let len = found.len() as u64;
+        self.problem(TranscodeErrorKind::Incomplete { found }, out)?;
+        self.offset += len;
+        Ok(())
+    }
+}
