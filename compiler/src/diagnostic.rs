@@ -78,25 +78,40 @@ impl Diagnostics {
     pub fn to_syn_error(&self) -> syn::Error {
         let mut all: Option<syn::Error> = None;
         for d in &self.0 {
-            let mut e = match d.end {
+            // Stable proc-macros cannot attach a note to an error (a second error
+            // would be counted as one): notes go into the message, with the place
+            // each points at.
+            let mut message = d.message.clone();
+            for (span, note) in &d.notes {
+                message.push('\n');
+                message.push_str(&note_text(*span, note));
+            }
+            let e = match d.end {
                 // Two tokens carrying the first and last span: syn reports the range
                 // between them, which stable proc-macros cannot join themselves.
                 Some(end) => {
                     let first = proc_macro2::Ident::new("first", d.span);
                     let last = proc_macro2::Ident::new("last", end);
-                    syn::Error::new_spanned(quote_pair(first, last), &d.message)
+                    syn::Error::new_spanned(quote_pair(first, last), message)
                 }
-                None => syn::Error::new(d.span, &d.message),
+                None => syn::Error::new(d.span, message),
             };
-            for (span, note) in &d.notes {
-                e.combine(syn::Error::new(*span, format!("note: {note}")));
-            }
             match &mut all {
                 Some(a) => a.combine(e),
                 None => all = Some(e),
             }
         }
         all.unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid description"))
+    }
+}
+
+/// `note: … (line L, column C)` for a note at `span`.
+fn note_text(span: Span, note: &str) -> String {
+    let at = span.start();
+    if at.line == 0 {
+        format!("note: {note}")
+    } else {
+        format!("note: {note} (line {}, column {})", at.line, at.column + 1)
     }
 }
 

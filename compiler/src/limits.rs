@@ -1,6 +1,6 @@
 //! The bounds that keep the description compiler's cost bounded, whatever it
 //! is given: a description file or macro input is checked against them before
-//! it is parsed (size, nesting, literal length), the validator stops collecting
+//! it is parsed (size, nesting, length of numbers), the validator stops collecting
 //! errors past a cap, and the automaton builder counts its work as it goes and
 //! stops, before allocating, at the first limit it would pass. Each error names
 //! the limit and what exceeded it.
@@ -20,9 +20,10 @@ use crate::{Diagnostic, Diagnostics};
 pub const MAX_BYTES: usize = 1 << 20;
 /// The deepest nesting of brackets, braces and parentheses.
 pub const MAX_DEPTH: usize = 16;
-/// The longest literal, in characters (a 128-bit number in binary, with
-/// separators, fits).
-pub const MAX_LITERAL: usize = 200;
+/// The longest number literal, in characters (a 128-bit number in binary,
+/// with separators, fits). Reading a longer one would cost time quadratic in
+/// its length; strings are bounded by [`MAX_BYTES`] alone.
+pub const MAX_NUMBER: usize = 200;
 /// Most forms in one description.
 pub const MAX_FORMS: usize = 256;
 /// Most excluded ranges in one description.
@@ -110,9 +111,10 @@ pub fn check_tokens(tokens: &TokenStream) -> Result<(), Diagnostics> {
                 stack.push((g.stream().into_iter(), depth + 1));
             }
             TokenTree::Literal(lit) => {
-                let len = lit.to_string().chars().count();
-                if len > MAX_LITERAL {
-                    let message = format!("this literal has {len} characters; literals have at most {MAX_LITERAL}");
+                let text = lit.to_string();
+                let len = text.chars().count();
+                if text.starts_with(|c: char| c.is_ascii_digit()) && len > MAX_NUMBER {
+                    let message = format!("this number has {len} characters; numbers have at most {MAX_NUMBER}");
                     errors.push(Diagnostic::new(lit.span(), message));
                 }
             }

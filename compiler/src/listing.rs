@@ -75,11 +75,24 @@ pub fn class_members(dfa: &Automaton) -> Vec<String> {
         .collect()
 }
 
+/// One cell of the transition table: `next/bits`, `+bias` when a completing
+/// transition adds a bias, `.` when dead.
+fn cell(t: &crate::automaton::Edge) -> String {
+    if t.next == 0 {
+        ".".to_string()
+    } else if t.bias != 0 {
+        format!("{}/{}+{:X}", t.next, t.payload_bits, t.bias)
+    } else {
+        format!("{}/{}", t.next, t.payload_bits)
+    }
+}
+
 /// The listing printed by `placemat tables`.
 ///
 /// Line 1: `<name>: <C> unit classes, <S> states (dead state 0, start state 1), <B> table bytes`.
 /// Then one line per class with its units, and one row per state whose cells read
-/// `next/bits` (`+bias` when a completing transition adds a bias; `.` is dead).
+/// `next/bits` (`+bias` when a completing transition adds a bias; `.` is dead). The
+/// columns line up: every cell is right-aligned to the widest one (at least 8).
 pub fn listing(name: &str, dfa: &Automaton) -> String {
     let stride = dfa.class_count();
     let mut s = String::new();
@@ -91,27 +104,24 @@ pub fn listing(name: &str, dfa: &Automaton) -> String {
         dfa.table_bytes()
     );
     let _ = writeln!(s, "classes:");
+    let class_width = (stride.saturating_sub(1)).to_string().len().max(3);
     for (c, members) in class_members(dfa).iter().enumerate() {
-        let _ = writeln!(s, "  c{c:<3} {members}");
+        let _ = writeln!(s, "  c{c:<class_width$} {members}");
     }
     let _ = writeln!(s, "transitions (next state/payload bits, +bias on completion, . = dead):");
-    let mut header = String::from("  state");
+    let cells: Vec<Vec<String>> = dfa.edges.iter().map(|row| row[..stride].iter().map(cell).collect()).collect();
+    let width = cells.iter().flatten().map(String::len).chain((0..stride).map(|c| c.to_string().len() + 1)).max();
+    let width = width.unwrap_or(0).max(8);
+    let state_width = dfa.state_count().saturating_sub(1).to_string().len().max(5);
+    let mut header = format!("  {:>state_width$}", "state");
     for c in 0..stride {
-        let _ = write!(header, " {:>8}", format!("c{c}"));
+        let _ = write!(header, " {:>width$}", format!("c{c}"));
     }
     let _ = writeln!(s, "{}", header.trim_end());
-    for st in 0..dfa.state_count() {
-        let mut row = format!("  {st:>5}");
-        for c in 0..stride {
-            let t = dfa.edges[st][c];
-            let cell = if t.next == 0 {
-                ".".to_string()
-            } else if t.bias != 0 {
-                format!("{}/{}+{:X}", t.next, t.payload_bits, t.bias)
-            } else {
-                format!("{}/{}", t.next, t.payload_bits)
-            };
-            let _ = write!(row, " {cell:>8}");
+    for (st, row_cells) in cells.iter().enumerate().take(dfa.state_count()) {
+        let mut row = format!("  {st:>state_width$}");
+        for cell in row_cells {
+            let _ = write!(row, " {cell:>width$}");
         }
         let _ = writeln!(s, "{}", row.trim_end());
     }

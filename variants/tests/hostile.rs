@@ -73,7 +73,7 @@ fn long_literals_are_refused_before_they_are_read() {
     let text =
         format!("pub X {{ name: \"x\", value: u32, range: 0 ..= {}, forms: {{ \"0xxxxxxx\" }} }}", "9".repeat(100_000));
     let err = refused(&text);
-    assert!(err.contains("this literal has 100000 characters; literals have at most 200"), "{err}");
+    assert!(err.contains("this number has 100000 characters; numbers have at most 200"), "{err}");
 }
 
 #[test]

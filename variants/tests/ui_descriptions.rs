@@ -48,6 +48,8 @@ fn description_of(source: &str) -> String {
 }
 
 /// `(kind, line, col, message)` of each diagnostic in a trybuild `.stderr` file.
+/// An error's notes follow its message, one per line, as `note: … (line L,
+/// column C)` (stable proc-macros cannot attach notes of their own).
 fn expected(stderr: &str) -> Vec<(&'static str, usize, usize, String)> {
     let lines: Vec<&str> = stderr.lines().collect();
     let mut out = Vec::new();
@@ -55,13 +57,17 @@ fn expected(stderr: &str) -> Vec<(&'static str, usize, usize, String)> {
         let Some(message) = line.strip_prefix("error: ") else {
             continue;
         };
-        let at = lines[i + 1].trim_start().strip_prefix("--> ").expect("a location line after the message");
+        let notes: Vec<&str> = lines[i + 1..].iter().map_while(|l| l.trim_start().strip_prefix("note: ")).collect();
+        let at =
+            lines[i + 1 + notes.len()].trim_start().strip_prefix("--> ").expect("a location line after the message");
         let mut parts = at.rsplitn(3, ':');
         let col: usize = parts.next().unwrap().parse().unwrap();
         let line_no: usize = parts.next().unwrap().parse().unwrap();
-        match message.strip_prefix("note: ") {
-            Some(note) => out.push(("note", line_no, col, note.to_string())),
-            None => out.push(("error", line_no, col, message.to_string())),
+        out.push(("error", line_no, col, message.to_string()));
+        for note in notes {
+            let (text, place) = note.rsplit_once(" (line ").expect("a note says where it points");
+            let (l, c) = place.trim_end_matches(')').split_once(", column ").expect("line and column");
+            out.push(("note", l.parse().unwrap(), c.parse().unwrap(), text.to_string()));
         }
     }
     out

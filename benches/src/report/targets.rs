@@ -104,7 +104,7 @@ const WHY_VARIANT: &str = "Longer forms mean more states and longer chains of br
     than 32 bits (utf8-ext36/42) are accumulated and stored as u64.";
 const WHY_VARIANT_ROWS: &str = "Validators of automata with more than 10 states after merging by \
     acceptance need shift rows whose state fields overlap to fit 64 bits (the search in \
-    `placemat_codec::dfa::shift` finds such layouts for every built-in variant); a layout that needs \
+    `placemat_compiler::automaton::shift_layout` finds such layouts for every built-in variant); a layout that needs \
     128-bit rows pays several instructions per variable shift.";
 const WHY_VARIANT_WIDE: &str = "utf8-ext36/42 decode to u64: on ASCII text the decoder copies units into \
     values and is bound by the bandwidth of writing them, and u64 values are twice the bytes of \

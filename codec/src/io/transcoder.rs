@@ -140,9 +140,12 @@ impl<'a> Transcoder<'a> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        if !self.pending.is_empty() {
+        // A sequence left open by the previous chunk: walk on from where its walk
+        // stopped. Decoding it may leave another open sequence (the units after a
+        // broken one start again), hence the loop.
+        while !self.pending.is_empty() {
             chunk = self.extend_pending(chunk);
-            if chunk.is_empty() && self.is_open() {
+            if self.is_open() {
                 return self.check_length();
             }
             // The open sequence has ended (completed or broken): decode it once

@@ -50,7 +50,19 @@ pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> O
 
 /// One unit of a pattern: `body` is `word` without its `*`.
 fn parse_unit(c: &mut Checker, span: Span, word: &str, body: &str, width: u32) -> Option<UnitPattern> {
-    if body.len() != width as usize {
+    // A character that is not a bit is the error, whatever the unit's length.
+    if let Some(other) = body.chars().find(|&ch| !matches!(ch, '0' | '1' | 'a'..='z')) {
+        let what = if other.is_ascii_uppercase() { "payload letters are lowercase; " } else { "" };
+        c.error(
+            span,
+            format!(
+                "`{word}`: `{}` is not a bit; {what}write 0, 1 or a payload letter (x, v, z …)",
+                other.escape_debug()
+            ),
+        );
+        return None;
+    }
+    if body.chars().count() != width as usize {
         let s = if body.len() == 1 { "" } else { "s" };
         c.error(span, format!("`{word}` has {} bit{s}, but a unit has {width}", body.len()));
         return None;
@@ -73,18 +85,14 @@ fn parse_unit(c: &mut Checker, span: Span, word: &str, body: &str, width: u32) -
                 mask |= 1;
                 bits |= (ch == '1') as u8;
             }
-            c2 if c2.is_ascii_alphabetic() => payload += 1,
-            other => {
-                c.error(span, format!("`{word}`: `{other}` is not a bit; write 0, 1 or a payload letter (x, v, z …)"));
-                return None;
-            }
+            _ => payload += 1,
         }
     }
     Some(UnitPattern { fixed_mask: mask, fixed_bits: bits, payload_bits: payload })
 }
 
-/// Checks a pattern whose units all parsed: it has a unit, and a repeated unit is
-/// followed by a unit that tells where the repetition ends.
+/// Checks a pattern whose units all parsed: it has a unit, and a repeated unit
+/// carries payload and is followed by a unit that tells where the repetition ends.
 fn check_shape(c: &mut Checker, form: &ParsedForm) -> bool {
     let (units, text) = (&form.units, &form.text);
     if units.is_empty() {
@@ -100,6 +108,15 @@ fn check_shape(c: &mut Checker, form: &ParsedForm) -> bool {
     }
     if units[r].overlaps(&units[r + 1]) {
         c.error(form.span, format!("`{text}`: the repeated unit and the unit after it match the same units, so the end of the repetition cannot be told"));
+        return false;
+    }
+    if units[r].payload_bits == 0 {
+        // Each repetition would add no values: no length would ever reach a
+        // bounded range's end.
+        c.error(
+            form.span,
+            format!("`{text}`: a repeated unit must carry payload bits (a letter), or repeating it adds no values"),
+        );
         return false;
     }
     true

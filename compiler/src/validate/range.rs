@@ -90,6 +90,13 @@ fn excluded_ranges(c: &mut Checker, rs: &[RangeLit], range: Option<&ValueRange>)
         let Some((lo, hi)) = c.closed_range(r) else {
             continue;
         };
+        if hi > BigUint::from(u64::MAX) {
+            c.error_range(
+                r,
+                "an excluded range must lie below 2^64: the codec's facts and its 64-bit view of values hold exclusions as 64-bit numbers",
+            );
+            continue;
+        }
         if let Some(range) = range {
             if lo < range.lo || range.hi.as_ref().is_some_and(|m| hi > *m) {
                 c.error_range(r, "an excluded range must lie inside `range`");

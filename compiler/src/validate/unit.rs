@@ -1,5 +1,5 @@
 //! The `unit` field: `byte` (the default) or `alphabet("…")`, whose symbols must be
-//! distinct ASCII characters, a power of two of them (2 to 256).
+//! distinct ASCII characters, a power of two of them (2 to 128).
 
 use placemat_codec::Unit;
 
@@ -23,14 +23,18 @@ pub(super) fn unit(c: &mut Checker, fields: &Fields) -> Option<Unit> {
 /// An alphabet's symbols, reporting every problem with them.
 fn alphabet(c: &mut Checker, text: &syn::LitStr) -> Option<Unit> {
     let s = text.value();
-    let mut ok = true;
     if !s.is_ascii() {
-        c.error(text.span(), "alphabet symbols must be ASCII characters (one byte each)");
-        ok = false;
+        // One error, not one per repeated byte of the multi-byte characters.
+        c.error(
+            text.span(),
+            format!("alphabet symbols are ASCII characters, at most 128 of them; this alphabet has {} characters, not all ASCII", s.chars().count()),
+        );
+        return None;
     }
+    let mut ok = true;
     let bytes = s.as_bytes();
-    if ok && !(bytes.len() >= 2 && bytes.len() <= 256 && bytes.len().is_power_of_two()) {
-        c.error(text.span(), format!("an alphabet has 2, 4, 8, … or 256 symbols; this one has {}", bytes.len()));
+    if !(bytes.len() >= 2 && bytes.len() <= 128 && bytes.len().is_power_of_two()) {
+        c.error(text.span(), format!("an alphabet has 2, 4, 8, … or 128 symbols; this one has {}", bytes.len()));
         ok = false;
     }
     for (i, b) in bytes.iter().enumerate() {
