@@ -26,6 +26,19 @@ fn fails(args: &[&str], stdin: &[u8]) -> (String, String) {
     (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
 }
 
+/// Runs a command that must fail with a usage error: exit 2, one line in the style
+/// every usage error shares.
+fn usage(args: &[&str], stdin: &[u8]) -> String {
+    let out = placemat(args, stdin);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "placemat {args:?} should exit 2: {stderr}");
+    assert!(stderr.starts_with("placemat: "), "{stderr}");
+    assert!(stderr.trim_end().ends_with(" --help`)") && stderr.contains("(try `placemat "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(out.stdout.is_empty());
+    stderr
+}
+
 fn text(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap()
 }
@@ -59,7 +72,7 @@ fn encode_errors_name_the_token_and_its_index() {
     let (_, err) = fails(&["encode", "utf8"], b"U+110000");
     assert!(err.contains("token 1"), "{err}");
     let (_, err) = fails(&["encode", "utf8"], b"U+1234567890ABCDEF12");
-    assert!(err.contains("U+1234567890ABCDEF12 cannot be encoded by utf8"), "{err}");
+    assert!(err.contains("`U+1234567890ABCDEF12` at byte 0 cannot be encoded by utf8"), "{err}");
 }
 
 #[test]
@@ -165,18 +178,18 @@ fn a_description_with_errors_is_reported_with_file_line_and_column() {
 }
 
 #[test]
-fn user_errors_are_one_line_and_exit_1() {
-    let (_, err) = fails(&["decode", "no-such-codec"], b"");
+fn user_errors_are_one_line_exit_1_for_bad_input_and_2_for_usage() {
+    let err = usage(&["decode", "no-such-codec"], b"");
     assert!(err.contains("unknown codec `no-such-codec`") && err.contains("utf8"), "{err}");
     let (_, err) = fails(&["decode", "utf8", "/no/such/file"], b"");
     assert!(err.contains("cannot open `/no/such/file`"), "{err}");
     let (_, err) = fails(&["tables", "--spec", "/no/such/description"], b"");
     assert!(err.contains("cannot read description"), "{err}");
-    let (_, err) = fails(&["transcode", "--from", "utf8"], b"");
+    let err = usage(&["transcode", "--from", "utf8"], b"");
     assert!(err.contains("--to"), "{err}");
-    // Usage errors come from the argument parser with its own status.
-    let out = placemat(&["decode", "utf8", "--errors", "sometimes"], b"");
-    assert!(!out.status.success());
+    // The argument parser's usage errors look the same.
+    let err = usage(&["decode", "utf8", "--errors", "sometimes"], b"");
+    assert!(err.contains("'sometimes'") && err.contains("strict, replace"), "{err}");
 }
 
 #[test]
@@ -227,7 +240,7 @@ fn an_unknown_codec_lists_the_known_ones_in_every_command() {
         &["transcode", "--from", "utf-9", "--to", "utf8"],
         &["transcode", "--from", "utf8", "--to", "utf-9"],
     ] {
-        let (_, err) = fails(args, b"");
+        let err = usage(args, b"");
         assert!(err.starts_with("placemat: unknown codec `utf-9`; known codecs: "), "{args:?}: {err}");
         for name in &known {
             assert!(err.contains(name.as_str()), "{args:?}: {name} not listed in {err}");
@@ -264,9 +277,12 @@ fn an_invalid_token_is_named_with_its_index_and_byte_offset() {
 fn a_value_out_of_range_names_the_codecs_range() {
     let (_, err) = fails(&["encode", "fss-utf-xopen"], b"U+80000000");
     assert!(err.contains("token 1 `U+80000000` at byte 0"), "{err}");
-    assert!(err.contains("U+80000000 cannot be encoded by fss-utf-xopen, whose range is U+0000..=U+7FFFFFFF"), "{err}");
+    assert!(
+        err.contains("`U+80000000` at byte 0 cannot be encoded by fss-utf-xopen (its range is U+0000..=U+7FFFFFFF)"),
+        "{err}"
+    );
     let (_, err) = fails(&["encode", "utf8"], b"U+10FFFF U+110000");
-    assert!(err.contains("whose range is U+0000..=U+10FFFF except U+D800..=U+DFFF"), "{err}");
+    assert!(err.contains("(its range is U+0000..=U+10FFFF except U+D800..=U+DFFF)"), "{err}");
 }
 
 #[test]
@@ -341,5 +357,341 @@ fn no_error_prints_a_backtrace_even_when_asked_to() {
             assert!(!err.contains(word), "{args:?} printed `{word}`: {err}");
         }
         assert!(!err.trim().is_empty(), "{args:?} says nothing");
+    }
+}
+
+// ---- The CLI as a Unix tool (issue 12, item 7) ----
+
+/// A fresh, empty directory for one test.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("placemat-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `script` with `sh -c`, the binary as `$0` and `args` as `$1`…
+fn sh(script: &str, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_placemat"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs")
+}
+
+/// Needs `src/bin/placemat.rs` to call `placemat_variants::cli::note_stdout` from
+/// `.init_array`: the Rust runtime reopens a closed stdout on /dev/null before `main`.
+#[test]
+fn closed_stdout_is_an_error() {
+    for script in ["exec \"$0\" list >&-", "exec \"$0\" decode utf8 \"$1\" >&-", "exec \"$0\" --help >&-"] {
+        let dir = temp_dir("closed");
+        let input = dir.join("in");
+        std::fs::write(&input, "Aα").unwrap();
+        let out = sh(script, &[input.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{script}: {err}");
+        assert!(err.starts_with("placemat: cannot write output: Bad file descriptor"), "{script}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn output_to_dev_null_is_not_an_error() {
+    let out = sh("exec \"$0\" list >/dev/null", &[]);
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_broken_pipe_ends_quietly_with_status_0() {
+    let dir = temp_dir("pipe");
+    let input = dir.join("big");
+    // About 7 MB of output, far more than a pipe and the output buffer hold.
+    std::fs::write(&input, vec![b'a'; 1 << 20]).unwrap();
+    let out = sh("{ \"$0\" decode utf8 \"$1\"; echo \"status $?\" >&2; } | head -c1", &[input.to_str().unwrap()]);
+    assert_eq!(out.stdout, b"U");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "status 0\n");
+    let out = sh(
+        "{ \"$0\" transcode --from utf8 --to utf8 \"$1\"; echo \"status $?\" >&2; } | head -c1",
+        &[input.to_str().unwrap()],
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "status 0\n");
+}
+
+#[test]
+fn a_directory_as_input_is_named() {
+    let dir = temp_dir("dir-input");
+    let d = format!("{}/", dir.display());
+    for args in [
+        &["decode", "utf8", d.as_str()][..],
+        &["encode", "utf8", &d],
+        &["trace", "utf8", &d],
+        &["transcode", "--from", "utf8", "--to", "utf8", &d],
+    ] {
+        let (_, err) = fails(args, b"");
+        assert_eq!(err, format!("placemat: cannot read `{d}`: it is a directory\n"), "{args:?}");
+    }
+}
+
+#[test]
+fn a_codec_name_and_spec_together_is_a_usage_error() {
+    let dir = temp_dir("both");
+    let input = dir.join("in");
+    std::fs::write(&input, "a").unwrap();
+    let f = input.to_str().unwrap();
+    for args in [
+        &["decode", "utf8", "--spec", SPEC][..],
+        &["decode", "utf8", "--spec", SPEC, f],
+        &["encode", "--spec", SPEC, "utf8", f],
+        &["trace", "utf8", "--spec", SPEC],
+        &["tables", "utf8", "--spec", SPEC],
+    ] {
+        let err = usage(args, b"");
+        assert!(err.starts_with("placemat: give a codec name or --spec, not both"), "{args:?}: {err}");
+    }
+    // A file is still a file, with `--spec`.
+    assert_eq!(ok(&["decode", "--spec", SPEC, f], b""), b"U+0061\n");
+}
+
+#[test]
+fn usage_errors_share_one_style_and_exit_2() {
+    for (args, says) in [
+        (&["decode", "utf8", "--errors", "sometimes"][..], "invalid value 'sometimes'"),
+        (&["no-such-command"], "unrecognized subcommand 'no-such-command'"),
+        (&["decode", "utf8", "--bogus"], "unexpected argument '--bogus'"),
+        (&["transcode", "--from"], "a value is required for '--from <FROM>'"),
+        (&["decode"], "name a codec ("),
+        (&["decode", "utf-9"], "unknown codec `utf-9`"),
+        (&["decode", "utf8", "a", "b"], "unexpected argument `b`"),
+        (&["tables", "utf8", "extra"], "`tables` takes no input file"),
+        (&["decode", "utf8", "--spec", SPEC], "give a codec name or --spec, not both"),
+        (&["transcode", "--from", "utf8", "--from-spec", SPEC, "--to", "utf8"], "not both"),
+        (&["compare", "--properties", "colour"], "unknown property `colour`"),
+    ] {
+        let err = usage(args, b"");
+        assert!(err.contains(says), "{args:?}: {err}");
+        let command = if args[0] == "no-such-command" { String::new() } else { format!("{} ", args[0]) };
+        assert!(err.ends_with(&format!("(try `placemat {command}--help`)\n")), "{args:?}: {err}");
+    }
+    // Bad input data is a runtime error: status 1, no usage advice.
+    let (_, err) = fails(&["decode", "utf8"], b"\xFF");
+    assert!(!err.contains("--help"), "{err}");
+    let (_, err) = fails(&["encode", "utf8"], b"U+ZZ");
+    assert!(!err.contains("--help"), "{err}");
+}
+
+#[test]
+fn encode_reads_lowercase_u_and_skips_a_byte_order_mark() {
+    assert_eq!(ok(&["encode", "utf8"], b"u+41 U+42 u+3b1"), "ABα".as_bytes());
+    assert_eq!(ok(&["encode", "utf8"], b"\xEF\xBB\xBFU+41\n"), b"A");
+    // Only a leading one: elsewhere it is part of a token, and offsets count it.
+    let (stdout, err) = fails(&["encode", "utf8"], b"\xEF\xBB\xBFU+41 \xEF\xBB\xBFU+42");
+    assert_eq!(stdout, "A");
+    assert!(err.contains("token 2 `\u{FEFF}U+42` at byte 8: expected"), "{err}");
+}
+
+#[test]
+fn encode_messages_escape_unprintable_bytes() {
+    let (_, err) = fails(&["encode", "utf8"], b"U+12\x01 U+41");
+    assert_eq!(err, "placemat: <stdin>: token 1 `U+12\\x01` at byte 0: expected `U+` followed by hex digits\n");
+    let (_, err) = fails(&["encode", "utf8"], b"U+4\xFF\x1B[31m");
+    assert!(err.contains("token 1 `U+4\\xFF\\x1B[31m` at byte 0"), "{err}");
+    // A long token shows its two ends and its length.
+    let long = format!("U+{}", "F".repeat(100));
+    let (_, err) = fails(&["encode", "utf8"], long.as_bytes());
+    assert!(err.contains(&format!("`U+{}…{}` (102 bytes) at byte 0", "F".repeat(22), "F".repeat(24))), "{err}");
+}
+
+#[test]
+fn values_of_any_length_decode_prints_encode_reads_back() {
+    let digits: String = (0..20_000).map(|i| b"123456789ABCDEF"[i % 15] as char).collect();
+    let token = format!("U+{digits}");
+    let units = ok(&["encode", "printable6-big"], format!("U+41 {token} u+42").as_bytes());
+    let printed = text(ok(&["decode", "printable6-big"], &units));
+    assert_eq!(printed, format!("U+0041\n{token}\nU+0042\n"));
+    assert_eq!(ok(&["encode", "printable6-big"], printed.as_bytes()), units);
+    // The same through a pipe.
+    let dir = temp_dir("roundtrip");
+    let file = dir.join("units");
+    std::fs::write(&file, &units).unwrap();
+    let out = sh("\"$0\" decode printable6-big \"$1\" | \"$0\" encode printable6-big", &[file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, units);
+}
+
+#[test]
+fn the_token_limit_follows_max_value_units() {
+    // Two hex digits per unit (at least 16): 200 digits under a limit of 100 units.
+    let at_limit = format!("U+{}", "7".repeat(200));
+    let units = ok(&["--max-value-units", "100", "encode", "printable6-big"], at_limit.as_bytes());
+    assert!(!units.is_empty());
+    let over = format!("U+{}", "7".repeat(201));
+    let (_, err) = fails(&["--max-value-units", "100", "encode", "printable6-big"], over.as_bytes());
+    assert!(err.contains("token 1"), "{err}");
+    assert!(err.contains("is longer than `U+` and 200 hex digits, the most --max-value-units 100 allows"), "{err}");
+    assert_eq!(ok(&["--max-value-units", "1", "encode", "utf8"], b"U+000000000000041"), b"A");
+}
+
+#[test]
+fn messages_say_each_thing_once() {
+    let (_, err) = fails(&["encode", "utf8"], b"U+41 U+42 U+7FFFFFFF");
+    assert_eq!(
+        err,
+        "placemat: <stdin>: token 3 `U+7FFFFFFF` at byte 10 cannot be encoded by utf8 \
+         (its range is U+0000..=U+10FFFF except U+D800..=U+DFFF)\n"
+    );
+    let (_, err) = fails(&["transcode", "--from", "fss-utf-plan9", "--to", "utf8"], b"\xED\xA0\x80");
+    assert_eq!(
+        err,
+        "placemat: <stdin>: U+D800 (decoded at offset 0) cannot be encoded by utf8 \
+         (its range is U+0000..=U+10FFFF except U+D800..=U+DFFF)\n"
+    );
+    // Adjacent runs of expected units are merged.
+    let (_, err) = fails(&["decode", "utf8"], b"\xFF");
+    assert!(err.ends_with("expected a unit that starts a sequence (00-7F, C2-F4)\n"), "{err}");
+    let (_, err) = fails(&["decode", "utf8"], b"\xE0\x80");
+    assert!(err.ends_with("expected a unit continuing the sequence (A0-BF)\n"), "{err}");
+}
+
+/// The gaps between the columns of `lines`: positions that are a space in every
+/// line, after one that is not.
+fn column_gaps(lines: &[&str]) -> Vec<usize> {
+    let width = lines.iter().map(|l| l.chars().count()).max().unwrap();
+    let blank = |i: usize| lines.iter().all(|l| l.chars().nth(i).is_none_or(|c| c == ' '));
+    (1..width).filter(|&i| blank(i) && !blank(i - 1)).collect()
+}
+
+#[test]
+fn trace_columns_line_up() {
+    let input = b"a\xC3\xA9\xE4\xB8\x96\xF0\x9F\x98\x80\xFF\xC3";
+    for codec in ["utf8", "fss-utf-xopen", "fss-utf-plan9", "utf8-ext42", "printable6-big"] {
+        let out = text(ok(&["trace", codec], input));
+        let lines: Vec<&str> = out.lines().collect();
+        let at = |word: &str| lines[0].find(word).unwrap();
+        let arrow = lines[1].find(" -> ").unwrap();
+        assert!(at("state") <= arrow && arrow < at("value"), "{codec}\n{out}");
+        for line in &lines[1..] {
+            // Each column starts under its heading, after a space...
+            for column in ["unit", "class", "value", "emitted"] {
+                let p = at(column);
+                let (before, here) = (line.as_bytes()[p - 1], line.as_bytes()[p]);
+                assert!(before == b' ' && here != b' ', "{codec}: `{column}` misplaced in `{line}`\n{out}");
+            }
+            // ... and the states' arrows line up.
+            assert_eq!(line.find(" -> "), Some(arrow), "{codec}: `{line}`\n{out}");
+        }
+    }
+}
+
+#[test]
+fn tables_columns_line_up() {
+    for codec in ["utf8", "fss-utf-xopen", "printable6-big"] {
+        let out = text(ok(&["tables", codec], b""));
+        let rows: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("transitions")).skip(1).collect();
+        assert!(rows[0].trim_start().starts_with("state"), "{out}");
+        let width = rows[0].len();
+        assert!(rows.iter().all(|r| r.len() == width), "{codec}: every row as wide as the header\n{out}");
+        let gaps = column_gaps(&rows);
+        let classes = out.lines().filter(|l| l.starts_with("  c")).count();
+        assert_eq!(gaps.len(), classes, "{codec}: a gap before every class column\n{out}");
+    }
+    // The first line is a contract.
+    assert!(text(ok(&["tables", "fss-utf-xopen"], b""))
+        .starts_with("fss-utf-xopen: 10 unit classes, 15 states (dead state 0, start state 1), 1152 table bytes\n"));
+}
+
+#[test]
+fn report_without_out_writes_only_at_the_workspace_root() {
+    let dir = temp_dir("report-elsewhere");
+    let out = Command::new(env!("CARGO_BIN_EXE_placemat")).arg("report").current_dir(&dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("placemat: without `--out DIR`, `report` writes into `papers/`"), "{err}");
+    assert!(err.contains("give `--out DIR`") && err.lines().count() == 1, "{err}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing written");
+    // A directory with `papers/comparison.md` but no workspace manifest is refused too.
+    std::fs::create_dir_all(dir.join("papers")).unwrap();
+    std::fs::write(dir.join("papers/comparison.md"), "old").unwrap();
+    std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"other\"\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_placemat")).arg("report").current_dir(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(dir.join("papers/comparison.md")).unwrap(), "old");
+    // At a workspace's root, it regenerates `papers/`.
+    std::fs::write(dir.join("Cargo.toml"), "[workspace]\nmembers = []\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_placemat")).arg("report").current_dir(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text(out.stdout).starts_with("papers/comparison.md\n"));
+    assert!(std::fs::read_to_string(dir.join("papers/comparison.md")).unwrap().starts_with("# "));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn compare(args: &[&str]) -> String {
+    let mut all = vec!["compare"];
+    all.extend_from_slice(args);
+    text(ok(&all, b""))
+}
+
+#[test]
+fn compare_chooses_codecs_and_properties() {
+    let pick = ["--codecs", "fss-utf-xopen,utf8", "--properties", "self_sync,table_bytes,max_units"];
+    let csv = compare(&[&pick[..], &["--format", "csv"]].concat());
+    assert_eq!(csv, "property,fss-utf-xopen,utf8\r\nself_sync,∞,3\r\ntable_bytes,1152,952\r\nmax_units,5,4\r\n");
+    let json = compare(&[&pick[..], &["--format", "json"]].concat());
+    assert!(json.starts_with("{\"codecs\": [\"fss-utf-xopen\", \"utf8\"], \"rows\": [\n"), "{json}");
+    assert!(json.contains("\"key\": \"self_sync\", \"label\": \"self-sync: units until a boundary is certain\", \"values\": [\"∞\", 3]},"), "{json}");
+    let table = compare(&pick);
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[0].starts_with("property") && lines[0].ends_with("fss-utf-xopen  utf8"), "{table}");
+    assert!(
+        lines[2].starts_with("self-sync: units until a boundary is certain") && lines[2].ends_with("∞     3"),
+        "{table}"
+    );
+    let markdown = compare(&[&pick[..], &["--format", "markdown"]].concat());
+    assert!(markdown.contains("| self-sync: units until a boundary is certain | ∞ | 3 |"), "{markdown}");
+    // Transposed: a row per codec.
+    let csv = compare(&[&pick[..], &["--format", "csv", "--transpose"]].concat());
+    assert_eq!(csv, "codec,self_sync,table_bytes,max_units\r\nfss-utf-xopen,∞,1152,5\r\nutf8,3,952,4\r\n");
+    let err = usage(&["compare", "--transpose", "--format", "json"], b"");
+    assert!(err.contains("--transpose"), "{err}");
+    let err = usage(&["compare", "--codecs", "utf-9"], b"");
+    assert!(err.contains("unknown codec `utf-9`"), "{err}");
+}
+
+#[test]
+fn compare_fits_100_columns_by_default() {
+    let table = compare(&[]);
+    assert!(table.lines().all(|l| l.chars().count() <= 100), "{table}");
+    for name in text(ok(&["list"], b"")).lines().map(|l| l.split_once("  ").unwrap().0) {
+        assert!(table.lines().any(|l| l.starts_with("property") && l.contains(name)), "{name} has a column");
+    }
+    // `--width 0` is one block, as wide as it takes.
+    let wide = compare(&["--width", "0", "--codecs", "utf8,utf8-ext42,fss-utf-xopen"]);
+    assert_eq!(wide.lines().filter(|l| l.starts_with("property")).count(), 1, "{wide}");
+    assert!(wide.lines().any(|l| l.chars().count() > 100), "{wide}");
+}
+
+#[test]
+fn the_readme_says_which_commands_take_spec_and_that_dot_needs_graphviz() {
+    for (command, flags) in [
+        ("encode", &["--spec"][..]),
+        ("decode", &["--spec"]),
+        ("trace", &["--spec"]),
+        ("tables", &["--spec", "--dot"]),
+        ("compare", &["--spec"]),
+        ("transcode", &["--from-spec", "--to-spec", "--spec"]),
+    ] {
+        let help = text(ok(&[command, "--help"], b""));
+        for flag in flags {
+            assert!(help.contains(flag), "`{command} --help` lists {flag}");
+        }
+    }
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let cli = readme.split("## The CLI").nth(1).unwrap().split("\n## ").next().unwrap();
+    for words in
+        ["`encode`", "`decode`", "`trace`", "`tables`", "`compare`", "--from-spec", "--to-spec", "Graphviz", "`dot`"]
+    {
+        assert!(cli.contains(words), "the CLI section of README.md mentions {words}");
     }
 }

@@ -1,103 +1,41 @@
-//! `placemat compare`: every built-in codec (and any `--spec` description) analysed
-//! on the built-in corpora, printed as one table with a column per codec and a row
-//! per property.
-//!
-//! The formats are a contract:
-//! * `table` (default) — a header line `property  <codec>…`, a dashed line, then one
-//!   line per property; columns separated by two spaces, the first left-aligned,
-//!   the others right-aligned;
-//! * `markdown` — a GitHub table with the same rows;
-//! * `csv` — RFC 4180: a header `property,<codec>,…`, then one line per property
-//!   (the property's key), cells quoted only when they need it;
-//! * `json` — `{"codecs": [...], "rows": [{"key", "label", "values": [...]}, ...]}`,
-//!   one row per line; counts are numbers, yes/no are booleans, an unbounded
-//!   quantity is the string `"infinite"`, anything else a string.
-//!
-//! Yes/no cells print `yes`/`no`, an undecided property `?`, an unbounded quantity `∞`.
+//! `placemat compare`: every built-in codec (or those `--codecs` names, and any
+//! `--spec` description) analysed on the built-in corpora, printed as one table with
+//! a column per codec and a row per property (or those `--properties` names), in the
+//! formats of `grid.rs`.
 
-use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 
 use placemat_codec::DynCodec;
 use placemat_compiler::analysis::{self, Analysis, Bound, Corpus, Mutation, Options, Subject, Verdict};
 
+pub use super::grid::{render, Cell, Format, Grid, Row};
 use super::source::{self, CodecRef};
 use super::{CliError, CliResult};
 use crate::{corpus, registry};
 
-/// How `compare` prints its table.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum Format {
-    /// Aligned plain text.
-    #[default]
-    Table,
-    /// A GitHub-flavoured Markdown table.
-    Markdown,
-    /// Comma-separated values.
-    Csv,
-    /// JSON.
-    Json,
-}
-
-/// One cell of the comparison.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Cell {
-    /// A count.
-    Int(u64),
-    /// A measured ratio, printed with the row's number of decimals.
-    Float(f64, usize),
-    /// Yes or no.
-    Bool(bool),
-    /// Unbounded.
-    Infinite,
-    /// Anything else (`?` for an undecided property).
-    Text(String),
-}
-
-impl Cell {
-    fn text(&self) -> String {
-        match self {
-            Cell::Int(n) => n.to_string(),
-            Cell::Float(x, d) => format!("{x:.d$}"),
-            Cell::Bool(b) => (if *b { "yes" } else { "no" }).to_string(),
-            Cell::Infinite => "∞".to_string(),
-            Cell::Text(t) => t.clone(),
-        }
-    }
-
-    fn json(&self) -> String {
-        match self {
-            Cell::Int(n) => n.to_string(),
-            Cell::Float(x, d) => format!("{x:.d$}"),
-            Cell::Bool(b) => b.to_string(),
-            Cell::Infinite => "\"infinite\"".to_string(),
-            Cell::Text(t) => json_string(t),
-        }
-    }
-
-    fn is_numeric(&self) -> bool {
-        matches!(self, Cell::Int(_) | Cell::Float(..) | Cell::Infinite)
-    }
-}
-
-/// One property across the codecs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    /// A stable identifier (CSV and JSON).
-    pub key: String,
-    /// What the row shows.
-    pub label: String,
-    /// One cell per codec.
-    pub cells: Vec<Cell>,
-}
-
-/// The comparison: codecs as columns, properties as rows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Grid {
-    /// Column names.
+/// The arguments of `placemat compare`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// The built-in codecs to compare, in this order (default: all of them).
+    #[arg(long, value_name = "A,B,…", value_delimiter = ',')]
     pub codecs: Vec<String>,
-    /// The rows.
-    pub rows: Vec<Row>,
+    /// The properties to show, by key (the first column of `--format csv`), in this
+    /// order (default: all of them).
+    #[arg(long, value_name = "P,Q,…", value_delimiter = ',')]
+    pub properties: Vec<String>,
+    /// One row per codec and one column per property (not with `--format json`).
+    #[arg(long)]
+    pub transpose: bool,
+    /// The widest line of `--format table`, in characters: a wider table is cut into
+    /// blocks of columns and its long cells wrap (0: no limit).
+    #[arg(long, value_name = "COLUMNS", default_value_t = 100)]
+    pub width: usize,
+    /// A description file to compare too (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub spec: Vec<String>,
 }
 
 fn verdict(v: &Verdict) -> Cell {
@@ -128,6 +66,19 @@ fn forms_text(a: &Analysis) -> String {
 
 /// Builds the grid from analyses that ran on the same corpora.
 pub fn grid(analyses: &[Analysis]) -> Grid {
+    let corpora: Vec<String> =
+        analyses.first().map(|a| a.corpora.iter().map(|c| c.size.corpus.clone()).collect()).unwrap_or_default();
+    grid_on(analyses, &corpora)
+}
+
+/// Every property's key, in the order of the rows.
+pub fn keys() -> Vec<String> {
+    let corpora: Vec<String> = corpus::NAMES.iter().map(|n| n.to_string()).collect();
+    grid_on(&[], &corpora).rows.into_iter().map(|r| r.key).collect()
+}
+
+/// The grid of `analyses`, whose corpora are called `corpora`.
+fn grid_on(analyses: &[Analysis], corpora: &[String]) -> Grid {
     let mut rows: Vec<Row> = Vec::new();
     let mut row = |key: &str, label: &str, f: &dyn Fn(&Analysis) -> Cell| {
         rows.push(Row { key: key.into(), label: label.into(), cells: analyses.iter().map(f).collect() });
@@ -164,8 +115,6 @@ pub fn grid(analyses: &[Analysis]) -> Grid {
     });
     row("realign_max", "decoder realignment, max units (sampled)", &|a| Cell::Int(a.realignment().max.into()));
     row("realign_mean", "decoder realignment, mean units (sampled)", &|a| Cell::Float(a.realignment().mean, 2));
-    let corpora: Vec<String> =
-        analyses.first().map(|a| a.corpora.iter().map(|c| c.size.corpus.clone()).collect()).unwrap_or_default();
     for (i, name) in corpora.iter().enumerate() {
         row(&format!("bytes_per_char_{name}"), &format!("bytes/char {name}"), &|a| {
             Cell::Float(a.corpora[i].size.units_per_value(), 3)
@@ -182,116 +131,18 @@ pub fn grid(analyses: &[Analysis]) -> Grid {
     row("dfa_classes", "automaton: unit classes", &|a| Cell::Int(a.automaton.classes as u64));
     row("dfa_states", "automaton: states", &|a| Cell::Int(a.automaton.states as u64));
     row("table_bytes", "automaton: table bytes", &|a| Cell::Int(a.automaton.table_bytes as u64));
-    Grid { codecs: analyses.iter().map(|a| a.name.clone()).collect(), rows }
+    let names: Vec<String> = analyses.iter().map(|a| a.name.clone()).collect();
+    Grid { corner: "property".into(), columns: names.clone(), column_keys: names, rows }
 }
 
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+/// The codecs to compare: the built-in ones `names` names (all of them if none),
+/// then each `--spec` file.
+pub fn codecs(names: &[String], specs: &[String]) -> Result<Vec<CodecRef>, CliError> {
+    let mut out: Vec<CodecRef> = if names.is_empty() {
+        registry::all().iter().map(|&c| CodecRef::Builtin(c)).collect()
     } else {
-        s.to_string()
-    }
-}
-
-/// Renders the grid in `format` (see the module docs).
-pub fn render(grid: &Grid, format: Format) -> String {
-    let mut s = String::new();
-    match format {
-        Format::Table => {
-            let mut lines: Vec<Vec<(String, bool)>> = vec![std::iter::once(("property".to_string(), false))
-                .chain(grid.codecs.iter().map(|c| (c.clone(), true)))
-                .collect()];
-            for r in &grid.rows {
-                lines.push(
-                    std::iter::once((r.label.clone(), false))
-                        .chain(r.cells.iter().map(|c| (c.text(), c.is_numeric())))
-                        .collect(),
-                );
-            }
-            let cols = grid.codecs.len() + 1;
-            let widths: Vec<usize> =
-                (0..cols).map(|i| lines.iter().map(|l| l[i].0.chars().count()).max().unwrap_or(0)).collect();
-            for (n, line) in lines.iter().enumerate() {
-                let mut text = String::new();
-                for (i, (cell, right)) in line.iter().enumerate() {
-                    let pad = widths[i] - cell.chars().count();
-                    if i > 0 {
-                        text.push_str("  ");
-                    }
-                    if *right && i > 0 {
-                        text.extend(std::iter::repeat_n(' ', pad));
-                        text.push_str(cell);
-                    } else {
-                        text.push_str(cell);
-                        text.extend(std::iter::repeat_n(' ', pad));
-                    }
-                }
-                s.push_str(text.trim_end());
-                s.push('\n');
-                if n == 0 {
-                    let total = widths.iter().sum::<usize>() + 2 * (cols - 1);
-                    s.push_str(&"-".repeat(total));
-                    s.push('\n');
-                }
-            }
-        }
-        Format::Markdown => {
-            let _ = writeln!(s, "| property | {} |", grid.codecs.join(" | "));
-            let _ = writeln!(s, "|---|{}", "---|".repeat(grid.codecs.len()));
-            for r in &grid.rows {
-                let cells: Vec<String> = r.cells.iter().map(|c| c.text().replace('|', "\\|")).collect();
-                let _ = writeln!(s, "| {} | {} |", r.label, cells.join(" | "));
-            }
-        }
-        Format::Csv => {
-            let header: Vec<String> =
-                std::iter::once("property".to_string()).chain(grid.codecs.iter().map(|c| csv_field(c))).collect();
-            let _ = write!(s, "{}\r\n", header.join(","));
-            for r in &grid.rows {
-                let line: Vec<String> =
-                    std::iter::once(csv_field(&r.key)).chain(r.cells.iter().map(|c| csv_field(&c.text()))).collect();
-                let _ = write!(s, "{}\r\n", line.join(","));
-            }
-        }
-        Format::Json => {
-            let codecs: Vec<String> = grid.codecs.iter().map(|c| json_string(c)).collect();
-            let _ = writeln!(s, "{{\"codecs\": [{}], \"rows\": [", codecs.join(", "));
-            for (i, r) in grid.rows.iter().enumerate() {
-                let values: Vec<String> = r.cells.iter().map(Cell::json).collect();
-                let _ = writeln!(
-                    s,
-                    "  {{\"key\": {}, \"label\": {}, \"values\": [{}]}}{}",
-                    json_string(&r.key),
-                    json_string(&r.label),
-                    values.join(", "),
-                    if i + 1 < grid.rows.len() { "," } else { "" }
-                );
-            }
-            s.push_str("]}\n");
-        }
-    }
-    s
-}
-
-/// The codecs to compare: every built-in one, then each `--spec` file.
-pub fn codecs(specs: &[String]) -> Result<Vec<CodecRef>, CliError> {
-    let mut out: Vec<CodecRef> = registry::all().iter().map(|&c| CodecRef::Builtin(c)).collect();
+        names.iter().map(|n| source::builtin(n)).collect::<Result<_, _>>()?
+    };
     for path in specs {
         out.push(source::spec(path)?);
     }
@@ -342,70 +193,39 @@ pub fn analyse(codecs: &[&dyn DynCodec]) -> Result<Vec<Analysis>, CliError> {
     Ok(out)
 }
 
-/// `placemat compare [--format …] [--spec FILE]…`.
-pub fn run(specs: &[String], format: Format, out: &mut dyn Write) -> CliResult {
-    let codecs = codecs(specs)?;
-    let dyns: Vec<&dyn DynCodec> = codecs.iter().map(CodecRef::get).collect();
-    let analyses = analyse(&dyns)?;
-    out.write_all(render(&grid(&analyses), format).as_bytes())?;
+/// The rows `keys` names, in that order (all of them if none).
+fn pick_rows(grid: Grid, keys: &[String]) -> Grid {
+    if keys.is_empty() {
+        return grid;
+    }
+    let rows = keys.iter().filter_map(|k| grid.rows.iter().find(|r| &r.key == k).cloned()).collect();
+    Grid { rows, ..grid }
+}
+
+/// Refuses what cannot be done, before the analysis starts.
+fn check(args: &Args) -> CliResult {
+    if args.transpose && args.format == Format::Json {
+        return Err(CliError::usage("`--transpose` does not apply to `--format json`, whose shape is fixed"));
+    }
+    let known = keys();
+    if let Some(unknown) = args.properties.iter().find(|p| !known.contains(p)) {
+        return Err(CliError::usage(format!("unknown property `{unknown}`; known properties: {}", known.join(", "))));
+    }
+    if let Some(unknown) = args.codecs.iter().find(|c| registry::find(c).is_none()) {
+        return Err(source::unknown(unknown));
+    }
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample() -> Grid {
-        Grid {
-            codecs: vec!["a".into(), "b,c".into()],
-            rows: vec![
-                Row { key: "max_units".into(), label: "longest".into(), cells: vec![Cell::Int(4), Cell::Infinite] },
-                Row { key: "ok".into(), label: "fine".into(), cells: vec![Cell::Bool(true), Cell::Text("?".into())] },
-                Row {
-                    key: "ratio".into(),
-                    label: "ratio".into(),
-                    cells: vec![Cell::Float(1.23456, 3), Cell::Text("say \"x\"".into())],
-                },
-            ],
-        }
-    }
-
-    #[test]
-    fn table_format() {
-        assert_eq!(
-            render(&sample(), Format::Table),
-            "property      a      b,c\n\
-             ------------------------\n\
-             longest       4        ∞\n\
-             fine      yes    ?\n\
-             ratio     1.235  say \"x\"\n"
-        );
-    }
-
-    #[test]
-    fn markdown_format() {
-        assert_eq!(
-            render(&sample(), Format::Markdown),
-            "| property | a | b,c |\n|---|---|---|\n| longest | 4 | ∞ |\n| fine | yes | ? |\n| ratio | 1.235 | say \"x\" |\n"
-        );
-    }
-
-    #[test]
-    fn csv_format() {
-        assert_eq!(
-            render(&sample(), Format::Csv),
-            "property,a,\"b,c\"\r\nmax_units,4,∞\r\nok,yes,?\r\nratio,1.235,\"say \"\"x\"\"\"\r\n"
-        );
-    }
-
-    #[test]
-    fn json_format() {
-        assert_eq!(
-            render(&sample(), Format::Json),
-            "{\"codecs\": [\"a\", \"b,c\"], \"rows\": [\n  \
-             {\"key\": \"max_units\", \"label\": \"longest\", \"values\": [4, \"infinite\"]},\n  \
-             {\"key\": \"ok\", \"label\": \"fine\", \"values\": [true, \"?\"]},\n  \
-             {\"key\": \"ratio\", \"label\": \"ratio\", \"values\": [1.235, \"say \\\"x\\\"\"]}\n]}\n"
-        );
-    }
+/// `placemat compare [--format …] [--codecs …] [--properties …] [--transpose]
+/// [--width N] [--spec FILE]…`.
+pub fn run(args: &Args, out: &mut dyn Write) -> CliResult {
+    check(args)?;
+    let codecs = codecs(&args.codecs, &args.spec)?;
+    let dyns: Vec<&dyn DynCodec> = codecs.iter().map(CodecRef::get).collect();
+    let analyses = analyse(&dyns)?;
+    let grid = pick_rows(grid(&analyses), &args.properties);
+    let grid = if args.transpose { grid.transposed() } else { grid };
+    out.write_all(render(&grid, args.format, args.width).as_bytes())?;
+    Ok(())
 }

@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use placemat_codec::big::BigUint;
 use placemat_codec::dfa::DEAD;
 use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, TranscodeReader};
-use placemat_codec::{DynCodec, EncodeError, Step, Strategy, Value};
+use placemat_codec::{DynCodec, Step, Strategy, Value};
 use placemat_compiler::listing::arms;
 
 use super::input::{self, Input};
@@ -104,7 +104,7 @@ pub(super) fn for_each(
 }
 
 /// The error of a sequence longer than the limit.
-fn too_long(codec: &dyn DynCodec, name: &str, offset: usize, max_units: usize) -> CliError {
+pub(super) fn too_long(codec: &dyn DynCodec, name: &str, offset: usize, max_units: usize) -> CliError {
     CliError::msg(format!(
         "{name}: the {} sequence at offset {offset} is longer than {max_units} units, the limit on one value \
          (raise it with --max-value-units)",
@@ -159,7 +159,24 @@ fn hex_units(units: &[u8]) -> String {
     units.iter().map(|u| format!("{u:02X}")).collect::<Vec<_>>().join(" ")
 }
 
-/// "found E0 80, expected one of A0-BF" for a bad sequence.
+/// The units of `arms` as a list of maximal runs, `00-7F, C2-F4`: adjacent runs are
+/// merged whatever their transitions.
+fn runs_text(arms: impl Iterator<Item = (u8, u8)>) -> String {
+    let mut runs: Vec<(u8, u8)> = Vec::new();
+    for (lo, hi) in arms {
+        match runs.last_mut() {
+            Some(last) if u16::from(last.1) + 1 == u16::from(lo) => last.1 = hi,
+            _ => runs.push((lo, hi)),
+        }
+    }
+    let text: Vec<String> = runs
+        .iter()
+        .map(|&(lo, hi)| if lo == hi { format!("{lo:02X}") } else { format!("{lo:02X}-{hi:02X}") })
+        .collect();
+    text.join(", ")
+}
+
+/// "found E0 80, expected a unit continuing the sequence (A0-BF)" for a bad sequence.
 pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String {
     let Ok(automaton) = placemat_compiler::automaton_of(codec) else {
         return format!("found {}", hex_units(found));
@@ -168,13 +185,9 @@ pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String 
     for (i, &u) in found.iter().enumerate() {
         let next = automaton.edge(state, u).next;
         if next == DEAD {
-            let expected: Vec<String> = arms(&automaton, state)
-                .iter()
-                .filter(|a| a.next != DEAD)
-                .map(|a| if a.lo == a.hi { format!("{:02X}", a.lo) } else { format!("{:02X}-{:02X}", a.lo, a.hi) })
-                .collect();
+            let expected = runs_text(arms(&automaton, state).iter().filter(|a| a.next != DEAD).map(|a| (a.lo, a.hi)));
             let what = if i == 0 { "a unit that starts a sequence" } else { "a unit continuing the sequence" };
-            return format!("found {}, expected {what} ({})", hex_units(&found[..=i]), expected.join(", "));
+            return format!("found {}, expected {what} ({expected})", hex_units(&found[..=i]));
         }
         state = next;
     }
@@ -211,6 +224,16 @@ pub fn run(
     })
 }
 
+/// A decoded value the target codec cannot encode, in one sentence.
+fn unencodable(to: &dyn DynCodec, name: &str, hex: &str, offset: u64) -> CliError {
+    let info = to.info();
+    CliError::msg(format!(
+        "{name}: U+{hex} (decoded at offset {offset}) cannot be encoded by {} (its range is {})",
+        info.name,
+        info.range_text()
+    ))
+}
+
 /// `placemat transcode`: the input streams through [`TranscodeReader`], so memory
 /// stays constant whatever the input's size.
 pub fn transcode(
@@ -228,7 +251,9 @@ pub fn transcode(
         ErrorMode::Replace => io::ErrorMode::Replace,
     };
     let mut reader = TranscodeReader::new(input.reader, from, to, mode)
-        .map_err(|_| CliError::msg(format!("`--errors replace` needs U+FFFD, which {} cannot encode", to.info().name)))?
+        .map_err(|_| {
+            CliError::usage(format!("`--errors replace` needs U+FFFD, which {} cannot encode", to.info().name))
+        })?
         .with_max_sequence(max_units);
     let mut buf = vec![0u8; CHUNK];
     loop {
@@ -246,17 +271,10 @@ pub fn transcode(
                 return Err(match err.kind() {
                     TranscodeErrorKind::Invalid { len, found } => decode_error(from, &name, offset, found, *len),
                     TranscodeErrorKind::Incomplete { found } => decode_error(from, &name, offset, found, found.len()),
-                    TranscodeErrorKind::Unencodable { value } => CliError::msg(format!(
-                        "{name}: U+{value:04X} (decoded at offset {offset}) cannot be encoded by {}: {}; its range is {}",
-                        to.info().name,
-                        EncodeError::Unencodable { value: *value },
-                        to.info().range_text()
-                    )),
-                    TranscodeErrorKind::UnencodableBig { hex } => CliError::msg(format!(
-                        "{name}: U+{hex} (decoded at offset {offset}) cannot be encoded by {}; its range is {}",
-                        to.info().name,
-                        to.info().range_text()
-                    )),
+                    TranscodeErrorKind::Unencodable { value } => {
+                        unencodable(to, &name, &format!("{value:04X}"), offset)
+                    }
+                    TranscodeErrorKind::UnencodableBig { hex } => unencodable(to, &name, hex, offset),
                     TranscodeErrorKind::TooLong { limit } => too_long(from, &name, offset as usize, *limit),
                     other => CliError::msg(format!("{name}: {other:?} at offset {offset}")),
                 });

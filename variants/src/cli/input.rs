@@ -1,4 +1,5 @@
 //! Opening the input: a file, or standard input when no file (or `-`) is named.
+//! Every error names the input: `cannot open `x`: …`, `cannot read `x`: …`.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -7,19 +8,44 @@ use super::CliError;
 
 /// An open input and the name to use for it in messages.
 pub struct Input {
-    /// The reader.
+    /// The reader; its errors name the input.
     pub reader: Box<dyn Read>,
     /// `<stdin>` or the path.
     pub name: String,
+    /// The input's size in bytes, when it is a regular file.
+    pub size: Option<u64>,
+}
+
+/// A reader whose errors say which input failed.
+struct Named<R> {
+    inner: R,
+    name: String,
+}
+
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::Interrupted => e,
+            kind => io::Error::new(kind, format!("cannot read `{}`: {e}", self.name)),
+        })
+    }
 }
 
 /// Opens `file`, or standard input.
 pub fn open(file: Option<&str>) -> Result<Input, CliError> {
     match file {
-        None | Some("-") => Ok(Input { reader: Box::new(io::stdin().lock()), name: "<stdin>".into() }),
+        None | Some("-") => {
+            let name = "<stdin>".to_string();
+            Ok(Input { reader: Box::new(Named { inner: io::stdin().lock(), name: name.clone() }), name, size: None })
+        }
         Some(path) => {
             let f = File::open(path).map_err(|e| CliError::msg(format!("cannot open `{path}`: {e}")))?;
-            Ok(Input { reader: Box::new(f), name: path.into() })
+            let meta = f.metadata().map_err(|e| CliError::msg(format!("cannot read `{path}`: {e}")))?;
+            if meta.is_dir() {
+                return Err(CliError::msg(format!("cannot read `{path}`: it is a directory")));
+            }
+            let size = meta.is_file().then_some(meta.len());
+            Ok(Input { reader: Box::new(Named { inner: f, name: path.into() }), name: path.into(), size })
         }
     }
 }

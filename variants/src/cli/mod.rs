@@ -1,20 +1,24 @@
 //! The `placemat` command line: argument parsing and dispatch. Each command lives in
 //! its own file; all of them pick their codec through `source.rs`, so every command
-//! takes either a built-in codec's name or `--spec FILE`.
+//! that takes a codec takes either a built-in codec's name or `--spec FILE`.
 //!
 //! The formats are a contract that outside tools rely on:
 //! * `list` — one line per codec: `<name>  <summary>`;
-//! * `encode <codec> [FILE]` — whitespace-separated `U+hex` tokens in, raw units out;
+//! * `encode <codec> [FILE]` — whitespace-separated `U+hex` (or `u+hex`) tokens in,
+//!   raw units out; a leading byte order mark is skipped;
 //! * `decode <codec> [--errors strict|replace] [FILE]` — raw units in, one `U+XXXX`
 //!   line per value out (uppercase hex, at least 4 digits);
 //! * `transcode --from A --to B [--errors strict|replace] [FILE]`;
-//! * `trace <codec> [FILE]` — one line per unit;
+//! * `trace <codec> [FILE]` — one line per unit, in aligned columns;
 //! * `tables <codec> [--dot]`;
-//! * `compare [--format table|markdown|csv|json] [--spec FILE]…` — one row per
-//!   property, one column per codec (formats in `compare.rs`);
+//! * `compare [--format table|markdown|csv|json] [--codecs A,B] [--properties P,Q]
+//!   [--transpose] [--width N] [--spec FILE]…` — one row per property, one column
+//!   per codec (formats in `compare.rs` and `grid.rs`);
 //! * `report [--out DIR]` — writes `DIR/comparison.md` and its figures.
 //!
-//! Errors print one line, `placemat: …`, on stderr and exit with status 1.
+//! Errors print one line, `placemat: …`, on stderr, and exit with status 1 for a
+//! runtime error (unreadable or invalid input, output that cannot be written) or 2
+//! for a usage error (see `output.rs`).
 //!
 //! ```
 //! let out = placemat_variants::cli::run_to_string(&["placemat", "list"]).unwrap();
@@ -25,7 +29,9 @@ mod chart;
 mod compare;
 mod decode;
 mod encode;
+mod grid;
 mod input;
+mod output;
 mod report;
 mod source;
 mod tables;
@@ -35,13 +41,16 @@ use std::io::{self, Write};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub use output::{main, note_stdout};
 pub use source::CodecRef;
 
 /// A command-line failure.
 #[derive(Debug)]
 pub enum CliError {
-    /// A message for stderr (the user's input or arguments are wrong).
+    /// A message for stderr: the input or a file the user named is wrong (exit 1).
     Message(String),
+    /// A message for stderr: the arguments are wrong (exit 2).
+    Usage(String),
     /// Reading input or writing output failed.
     Io(io::Error),
 }
@@ -50,12 +59,18 @@ impl CliError {
     fn msg(text: impl Into<String>) -> Self {
         CliError::Message(text.into())
     }
+
+    fn usage(text: impl Into<String>) -> Self {
+        CliError::Usage(text.into())
+    }
 }
 
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CliError::Message(m) => f.write_str(m),
+            CliError::Message(m) | CliError::Usage(m) => f.write_str(m),
+            // Errors built by this module (`input.rs`) already say what failed.
+            CliError::Io(e) if e.get_ref().is_some() => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "I/O error: {e}"),
         }
     }
@@ -80,7 +95,8 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// The longest sequence (one value) `decode`, `transcode` and `trace` accept,
-    /// in units: a value of an unbounded codec is held whole until it ends.
+    /// in units: a value of an unbounded codec is held whole until it ends. A token
+    /// of `encode` may have two hex digits per unit (at least 16).
     #[arg(long, global = true, value_name = "UNITS", default_value_t = placemat_codec::io::DEFAULT_MAX_SEQUENCE)]
     pub max_value_units: usize,
 }
@@ -160,25 +176,19 @@ pub enum Command {
         /// The codec and the input.
         #[command(flatten)]
         codec: CodecArgs,
-        /// Print a Graphviz digraph instead.
+        /// Print a Graphviz digraph instead (render it with Graphviz's `dot -Tsvg`).
         #[arg(long)]
         dot: bool,
     },
     /// Analyse every built-in codec (and each `--spec`) on the built-in corpora and
     /// print one table: a column per codec, a row per property.
-    Compare {
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: compare::Format,
-        /// A description file to compare too (repeatable).
-        #[arg(long, value_name = "FILE")]
-        spec: Vec<String>,
-    },
+    Compare(compare::Args),
     /// Regenerate `comparison.md`, its SVG charts and the automata's pictures.
     Report {
-        /// The directory to write into.
-        #[arg(long, value_name = "DIR", default_value = "papers")]
-        out: String,
+        /// The directory to write into; without it, `papers` when run at the root
+        /// of the placemat workspace (refused anywhere else).
+        #[arg(long, value_name = "DIR")]
+        out: Option<String>,
     },
 }
 
@@ -195,7 +205,7 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
         }
         Command::Encode { codec } => {
             let (codec, file) = source::resolve(&codec)?;
-            encode::run(codec.get(), file.as_deref(), out)
+            encode::run(codec.get(), file.as_deref(), max_units, out)
         }
         Command::Decode { codec, errors } => {
             let (codec, file) = source::resolve(&codec)?;
@@ -212,42 +222,19 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
         Command::Tables { codec, dot } => {
             let (codec, file) = source::resolve(&codec)?;
             if let Some(extra) = file {
-                return Err(CliError::msg(format!("`tables` takes no input file (got `{extra}`)")));
+                return Err(CliError::usage(format!("`tables` takes no input file (got `{extra}`)")));
             }
             tables::run(codec.get(), dot, out)
         }
-        Command::Compare { format, spec } => compare::run(&spec, format, out),
-        Command::Report { out: dir } => report::run(&dir, out),
+        Command::Compare(args) => compare::run(&args, out),
+        Command::Report { out: dir } => report::run(dir.as_deref(), out),
     }
 }
 
 /// Parses `args` and runs the command, returning what it printed (for tests and docs).
 pub fn run_to_string(args: &[&str]) -> Result<String, CliError> {
-    let cli = Cli::try_parse_from(args).map_err(|e| CliError::msg(e.to_string()))?;
+    let cli = Cli::try_parse_from(args).map_err(|e| CliError::Usage(output::clap_message(&e)))?;
     let mut out = Vec::new();
     execute(cli, &mut out)?;
     String::from_utf8(out).map_err(|e| CliError::msg(e.to_string()))
-}
-
-/// The binary's entry point: parses `std::env::args`, runs, reports, exits.
-pub fn main() -> ! {
-    let cli = Cli::parse();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let result = execute(cli, &mut out);
-    let flushed = out.flush();
-    let code = match (result, flushed) {
-        (Err(CliError::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-        (Err(e), _) => {
-            eprintln!("placemat: {e}");
-            1
-        }
-        (Ok(()), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-        (Ok(()), Err(e)) => {
-            eprintln!("placemat: cannot write output: {e}");
-            1
-        }
-        (Ok(()), Ok(())) => 0,
-    };
-    std::process::exit(code)
 }

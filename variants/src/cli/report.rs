@@ -1,7 +1,8 @@
 //! `placemat report [--out DIR]`: regenerates `DIR/comparison.md`, its SVG charts
 //! (`DIR/comparison/*.svg`) and the automata's Graphviz pictures
 //! (`DIR/comparison/automata/<codec>.dot`, rendered to `.svg` when `dot` is
-//! installed), all from one run of the same analysis as `placemat compare`.
+//! installed), all from one run of the same analysis as `placemat compare`. Without
+//! `--out`, it writes into `papers/` only when run at the workspace's root.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -547,7 +548,7 @@ pub fn generate(codecs: &[&dyn DynCodec], analyses: &[Analysis], out_dir: &Path)
     story(&mut s, codecs, analyses);
     let _ = writeln!(s, "## All properties\n");
     let _ = writeln!(s, "Command: `cargo run --release -- compare --format markdown`\n");
-    s.push_str(&compare::render(&compare::grid(analyses), Format::Markdown));
+    s.push_str(&compare::render(&compare::grid(analyses), Format::Markdown, 0));
     let _ = writeln!(
         s,
         "\nHow to read it: *self-sync* is the exact number of units a decoder dropped at an arbitrary unit of a \
@@ -592,8 +593,28 @@ pub fn generate(codecs: &[&dyn DynCodec], analyses: &[Analysis], out_dir: &Path)
     Ok(files)
 }
 
+/// Whether the current directory is the root of the placemat workspace: a
+/// `Cargo.toml` with a `[workspace]` table next to `papers/comparison.md`.
+fn at_workspace_root() -> bool {
+    let manifest = std::fs::read_to_string("Cargo.toml").unwrap_or_default();
+    manifest.lines().any(|l| l.trim() == "[workspace]") && Path::new("papers/comparison.md").is_file()
+}
+
+/// The directory to write into: `--out`, or `papers` at the workspace's root.
+fn out_dir(out: Option<&str>) -> Result<&str, CliError> {
+    match out {
+        Some(dir) => Ok(dir),
+        None if at_workspace_root() => Ok("papers"),
+        None => Err(CliError::usage(
+            "without `--out DIR`, `report` writes into `papers/` and only at the root of the placemat workspace; \
+             give `--out DIR`",
+        )),
+    }
+}
+
 /// `placemat report [--out DIR]`: analyses every built-in codec and writes the report.
-pub fn run(out_dir: &str, out: &mut dyn Write) -> CliResult {
+pub fn run(out_dir_arg: Option<&str>, out: &mut dyn Write) -> CliResult {
+    let out_dir = out_dir(out_dir_arg)?;
     let codecs: Vec<&dyn DynCodec> = registry::all().to_vec();
     let analyses = compare::analyse(&codecs)?;
     let files = generate(&codecs, &analyses, Path::new(out_dir))?;

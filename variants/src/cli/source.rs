@@ -24,11 +24,14 @@ impl CodecRef {
     }
 }
 
-/// Looks up a built-in codec, or says which ones exist.
+/// Looks up a built-in codec, or says which ones exist (a usage error).
 pub fn builtin(name: &str) -> Result<CodecRef, CliError> {
-    registry::find(name)
-        .map(CodecRef::Builtin)
-        .ok_or_else(|| CliError::msg(format!("unknown codec `{name}`; known codecs: {}", registry::names().join(", "))))
+    registry::find(name).map(CodecRef::Builtin).ok_or_else(|| unknown(name))
+}
+
+/// The usage error for a name that is no built-in codec.
+pub fn unknown(name: &str) -> CliError {
+    CliError::usage(format!("unknown codec `{name}`; known codecs: {}", registry::names().join(", ")))
 }
 
 /// Loads and builds a description file, rendering its errors as `file:line:col`.
@@ -49,15 +52,33 @@ pub fn spec(path: &str) -> Result<CodecRef, CliError> {
     }
 }
 
+/// Whether the positional arguments given with `--spec` start with a codec's name
+/// rather than a file: a built-in name followed by another argument, or one that
+/// names no existing file.
+fn names_a_codec_too(args: &[String]) -> bool {
+    match args {
+        [first, _, ..] => registry::find(first).is_some(),
+        [only] => registry::find(only).is_some() && !std::path::Path::new(only).exists(),
+        [] => false,
+    }
+}
+
 /// Splits `<codec> [FILE]` (or `[FILE]` with `--spec`) into a codec and a file.
 pub fn resolve(args: &CodecArgs) -> Result<(CodecRef, Option<String>), CliError> {
     let mut rest = args.args.iter();
     let codec = match &args.spec {
+        Some(_) if names_a_codec_too(&args.args) => {
+            return Err(CliError::usage(format!(
+                "give a codec name or --spec, not both: got `{}` and `--spec {}`",
+                args.args[0],
+                args.spec.as_deref().unwrap_or_default()
+            )))
+        }
         Some(path) => spec(path)?,
         None => match rest.next() {
             Some(name) => builtin(name)?,
             None => {
-                return Err(CliError::msg(format!(
+                return Err(CliError::usage(format!(
                     "name a codec ({}) or give `--spec FILE`",
                     registry::names().join(", ")
                 )))
@@ -66,7 +87,7 @@ pub fn resolve(args: &CodecArgs) -> Result<(CodecRef, Option<String>), CliError>
     };
     let file = rest.next().cloned();
     if let Some(extra) = rest.next() {
-        return Err(CliError::msg(format!("unexpected argument `{extra}`")));
+        return Err(CliError::usage(format!("unexpected argument `{extra}`")));
     }
     Ok((codec, file))
 }
@@ -81,7 +102,7 @@ pub fn resolve_pair(
 ) -> Result<(CodecRef, CodecRef), CliError> {
     let pick = |name: Option<String>, file: Option<String>, side: &str| -> Result<Option<CodecRef>, CliError> {
         match (name, file) {
-            (Some(_), Some(_)) => Err(CliError::msg(format!("give `--{side}` or `--{side}-spec`, not both"))),
+            (Some(_), Some(_)) => Err(CliError::usage(format!("give `--{side}` or `--{side}-spec`, not both"))),
             (Some(n), None) => builtin(&n).map(Some),
             (None, Some(f)) => spec(&f).map(Some),
             (None, None) => Ok(None),
@@ -94,9 +115,9 @@ pub fn resolve_pair(
         (Some(f), None, Some(s)) => Ok((f, spec(&s)?)),
         (None, Some(t), Some(s)) => Ok((spec(&s)?, t)),
         (Some(_), Some(_), Some(_)) => {
-            Err(CliError::msg("`--spec` stands in for a missing `--from` or `--to`, but both are given"))
+            Err(CliError::usage("`--spec` stands in for a missing `--from` or `--to`, but both are given"))
         }
-        _ => Err(CliError::msg(
+        _ => Err(CliError::usage(
             "`transcode` needs `--from <codec>` and `--to <codec>` (or `--spec FILE` for one of them)",
         )),
     }

@@ -8,8 +8,9 @@ use std::io::Write;
 use placemat_codec::dfa::DEAD;
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
+use super::decode::too_long;
 use super::input;
-use super::{CliError, CliResult};
+use super::CliResult;
 
 /// The longest value shown whole, in hex digits; a longer one shows its first
 /// and last digits and its length.
@@ -48,13 +49,61 @@ impl std::fmt::Display for Partial {
     }
 }
 
+/// The widths of the columns, wide enough for every line of one codec's trace
+/// (offsets: for the input's size when it is known, else up to 10 digits).
+struct Layout {
+    offset: usize,
+    class: usize,
+    state: usize,
+    state_digits: usize,
+    value: usize,
+}
+
+impl Layout {
+    fn new(codec: &dyn DynCodec, input_size: Option<u64>) -> Self {
+        let digits = |n: u64| n.checked_ilog10().unwrap_or(0) as usize + 1;
+        let dfa = codec.dfa();
+        let state_digits = digits(dfa.state_count().saturating_sub(1) as u64);
+        let info = codec.info();
+        // `0x` and the digits of the value type; `(N bits)` past 64 bits.
+        let value_digits = if info.unbounded { 16 } else { info.value_bits.div_ceil(4) as usize };
+        Layout {
+            offset: input_size.map_or(10, digits).max("offset".len()),
+            class: (1 + digits(dfa.class_count().saturating_sub(1) as u64)).max("class".len()),
+            state: (2 * state_digits + 4).max("state".len()),
+            state_digits,
+            value: (2 + value_digits).max("value".len()),
+        }
+    }
+
+    /// One line: the columns separated by two spaces.
+    fn line(&self, out: &mut dyn Write, cells: [&str; 5], emitted: &str) -> CliResult {
+        let [offset, unit, class, state, value] = cells;
+        let line = format!(
+            "{offset:<w0$}  {unit:<4}  {class:<w1$}  {state:<w2$}  {value:<w3$}  {emitted}",
+            w0 = self.offset,
+            w1 = self.class,
+            w2 = self.state,
+            w3 = self.value
+        );
+        writeln!(out, "{}", line.trim_end())?;
+        Ok(())
+    }
+
+    /// `before -> after`, each number as wide as the largest state.
+    fn states(&self, before: usize, after: usize) -> String {
+        format!("{before:>w$} -> {after:<w$}", w = self.state_digits)
+    }
+}
+
 /// `placemat trace`.
 pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut dyn Write) -> CliResult {
     let mut input = input::open(file)?;
+    let layout = Layout::new(codec, input.size);
     let dfa = codec.dfa();
     let stride = dfa.class_count();
     let start = dfa.start();
-    writeln!(out, "offset  unit  class  state      value       emitted")?;
+    layout.line(out, ["offset", "unit", "class", "state", "value"], "emitted")?;
     let mut state = start;
     // The value so far: exact while it fits 64 bits, then only its size (the
     // completed value is shown whole, or abbreviated when long).
@@ -68,18 +117,16 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
         for &u in &chunk[..n] {
             loop {
                 let t = dfa.transition(state, u);
-                let before = state / stride;
-                let after = t.next / stride;
+                let (unit, class) = (format!("{u:02X}"), format!("c{}", t.class));
+                let states = layout.states(state / stride, t.next / stride);
                 if t.next == DEAD {
                     let len = (offset - seq_start).max(1);
-                    writeln!(
-                        out,
-                        "{offset:<7} {u:02X}    c{:<4} {before} -> {after:<5} {:<11} U+{:04X} (invalid sequence of {len} unit{} at offset {seq_start})",
-                        t.class,
-                        "-",
+                    let emitted = format!(
+                        "U+{:04X} (invalid sequence of {len} unit{} at offset {seq_start})",
                         u64::REPLACEMENT,
                         if len == 1 { "" } else { "s" }
-                    )?;
+                    );
+                    layout.line(out, [&offset.to_string(), &unit, &class, &states, "-"], &emitted)?;
                     let reread = state != start;
                     state = start;
                     value = Partial::default();
@@ -94,12 +141,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                 value.take(t.payload_bits, dfa.digits()[u as usize]);
                 seq.push(u);
                 if seq.len() > max_units {
-                    return Err(CliError::msg(format!(
-                        "{}: the {} sequence at offset {seq_start} is longer than {max_units} units, the limit on \
-                         one value (raise it with --max-value-units)",
-                        input.name,
-                        codec.info().name
-                    )));
+                    return Err(too_long(codec, &input.name, seq_start, max_units));
                 }
                 let emitted = if t.next == start {
                     // The codec's own step gives the value (with any pre-mapping undone).
@@ -113,12 +155,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                 } else {
                     "-".to_string()
                 };
-                writeln!(
-                    out,
-                    "{offset:<7} {u:02X}    c{:<4} {before} -> {after:<5} {:<11} {emitted}",
-                    t.class,
-                    value.to_string()
-                )?;
+                layout.line(out, [&offset.to_string(), &unit, &class, &states, &value.to_string()], &emitted)?;
                 state = t.next;
                 if state == start {
                     value = Partial::default();
@@ -132,12 +169,8 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
         }
     }
     if state != start {
-        writeln!(
-            out,
-            "{offset:<7} end   -      {} -> 0     -           U+{:04X} (incomplete sequence at offset {seq_start})",
-            state / stride,
-            u64::REPLACEMENT
-        )?;
+        let emitted = format!("U+{:04X} (incomplete sequence at offset {seq_start})", u64::REPLACEMENT);
+        layout.line(out, [&offset.to_string(), "end", "-", &layout.states(state / stride, 0), "-"], &emitted)?;
     }
     Ok(())
 }
