@@ -50,8 +50,11 @@ pub struct Transcoder<'a> {
     replacement: Vec<u8>,
     /// Units of the sequence still open at the end of the last chunk.
     pending: Vec<u8>,
-    /// The state of `from`'s table walk after `pending`, so that a long
-    /// sequence arriving over many chunks is walked once, not once per chunk.
+    /// Whether `pending` is a sequence still open (its end not yet seen).
+    open: bool,
+    /// For an unbounded source, the state of its table walk after `pending`, so
+    /// that a long value arriving over many chunks is walked once, not once
+    /// per chunk.
     pending_state: usize,
     /// The longest sequence accepted, in units.
     max_sequence: usize,
@@ -92,6 +95,7 @@ impl<'a> Transcoder<'a> {
             mode,
             replacement,
             pending: Vec::with_capacity(longest),
+            open: false,
             pending_state: 0,
             max_sequence: DEFAULT_MAX_SEQUENCE,
             scratch: Vec::with_capacity(longest),
@@ -154,6 +158,7 @@ impl<'a> Transcoder<'a> {
             let mut held = std::mem::take(&mut self.scratch);
             held.clear();
             std::mem::swap(&mut held, &mut self.pending);
+            self.open = false;
             let step = self.from.step(Strategy::Table, &held);
             let result = match step {
                 Step::Incomplete => self.hold(&held),
@@ -165,22 +170,35 @@ impl<'a> Transcoder<'a> {
         self.run(chunk, out)
     }
 
-    /// Whether the walk over `pending` is still inside a sequence.
+    /// Whether the sequence in `pending` is still open.
     fn is_open(&self) -> bool {
-        self.pending_state != DEAD && self.pending_state != self.from.dfa().start()
+        self.open
     }
 
-    /// Walks `chunk` on from the pending state until the open sequence ends,
-    /// adds the units walked to `pending`, and returns the rest of the chunk.
+    /// Adds units of `chunk` to `pending` until the open sequence ends (or the
+    /// chunk does), and returns the rest of the chunk. A bounded source's open
+    /// sequence is short: it is stepped again at every unit. An unbounded
+    /// source's may be a long value: its table walk goes on from where it
+    /// stopped.
     fn extend_pending<'c>(&mut self, chunk: &'c [u8]) -> &'c [u8] {
-        let dfa = self.from.dfa();
-        let (start, mut state, mut k) = (dfa.start(), self.pending_state, 0);
-        while k < chunk.len() && state != start && state != DEAD {
-            state = dfa.transition(state, chunk[k]).next;
-            k += 1;
+        let mut k = 0;
+        if self.from.info().unbounded {
+            let dfa = self.from.dfa();
+            let (start, mut state) = (dfa.start(), self.pending_state);
+            while k < chunk.len() && state != start && state != DEAD {
+                state = dfa.transition(state, chunk[k]).next;
+                k += 1;
+            }
+            self.pending_state = state;
+            self.open = state != start && state != DEAD;
+            self.pending.extend_from_slice(&chunk[..k]);
+        } else {
+            while self.open && k < chunk.len() {
+                self.pending.push(chunk[k]);
+                k += 1;
+                self.open = self.from.step(Strategy::Table, &self.pending) == Step::Incomplete;
+            }
         }
-        self.pending.extend_from_slice(&chunk[..k]);
-        self.pending_state = state;
         &chunk[k..]
     }
 
@@ -198,8 +216,11 @@ impl<'a> Transcoder<'a> {
     /// Holds `tail` (an open sequence) back for the next chunk, with the state
     /// its walk ends in.
     fn hold(&mut self, tail: &[u8]) -> Result<(), TranscodeError> {
-        let dfa = self.from.dfa();
-        self.pending_state = tail.iter().fold(dfa.start(), |state, &u| dfa.transition(state, u).next);
+        if self.from.info().unbounded {
+            let dfa = self.from.dfa();
+            self.pending_state = tail.iter().fold(dfa.start(), |state, &u| dfa.transition(state, u).next);
+        }
+        self.open = true;
         self.pending.extend_from_slice(tail);
         self.check_length()
     }
@@ -286,6 +307,7 @@ impl<'a> Transcoder<'a> {
         }
         let found = self.pending.clone();
         self.pending.clear();
+        self.open = false;
         let len = found.len() as u64;
         self.problem(TranscodeErrorKind::Incomplete { found }, out)?;
         self.offset += len;
