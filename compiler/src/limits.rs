@@ -37,6 +37,9 @@ pub const MAX_PATHS: usize = 1 << 16;
 /// Most steps (a path position tried on a unit) of the subset construction:
 /// about a second of work.
 pub const MAX_STEPS: u64 = 200_000_000;
+/// Most path positions the subset construction's states hold in all (each
+/// state is the set of positions it may be at): about 64 MiB.
+pub const MAX_POSITIONS: u64 = 1 << 22;
 
 /// A diagnostic at `offset` of a text not yet tokenized.
 fn at_offset(text: &str, offset: usize, message: String) -> Diagnostics {

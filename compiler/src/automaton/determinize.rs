@@ -82,6 +82,11 @@ fn successors(paths: &[Path], key: &Key, steps: &mut u64) -> Result<Vec<Successo
     Ok(out)
 }
 
+/// The positions of the first states.
+fn start_len(keys: &[Key]) -> u64 {
+    keys.iter().map(|k| k.len() as u64).sum()
+}
+
 /// Subset construction from the start positions of every path, within the
 /// limits of [`crate::limits`].
 pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
@@ -96,6 +101,7 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
     let mut machine = Machine::new(256, 2);
     let mut queue = VecDeque::from([1usize]);
     let mut steps = 0u64;
+    let mut positions = start_len(&keys);
     while let Some(s) = queue.pop_front() {
         let key = std::mem::take(&mut keys[s]);
         for (b, succ) in successors(paths, &key, &mut steps)?.into_iter().enumerate() {
@@ -108,6 +114,10 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
             } else {
                 if machine.states() >= limits::MAX_STATES {
                     return Err(BuildError::Limit { what: "states", limit: limits::MAX_STATES as u64 });
+                }
+                positions += succ.next.len() as u64;
+                if positions > limits::MAX_POSITIONS {
+                    return Err(BuildError::Limit { what: "path positions in its states", limit: limits::MAX_POSITIONS });
                 }
                 let id = machine.push_state();
                 forms.push(forms_of(&succ.next));
