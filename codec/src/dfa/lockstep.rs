@@ -105,15 +105,17 @@ impl<'s, W: Walker> Part<'s, W> {
         Part { lane: w.start(), at, end, boundary: at, sink }
     }
 
-    /// At a block boundary: notes it if the walk is at the start state, and
-    /// skips the ASCII run there.
+    /// At a block boundary: notes it if the walk (in state `lane`) is at the
+    /// start state, and skips the ASCII run there.
     #[inline(always)]
-    fn settle(&mut self, w: W, input: &[u8]) {
-        if w.at_start(&self.lane) {
+    fn settle(&mut self, w: W, input: &[u8], lane: &W::Lane) {
+        if w.at_start(lane) {
             if w.ascii() {
                 let n = ascii_prefix(&input[self.at..self.end]);
-                self.sink.ascii(&input[self.at..self.at + n]);
-                self.at += n;
+                if n > 0 {
+                    self.sink.ascii(&input[self.at..self.at + n]);
+                    self.at += n;
+                }
             }
             self.boundary = self.at;
         }
@@ -122,16 +124,19 @@ impl<'s, W: Walker> Part<'s, W> {
     /// Walks the rest of the part alone, until its end or the dead state.
     #[inline(always)]
     fn finish(&mut self, w: W, input: &[u8]) -> Result<(), usize> {
+        // The walk's state in a local, so that it stays in a register.
+        let mut lane = self.lane;
         while self.at < self.end {
-            self.settle(w, input);
+            self.settle(w, input, &lane);
             let stop = self.end.min(self.at + W::BLOCK);
-            w.block(&mut self.lane, &input[self.at..stop], self.sink);
+            w.block(&mut lane, &input[self.at..stop], self.sink);
             self.at = stop;
-            if w.is_dead(&self.lane) {
+            if w.is_dead(&lane) {
                 break;
             }
         }
-        if w.at_start(&self.lane) {
+        self.lane = lane;
+        if w.at_start(&lane) {
             Ok(())
         } else {
             Err(self.boundary)
@@ -143,20 +148,23 @@ impl<'s, W: Walker> Part<'s, W> {
 /// Returns A's verdict, then B's.
 #[inline(always)]
 fn pair<W: Walker>(w: W, input: &[u8], a: &mut Part<'_, W>, b: &mut Part<'_, W>) -> [Result<(), usize>; 2] {
+    // The walks' states in locals, so that they stay in registers.
+    let (mut la, mut lb) = (a.lane, b.lane);
     loop {
-        a.settle(w, input);
-        b.settle(w, input);
+        a.settle(w, input, &la);
+        b.settle(w, input, &lb);
         let m = W::BLOCK.min(a.end - a.at).min(b.end - b.at);
         if m == 0 {
             break;
         }
-        w.pair((&mut a.lane, &input[a.at..a.at + m], a.sink), (&mut b.lane, &input[b.at..b.at + m], b.sink));
+        w.pair((&mut la, &input[a.at..a.at + m], a.sink), (&mut lb, &input[b.at..b.at + m], b.sink));
         a.at += m;
         b.at += m;
-        if w.is_dead(&a.lane) || w.is_dead(&b.lane) {
+        if w.is_dead(&la) || w.is_dead(&lb) {
             break;
         }
     }
+    (a.lane, b.lane) = (la, lb);
     // If A failed, B's output is not used: stop, so that the work wasted on an
     // error is no more than what A read before it.
     match a.finish(w, input) {
