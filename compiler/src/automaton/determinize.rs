@@ -117,7 +117,10 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
                 }
                 positions += succ.next.len() as u64;
                 if positions > limits::MAX_POSITIONS {
-                    return Err(BuildError::Limit { what: "path positions in its states", limit: limits::MAX_POSITIONS });
+                    return Err(BuildError::Limit {
+                        what: "path positions in its states",
+                        limit: limits::MAX_POSITIONS,
+                    });
                 }
                 let id = machine.push_state();
                 forms.push(forms_of(&succ.next));
