@@ -1,7 +1,7 @@
 //! The bodies of placemat's fuzz targets, as plain functions over `&[u8]`.
 //!
 //! `fuzz_targets/*.rs` hand libFuzzer's input to these functions
-//! (`cargo +nightly fuzz run <target>`); `variants/tests/fuzz_seeds.rs` runs the
+//! (`cargo +nightly fuzz run <target>`); `variants/tests/suite/fuzz_seeds.rs` runs the
 //! same functions on stable over the checked-in seeds in `fuzz/seeds/<target>/`,
 //! so `cargo test --workspace` keeps them compiling and correct. Each function
 //! panics exactly when it finds a bug:

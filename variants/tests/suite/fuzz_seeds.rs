@@ -4,7 +4,7 @@
 //! nightly or libFuzzer. Crashes found by fuzzing are added to the seeds (named
 //! `crash-…`), which makes each one a regression test here.
 
-#[path = "../../fuzz/src/lib.rs"]
+#[path = "../../../fuzz/src/lib.rs"]
 mod targets;
 
 use std::path::PathBuf;

@@ -3,9 +3,8 @@
 //! integers, every strategy against the reference interpreter, strict rejections,
 //! lossy decoding and streaming.
 
-mod common;
 
-use common::{check_agreement, check_split, model_of, strategies};
+use crate::common::{check_agreement, check_split, model_of, strategies};
 use num_bigint::BigUint;
 use placemat_codec::{Codec, Decoder, Encoder, Item, Step};
 use placemat_compiler::reference::Reference;
@@ -200,7 +199,7 @@ proptest! {
 
     #[test]
     fn strategies_agree_with_the_reference(input in mostly_alphabet()) {
-        thread_local!(static S: Vec<common::Strategy> = strategies::<Printable6>());
+        thread_local!(static S: Vec<crate::common::Strategy> = strategies::<Printable6>());
         S.with(|s| check_agreement::<Printable6>(s, &input));
     }
 
@@ -211,7 +210,7 @@ proptest! {
         // counts bytes outside the alphabet too, which only ends sequences sooner.)
         let short = input.split(|&b| b.is_ascii_lowercase() || b" ;,-.?".contains(&b)).all(|run| run.len() < 12);
         prop_assume!(short);
-        thread_local!(static S: Vec<common::Strategy> = strategies::<Printable6Big>());
+        thread_local!(static S: Vec<crate::common::Strategy> = strategies::<Printable6Big>());
         S.with(|s| check_agreement::<Printable6Big>(s, &input));
     }
 

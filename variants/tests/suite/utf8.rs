@@ -2,9 +2,8 @@
 //! allows), against the reference interpreter, lossy against
 //! `String::from_utf8_lossy`, and streaming split invariance.
 
-mod common;
 
-use common::{check_agreement, check_round_trip, check_split, model_of, strategies};
+use crate::common::{check_agreement, check_round_trip, check_split, model_of, strategies};
 use placemat_codec::{Codec, Decoder, Encoder, Item, ItemError, Step};
 use placemat_compiler::{BuildOptions, Description, LoadedCodec};
 use placemat_variants::codecs::{Utf8, Utf8Branching};
@@ -205,7 +204,7 @@ fn streaming_every_split_gives_the_whole() {
 fn mutated() -> impl Strategy<Value = Vec<u8>> {
     (any::<String>(), prop::collection::vec((any::<usize>(), any::<u8>(), 0..3u8), 0..4)).prop_map(|(s, edits)| {
         let mut bytes = s.into_bytes();
-        common::apply_edits(&mut bytes, &edits);
+        crate::common::apply_edits(&mut bytes, &edits);
         bytes
     })
 }
@@ -224,7 +223,7 @@ proptest! {
         assert_like_std(&input);
         prop_assert_eq!(Utf8.decode_lossy(&input), std_lossy(&input));
         prop_assert_eq!(Utf8Branching.decode_lossy(&input), std_lossy(&input));
-        thread_local!(static STRATEGIES: Vec<common::Strategy> = strategies::<Utf8>());
+        thread_local!(static STRATEGIES: Vec<crate::common::Strategy> = strategies::<Utf8>());
         STRATEGIES.with(|s| check_agreement::<Utf8>(s, &input));
     }
 

@@ -3,9 +3,8 @@
 //! reference interpreter on random and mutated input, streaming, and the
 //! self-synchronization contrast between X/Open and Thompson–Pike.
 
-mod common;
 
-use common::{check_agreement, check_round_trip, check_split, model_of, strategies};
+use crate::common::{check_agreement, check_round_trip, check_split, model_of, strategies};
 use num_bigint::BigUint;
 use placemat_codec::{Codec, Decoder, Encoder, Item, Step, Value};
 use placemat_compiler::reference::Reference;
@@ -163,7 +162,7 @@ fn build_input<C: Codec + Default + 'static>(values: &[u64], edits: &[(usize, u8
             let _ = codec.encode_push(v, &mut bytes);
         }
     }
-    common::apply_edits(&mut bytes, edits);
+    crate::common::apply_edits(&mut bytes, edits);
     bytes
 }
 

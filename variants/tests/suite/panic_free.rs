@@ -8,11 +8,10 @@
 //! or on edited encodings: `DecodeError::new` refuses `Some(0)`, so this is an
 //! invariant of every step function and bulk loop.
 
-mod common;
 
 use std::io::{Read, Write};
 
-use common::apply_edits;
+use crate::common::apply_edits;
 use placemat_codec::big::BigUint;
 use placemat_codec::io::{ErrorMode, TranscodeReader, TranscodeWriter, Transcoder};
 use placemat_codec::{

@@ -1,0 +1,22 @@
+//! The integration tests of `placemat-variants`, one binary: each module was a
+//! test binary of its own, and linking fourteen binaries against every codec
+//! (each compiled with optimizations for the exhaustive tests) was most of the
+//! test build. A module's tests run as `cargo test -p placemat-variants --test
+//! suite <module>::`.
+
+mod common;
+
+mod automata;
+mod cli;
+mod compare;
+mod fuzz_seeds;
+mod historical;
+mod hostile;
+mod io;
+mod large_descriptions;
+mod panic_free;
+mod printable6;
+mod shift_validate;
+mod table_walk;
+mod ui_descriptions;
+mod utf8;
