@@ -3,7 +3,6 @@
 //! reference interpreter on random and mutated input, streaming, and the
 //! self-synchronization contrast between X/Open and Thompson–Pike.
 
-
 use crate::common::{check_agreement, check_round_trip, check_split, model_of, strategies};
 use num_bigint::BigUint;
 use placemat_codec::{Codec, Decoder, Encoder, Item, Step, Value};

@@ -8,7 +8,6 @@
 //! or on edited encodings: `DecodeError::new` refuses `Some(0)`, so this is an
 //! invariant of every step function and bulk loop.
 
-
 use std::io::{Read, Write};
 
 use crate::common::apply_edits;

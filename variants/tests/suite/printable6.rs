@@ -3,7 +3,6 @@
 //! integers, every strategy against the reference interpreter, strict rejections,
 //! lossy decoding and streaming.
 
-
 use crate::common::{check_agreement, check_split, model_of, strategies};
 use num_bigint::BigUint;
 use placemat_codec::{Codec, Decoder, Encoder, Item, Step};

@@ -2,7 +2,6 @@
 //! allows), against the reference interpreter, lossy against
 //! `String::from_utf8_lossy`, and streaming split invariance.
 
-
 use crate::common::{check_agreement, check_round_trip, check_split, model_of, strategies};
 use placemat_codec::{Codec, Decoder, Encoder, Item, ItemError, Step};
 use placemat_compiler::{BuildOptions, Description, LoadedCodec};
