@@ -5,22 +5,8 @@ use num_bigint::BigUint;
 use placemat_codec::{Decoder, Encoder, Step};
 use placemat_compiler::{reference::Reference, Automaton, BuildOptions, Description, LoadedCodec};
 
-const UTF8: &str = r#"
-    pub Utf8 {
-        name: "utf8",
-        summary: "strict UTF-8",
-        value: u32,
-        range: 0 ..= 0x10FFFF,
-        exclude: [0xD800 ..= 0xDFFF],
-        layout: shortest,
-        forms: {
-            0x0000 ..= 0x007F => "0xxxxxxx",
-            0x0080 ..= 0x07FF => "110xxxxx 10xxxxxx",
-            0x0800 ..= 0xFFFF => "1110xxxx 10xxxxxx 10xxxxxx",
-            0x10000 ..= 0x10FFFF => "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx",
-        },
-    }
-"#;
+/// The description the built-in `utf8` codec is generated from.
+const UTF8: &str = include_str!("../../variants/descriptions/utf8.placemat");
 
 fn std_step(input: &[u8]) -> Step<u32> {
     match std::str::from_utf8(input) {

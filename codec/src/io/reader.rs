@@ -37,7 +37,7 @@ impl<'a, R: Read> TranscodeReader<'a, R> {
         mode: ErrorMode,
     ) -> Result<Self, crate::EncodeError> {
         let engine = Transcoder::new(from, to, mode)?;
-        let output = Vec::with_capacity(CHUNK * engine.max_output_per_unit());
+        let output = engine.output_buffer(CHUNK);
         Ok(TranscodeReader { inner, engine, input: vec![0; CHUNK].into_boxed_slice(), output, taken: 0, eof: false })
     }
 

@@ -134,8 +134,13 @@ impl<'a> Transcoder<'a> {
 
     /// The longest output one input unit can cause: a value's longest encoding
     /// (spread over its units, at least one) or one replacement.
-    pub(super) fn max_output_per_unit(&self) -> usize {
+    fn max_output_per_unit(&self) -> usize {
         self.to.info().max_units.unwrap_or(1).max(self.replacement.len()).max(1)
+    }
+
+    /// An output buffer that holds the transcoding of `units` input units.
+    pub(super) fn output_buffer(&self, units: usize) -> Vec<u8> {
+        Vec::with_capacity(units * self.max_output_per_unit())
     }
 
     /// Transcodes `chunk`, appending to `out`. On a strict-mode error, the output of

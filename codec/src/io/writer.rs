@@ -65,7 +65,7 @@ impl<'a, W: Write> TranscodeWriter<'a, W> {
         mode: ErrorMode,
     ) -> Result<Self, crate::EncodeError> {
         let engine = Transcoder::new(from, to, mode)?;
-        let output = Vec::with_capacity(CHUNK * engine.max_output_per_unit());
+        let output = engine.output_buffer(CHUNK);
         Ok(TranscodeWriter { inner: Some(inner), engine, output, delivered: 0 })
     }
 
