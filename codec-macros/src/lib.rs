@@ -31,9 +31,19 @@
 //! assert_eq!(Utf8Two::CLASS_COUNT, 4);
 //! ```
 //!
+//! # Descriptions in files
+//!
+//! `codec!(file = "descriptions/utf8.placemat")` reads the description from a
+//! file, relative to the calling crate's `Cargo.toml`: the text `placemat --spec`
+//! loads at run time is the text compiled here (the built-in codecs are all made
+//! this way, from `variants/descriptions/`). Editing the file rebuilds the crate,
+//! and the file's errors are reported at the path as `file:line:column: error: …`
+//! lines, as the CLI prints them.
+//!
 //! # The description language
 //!
 //! ```text
+//! invocation  := description | 'file' '=' "path"
 //! description := doc-comment* visibility? TypeName '{' field (',' field)* ','? '}'
 //! field       := 'name'    ':' "codec-name"                  (required; lowercase, digits, '-')
 //!              | 'summary' ':' "one line"                    (default: the first doc line)
@@ -62,6 +72,10 @@
 //!   so every value has one encoding (X/Open FSS-UTF). `explicit`: each form writes
 //!   its range and, optionally, `bias n`. In the derived layouts a written range is
 //!   checked against the derived one, so descriptions can read like the spec's table.
+//! * **Values of any size.** `value: unbounded` decodes values past `u64` as
+//!   `BigUint`, which needs the `big` feature of `placemat-codec`
+//!   (`placemat-codec = { version = "0.1", features = ["big"] }`); without it the
+//!   expansion stops with one error that says so.
 //! * **Values.** A form's value is its bias plus its payload; it is valid if it lies
 //!   in the form's range and in `range`, outside every `exclude` range.
 //! * **Checks.** All problems are reported at once, each at its tokens: unknown or
@@ -88,30 +102,43 @@
 use proc_macro::TokenStream;
 
 mod emit;
+mod file;
 #[cfg(test)]
 mod snapshot;
 
 /// Generates a codec from a description; see the crate docs for the grammar.
+///
+/// The description is written inline (`codec! { pub Utf8 { … } }`) or read from a
+/// file: `codec!(file = "descriptions/utf8.placemat")`, a path relative to the
+/// calling crate's `Cargo.toml`, so the macro and `placemat --spec` read the same
+/// text. A file's errors are reported at the path, as `file:line:column` lines.
 #[proc_macro]
 pub fn codec(input: TokenStream) -> TokenStream {
     let input = proc_macro2::TokenStream::from(input);
+    if let Ok(path) = syn::parse2::<file::FileInput>(input.clone()) {
+        return file::expand(&path).into();
+    }
     let source = input.to_string();
-    let description = match placemat_compiler::Description::parse(input.clone()) {
-        Ok(d) => d,
-        Err(diagnostics) => {
-            let mut out = diagnostics.to_syn_error().to_compile_error();
-            out.extend(fallback(input, &source));
-            return out.into();
-        }
-    };
-    match emit::emit(&description, &source) {
-        Ok(tokens) => tokens.into(),
+    let description = placemat_compiler::Description::parse(input.clone()).map_err(|d| d.to_syn_error());
+    expand(description, input, &source, proc_macro2::TokenStream::new()).into()
+}
+
+/// The expansion of a parsed description (`Err`: its errors, then the fallback
+/// types), after `prefix` (a file's tracking item).
+fn expand(
+    description: syn::Result<placemat_compiler::Description>,
+    tokens: proc_macro2::TokenStream,
+    source: &str,
+    mut prefix: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    match description.and_then(|d| emit::emit(&d, source)) {
+        Ok(items) => prefix.extend(items),
         Err(e) => {
-            let mut out = e.to_compile_error();
-            out.extend(fallback(input, &source));
-            out.into()
+            prefix.extend(e.to_compile_error());
+            prefix.extend(fallback(tokens, source));
         }
     }
+    prefix
 }
 
 /// Fallback output for a description with errors: the two types it would have

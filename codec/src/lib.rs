@@ -66,3 +66,28 @@ pub mod __private {
     pub use alloc::borrow::Cow;
     pub use alloc::vec::Vec;
 }
+
+/// The `Codec` methods of an unbounded codec (`value: unbounded`), which need the
+/// `big` feature; without it, one error at the `codec!` call saying how to turn it
+/// on. Used by the expansion of `placemat_macros::codec!`; not a public API.
+#[cfg(feature = "big")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __unbounded_methods {
+    ($($items:tt)*) => { $($items)* };
+}
+
+/// The `Codec` methods of an unbounded codec (`value: unbounded`), which need the
+/// `big` feature; without it, one error at the `codec!` call saying how to turn it
+/// on. Used by the expansion of `placemat_macros::codec!`; not a public API.
+#[cfg(not(feature = "big"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __unbounded_methods {
+    ($($items:tt)*) => {
+        ::core::compile_error!(
+            "`value: unbounded` needs the `big` feature of placemat-codec (values of any size as `BigUint`): \
+             in Cargo.toml, `placemat-codec = { version = \"0.1\", features = [\"big\"] }`"
+        );
+    };
+}

@@ -141,6 +141,7 @@ fn big_methods(model: &Model) -> TokenStream {
     let repeat_lit = Literal::usize_unsuffixed(repeat);
     let unmap_small = if model.premap.is_some() { quote!(Self::unmap(small)) } else { quote!(small) };
     quote! {
+        ::placemat_codec::__unbounded_methods! {
         fn step_big(&self, input: &[u8]) -> ::placemat_codec::Step<::placemat_codec::big::BigUint> {
             Self::dfa().step_big(input).map(|value| match u64::try_from(&value) {
                 Ok(small) => ::placemat_codec::big::BigUint::from(#unmap_small),
@@ -162,6 +163,7 @@ fn big_methods(model: &Model) -> TokenStream {
             };
             FORM.encode(value, out);
             Ok(())
+        }
         }
     }
 }

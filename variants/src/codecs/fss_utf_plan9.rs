@@ -21,22 +21,4 @@
 //! Rob Pike's mail "UTF-8 history", 2003); RFC 2279 (1998) §2;
 //! `papers/specs/encodings.md#fss-utf-plan9`.
 
-placemat_macros::codec! {
-    /// The Thompson–Pike FSS-UTF of 8 Sept 1992 (= RFC 2279 UTF-8): 1–6 bytes, 31 bits.
-    pub FssUtfPlan9 {
-        name: "fss-utf-plan9",
-        summary: "Thompson-Pike FSS-UTF of 8 Sept 1992 (= RFC 2279): 1-6 bytes, 31 bits, shortest form",
-        unit: byte,
-        value: u32,
-        range: 0 ..= 0x7FFFFFFF,
-        layout: shortest,
-        forms: {
-            0x00000000 ..= 0x0000007F => "0vvvvvvv",
-            0x00000080 ..= 0x000007FF => "110vvvvv 10vvvvvv",
-            0x00000800 ..= 0x0000FFFF => "1110vvvv 10vvvvvv 10vvvvvv",
-            0x00010000 ..= 0x001FFFFF => "11110vvv 10vvvvvv 10vvvvvv 10vvvvvv",
-            0x00200000 ..= 0x03FFFFFF => "111110vv 10vvvvvv 10vvvvvv 10vvvvvv 10vvvvvv",
-            0x04000000 ..= 0x7FFFFFFF => "1111110v 10vvvvvv 10vvvvvv 10vvvvvv 10vvvvvv 10vvvvvv",
-        },
-    }
-}
+placemat_macros::codec!(file = "descriptions/fss-utf-plan9.placemat");

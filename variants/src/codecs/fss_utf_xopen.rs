@@ -24,21 +24,4 @@
 //! whose sample `mbtowc` is quoted in Rob Pike's mail "UTF-8 history" of
 //! 30 April 2003; `papers/specs/encodings.md#fss-utf-xopen`.
 
-placemat_macros::codec! {
-    /// The original X/Open FSS-UTF (1992): 1–5 bytes, biased forms, 7-bit continuations.
-    pub FssUtfXopen {
-        name: "fss-utf-xopen",
-        summary: "original X/Open FSS-UTF (1992): 1-5 bytes, biased forms, 7-bit continuations, not self-synchronizing",
-        unit: byte,
-        value: u32,
-        range: 0 ..= 0x7FFFFFFF,
-        layout: biased,
-        forms: {
-            0x0000000 ..= 0x000007F                 => "0zzzzzzz",
-            0x0000080 ..= 0x000207F  bias 0x0000080 => "10zzzzzz 1zzzzzzz",
-            0x0002080 ..= 0x008207F  bias 0x0002080 => "110zzzzz 1zzzzzzz 1zzzzzzz",
-            0x0082080 ..= 0x208207F  bias 0x0082080 => "1110zzzz 1zzzzzzz 1zzzzzzz 1zzzzzzz",
-            0x2082080 ..= 0x7FFFFFFF bias 0x2082080 => "11110zzz 1zzzzzzz 1zzzzzzz 1zzzzzzz 1zzzzzzz",
-        },
-    }
-}
+placemat_macros::codec!(file = "descriptions/fss-utf-xopen.placemat");

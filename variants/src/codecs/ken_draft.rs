@@ -15,22 +15,4 @@
 //! Thompson's "7 byte types" note (T0, Tx, T1–T5), quoted in Rob Pike's mail
 //! "UTF-8 history" (2003); `papers/specs/encodings.md#ken-draft`.
 
-placemat_macros::codec! {
-    /// Ken Thompson's 2 Sept 1992 draft with 7 byte types: T5 = `111111xx`, 32 bits.
-    pub KenDraft {
-        name: "ken-draft",
-        summary: "Ken Thompson's 2 Sept 1992 draft with 7 byte types: T5 = 111111xx, 32 bits, shortest form",
-        unit: byte,
-        value: u32,
-        range: 0 ..= 0xFFFFFFFF,
-        layout: shortest,
-        forms: {
-            0x00000000 ..= 0x0000007F => "0xxxxxxx",
-            0x00000080 ..= 0x000007FF => "110xxxxx 10xxxxxx",
-            0x00000800 ..= 0x0000FFFF => "1110xxxx 10xxxxxx 10xxxxxx",
-            0x00010000 ..= 0x001FFFFF => "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx",
-            0x00200000 ..= 0x03FFFFFF => "111110xx 10xxxxxx 10xxxxxx 10xxxxxx 10xxxxxx",
-            0x04000000 ..= 0xFFFFFFFF => "111111xx 10xxxxxx 10xxxxxx 10xxxxxx 10xxxxxx 10xxxxxx",
-        },
-    }
-}
+placemat_macros::codec!(file = "descriptions/ken-draft.placemat");

@@ -20,21 +20,4 @@
 //! # Lineage
 //! RFC 3629 (2003) §3–4; Unicode 15, ch. 3, Table 3-7; `papers/specs/encodings.md#utf8`.
 
-placemat_macros::codec! {
-    /// Strict UTF-8 (RFC 3629): U+0000..=U+10FFFF less the surrogates, shortest form only.
-    pub Utf8 {
-        name: "utf8",
-        summary: "strict UTF-8 (RFC 3629): U+0000..U+10FFFF, no surrogates, shortest form only",
-        unit: byte,
-        value: u32,
-        range: 0 ..= 0x10FFFF,
-        exclude: [0xD800 ..= 0xDFFF],
-        layout: shortest,
-        forms: {
-            0x0000 ..= 0x007F     => "0xxxxxxx",
-            0x0080 ..= 0x07FF     => "110xxxxx 10xxxxxx",
-            0x0800 ..= 0xFFFF     => "1110xxxx 10xxxxxx 10xxxxxx",
-            0x10000 ..= 0x10FFFF  => "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx",
-        },
-    }
-}
+placemat_macros::codec!(file = "descriptions/utf8.placemat");

@@ -117,6 +117,25 @@ fn every_codec_compiled_and_loaded_from_its_description_has_identical_tables() {
     }
 }
 
+/// Every built-in codec is compiled from a file in `variants/descriptions/`, and
+/// `placemat --spec` on that file builds the same tables: one file per codec,
+/// named after it, whose text is the codec's `description()`.
+#[test]
+fn every_description_file_is_a_builtin_codec_with_identical_tables() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("descriptions");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), registry::all().len(), "one description file per built-in codec");
+    for path in files {
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let codec = registry::find(name).unwrap_or_else(|| panic!("{name}.placemat is no built-in codec"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(codec.description(), text, "{name}: the compiled codec reads another text");
+        let loaded = LoadedCodec::from_text(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(loaded.dfa(), codec.dfa(), "{name}");
+    }
+}
+
 #[test]
 fn listings_and_graphviz_cover_every_live_state() {
     for codec in registry::all() {

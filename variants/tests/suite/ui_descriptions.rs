@@ -91,6 +91,9 @@ fn the_cli_reports_the_compilers_messages_at_the_same_places() {
     for case in &cases {
         let name = case.file_stem().unwrap().to_str().unwrap();
         let source = std::fs::read_to_string(case).unwrap();
+        if source.contains("codec!(file =") {
+            continue; // a case about reading description files, not a description
+        }
         let stderr = std::fs::read_to_string(case.with_extension("stderr")).unwrap();
         let want = expected(&stderr);
         assert!(!want.is_empty(), "{name}.stderr has no error");

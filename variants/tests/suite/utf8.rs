@@ -168,20 +168,6 @@ fn strategies_agree_with_the_reference_on_boundaries() {
 }
 
 #[test]
-fn description_file_and_macro_build_identical_tables() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/descriptions/utf8.placemat");
-    let file = Description::parse_str(&std::fs::read_to_string(path).unwrap()).unwrap().model;
-    let compiled = Description::parse_str(Utf8::DESCRIPTION).unwrap().model;
-    assert_eq!(file, compiled);
-    let runtime = LoadedCodec::new(file, BuildOptions::default()).unwrap();
-    let dfa = Utf8::dfa();
-    assert_eq!(runtime.dfa().classes(), dfa.classes());
-    assert_eq!(runtime.dfa().transitions(), dfa.transitions());
-    assert_eq!(runtime.dfa().biases(), dfa.biases());
-    assert_eq!(runtime.dfa().transitions(), Utf8::TRANSITIONS.as_flattened());
-}
-
-#[test]
 fn streaming_every_split_gives_the_whole() {
     let mut inputs: Vec<Vec<u8>> = LOSSY_VECTORS.iter().map(|(i, _)| i.to_vec()).collect();
     inputs.push("aα世😀 — ok".as_bytes().to_vec());
