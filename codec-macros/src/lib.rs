@@ -76,11 +76,14 @@
 //!   `BigUint`, which needs the `big` feature of `placemat-codec`
 //!   (`placemat-codec = { version = "0.1", features = ["big"] }`); without it the
 //!   expansion stops with one error that says so.
+//! * **Wide forms.** A form may carry more payload bits than the value type holds
+//!   (Perl's 13-byte form: 72 bits for 64-bit values); its most significant
+//!   payload bits are then fixed zeros.
 //! * **Values.** A form's value is its bias plus its payload; it is valid if it lies
 //!   in the form's range and in `range`, outside every `exclude` range.
 //! * **Checks.** All problems are reported at once, each at its tokens: unknown or
 //!   repeated keys, malformed patterns, forms that are not prefix-free or accept the
-//!   same units, payload wider than the value type, ranges that overlap, are empty,
+//!   same units, ranges that overlap, are empty,
 //!   leave values without a form, or disagree with the layout, biases that overflow,
 //!   alphabets with repeated symbols or the wrong size, pre-mappings that are not a
 //!   bijection, repetitions with no unit to end them.

@@ -54,6 +54,11 @@ pub enum Layout {
     Biased,
     /// Every form states its range (and optionally its bias).
     Explicit,
+    /// Every form holds every value its payload spells, bias 0: the decoder also
+    /// accepts longer-than-needed (padded) encodings, the encoder writes the first
+    /// form that holds a value. A repeated unit repeats only as often as the
+    /// encoder needs (QUIC, SQLite and LEB128 integers).
+    Padded,
 }
 
 /// One unit of a form's pattern: fixed bits and payload bits (the low bits).
@@ -231,7 +236,7 @@ impl Model {
                 let bits: u32 = units.iter().map(|u| u.payload_bits).sum();
                 let cap = BigUint::one() << bits;
                 let (lo, hi, bias) = match self.layout {
-                    Layout::Shortest => (next_lo.clone(), &cap - 1u32, BigUint::zero()),
+                    Layout::Shortest | Layout::Padded => (next_lo.clone(), &cap - 1u32, BigUint::zero()),
                     Layout::Biased => (next_lo.clone(), &next_lo + &cap - 1u32, next_lo.clone()),
                     Layout::Explicit => {
                         let (lo, hi) = form.range.clone().expect("validated: explicit forms have ranges");
@@ -244,6 +249,9 @@ impl Model {
                 };
                 if lo <= hi {
                     next_lo = &hi + 1u32;
+                    // A padded form decodes every value up to its own, and exists
+                    // if the encoder needs it for some value.
+                    let lo = if self.layout == Layout::Padded { self.min.clone() } else { lo };
                     out.push(ConcreteForm { form: i, reps, units, lo, hi, bias });
                 }
                 if form.repeat.is_none() {
@@ -291,6 +299,12 @@ impl Model {
             return None;
         }
         self.concrete_forms().iter().map(|f| f.units.len()).max()
+    }
+
+    /// Whether every value has exactly one encoding: no form decodes a value that
+    /// an earlier form already holds (only `layout: padded` lets forms overlap).
+    pub fn is_canonical(&self) -> bool {
+        self.layout != Layout::Padded
     }
 
     /// The valid values of a concrete form, as disjoint sorted inclusive ranges

@@ -18,8 +18,13 @@ static ALL: &[&dyn DynCodec] = &[
     &codecs::KenDraft,
     &codecs::Utf8Ext36,
     &codecs::Utf8Ext42,
+    &codecs::PerlUtf8,
     &codecs::Printable6,
     &codecs::Printable6Big,
+    &codecs::Vlq,
+    &codecs::GitOfs,
+    &codecs::QuicVarint,
+    &codecs::SqliteVarint,
 ];
 
 /// All built-in codecs.

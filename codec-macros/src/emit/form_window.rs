@@ -30,7 +30,7 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> Option<(Tok
     if model.unit != Unit::Byte || !model.is_bounded() {
         return None;
     }
-    let forms = &a.encode_forms;
+    let forms = &a.decode_forms()?;
     let window = forms.iter().map(|f| f.units.len()).max()?;
     if window > 8 || forms.iter().any(|f| f.units.is_empty()) {
         return None;

@@ -51,6 +51,7 @@ mod shift_search;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::fmt;
 
+use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use crate::model::{ConcreteForm, Model, UnitPattern};
@@ -151,6 +152,14 @@ pub struct EncodeForm {
     pub units: Vec<UnitPattern>,
 }
 
+impl EncodeForm {
+    /// The form writing `lo..=hi` with `bias`, if those fit `u64`.
+    fn new(lo: &BigUint, hi: &BigUint, bias: &BigUint, units: &[UnitPattern]) -> Result<Self, BuildError> {
+        let to_u64 = |v: &BigUint| v.to_u64().ok_or(BuildError::TooLarge);
+        Ok(EncodeForm { lo: to_u64(lo)?, hi: to_u64(hi)?, bias: to_u64(bias)?, units: units.to_vec() })
+    }
+}
+
 /// The minimal automaton of a model and everything derived from it.
 #[derive(Clone, Debug)]
 pub struct Automaton {
@@ -240,6 +249,13 @@ impl Automaton {
     pub fn table_bytes(&self) -> usize {
         512 + 4 * self.transitions.len() + 8 * self.biases.len()
     }
+
+    /// The forms as decoders read them, every value each one accepts, in `u64`
+    /// (`None` if a bound or bias does not fit). They overlap where the encoder's
+    /// forms ([`Automaton::encode_forms`]) do not: padded encodings.
+    pub fn decode_forms(&self) -> Option<Vec<EncodeForm>> {
+        self.forms.iter().map(|f| EncodeForm::new(&f.lo, &f.hi, &f.bias, &f.units).ok()).collect()
+    }
 }
 
 /// Numbers the blocks: dead 0, start 1, the rest in breadth-first order from the
@@ -318,16 +334,32 @@ fn biases(paths: &[paths::Path]) -> Vec<u64> {
     biases
 }
 
-/// The forms holding values up to `u64::MAX`, in `u64`.
+/// The forms the encoder writes, for values up to `u64::MAX`, in value order:
+/// each concrete form for the values no earlier form holds (all of its values,
+/// unless `layout: padded` makes forms overlap).
 fn encode_forms(model: &Model) -> Result<Vec<EncodeForm>, BuildError> {
-    let to_u64 = |v: &num_bigint::BigUint| v.to_u64().ok_or(BuildError::TooLarge);
-    let mut forms = model
-        .forms_upto_u64()
-        .iter()
-        .map(|f| {
-            Ok(EncodeForm { lo: to_u64(&f.lo)?, hi: to_u64(&f.hi)?, bias: to_u64(&f.bias)?, units: f.units.clone() })
-        })
-        .collect::<Result<Vec<_>, BuildError>>()?;
+    let mut covered: Vec<(BigUint, BigUint)> = Vec::new();
+    let mut forms = Vec::new();
+    for f in model.forms_upto_u64() {
+        for (lo, hi) in crate::model::subtract(&f.lo, &f.hi, &covered) {
+            forms.push(EncodeForm::new(&lo, &hi, &f.bias, &f.units)?);
+        }
+        covered.push((f.lo.clone(), f.hi.clone()));
+        covered = merge(covered);
+    }
     forms.sort_by_key(|f| f.lo);
     Ok(forms)
+}
+
+/// Sorted, disjoint ranges covering the same values as `ranges`.
+fn merge(mut ranges: Vec<(BigUint, BigUint)>) -> Vec<(BigUint, BigUint)> {
+    ranges.sort();
+    let mut out: Vec<(BigUint, BigUint)> = Vec::new();
+    for (lo, hi) in ranges {
+        match out.last_mut() {
+            Some(last) if lo <= &last.1 + 1u32 => last.1 = last.1.clone().max(hi),
+            _ => out.push((lo, hi)),
+        }
+    }
+    out
 }

@@ -81,15 +81,16 @@ pub(super) fn value_type(c: &mut Checker, fields: &Fields) -> Option<ValueType> 
     })
 }
 
-/// The layout (`layout`): `shortest` (the default), `biased` or `explicit`.
+/// The layout (`layout`): `shortest` (the default), `biased`, `explicit` or `padded`.
 pub(super) fn layout(c: &mut Checker, fields: &Fields) -> Option<Layout> {
     let Some(v) = fields.get("layout") else {
         return Some(Layout::Shortest);
     };
-    let w = c.expect_word(v, "layout", &["shortest", "biased", "explicit"])?;
+    let w = c.expect_word(v, "layout", &["shortest", "biased", "explicit", "padded"])?;
     Some(match w.to_string().as_str() {
         "shortest" => Layout::Shortest,
         "biased" => Layout::Biased,
+        "padded" => Layout::Padded,
         _ => Layout::Explicit,
     })
 }

@@ -6,7 +6,7 @@ use super::checker::Checker;
 use super::fields::Fields;
 use super::patterns::{conflict, parse_pattern, ParsedForm};
 use crate::limits::MAX_FORMS;
-use crate::model::{Form, Layout, ValueType};
+use crate::model::{Form, Layout, UnitPattern, ValueType};
 use crate::syntax::{FieldValue, FormLit};
 
 /// A form whose pattern parsed, with what was written for it.
@@ -112,23 +112,32 @@ pub(super) fn check_prefix_free(c: &mut Checker, forms: &mut Forms) {
     }
 }
 
-/// Reports forms without a repeated unit that carry more payload bits than the
-/// value type holds.
-pub(super) fn check_payload_widths(c: &mut Checker, forms: &mut Forms, value: Option<ValueType>) {
+/// Fixes to zero the payload bits of a form (without a repeated unit) above the
+/// value type's width: the most significant ones, which no value of the type can
+/// set. Perl's 13-byte form carries 72 payload bits for 64-bit values; its first
+/// continuation byte can only be `80`, and so the model says.
+pub(super) fn narrow_payload_widths(forms: &mut Forms, value: Option<ValueType>) {
     let Some(bits) = value.and_then(|v| v.bits()) else {
         return;
     };
-    for f in &forms.list {
+    for f in &mut forms.list {
         if f.form.repeat.is_none() {
             let payload: u32 = f.form.units.iter().map(|u| u.payload_bits).sum();
-            if payload > bits {
-                c.error(
-                    f.parsed.span,
-                    format!("this form carries {payload} payload bits, more than the value type u{bits} holds"),
-                );
-                forms.ok = false;
-            }
+            narrow(&mut f.form.units, payload.saturating_sub(bits));
         }
+    }
+}
+
+/// Turns the `excess` most significant payload bits of `units` into fixed zeros.
+fn narrow(units: &mut [UnitPattern], mut excess: u32) {
+    for u in units {
+        if excess == 0 {
+            return;
+        }
+        let take = excess.min(u.payload_bits);
+        u.payload_bits -= take;
+        u.fixed_mask |= (((1u32 << take) - 1) << u.payload_bits) as u8;
+        excess -= take;
     }
 }
 
@@ -140,7 +149,7 @@ pub(super) fn check_layout(c: &mut Checker, forms: &mut Forms, layout: Option<La
     for f in &forms.list {
         let ok = match layout {
             Layout::Explicit => check_explicit(c, f),
-            Layout::Shortest | Layout::Biased => check_derived(c, f, layout),
+            Layout::Shortest | Layout::Biased | Layout::Padded => check_derived(c, f, layout),
         };
         forms.ok &= ok;
     }
@@ -156,7 +165,7 @@ fn check_explicit(c: &mut Checker, f: &CheckedForm) -> bool {
     if f.form.repeat.is_some() {
         c.error(
             f.parsed.span,
-            "a repeated unit needs `layout: shortest` or `biased`, which derive each length's range",
+            "a repeated unit needs `layout: shortest`, `biased` or `padded`, which derive each length's range",
         );
         ok = false;
     }
@@ -168,8 +177,9 @@ fn check_explicit(c: &mut Checker, f: &CheckedForm) -> bool {
 fn check_derived(c: &mut Checker, f: &CheckedForm, layout: Layout) -> bool {
     let mut ok = true;
     if let Some(b) = &f.lit.bias {
-        if layout == Layout::Shortest {
-            c.error(b.span, "`layout: shortest` has no biases; use `layout: explicit` to give one");
+        if layout != Layout::Biased {
+            let name = if layout == Layout::Padded { "padded" } else { "shortest" };
+            c.error(b.span, format!("`layout: {name}` has no biases; use `layout: explicit` to give one"));
             ok = false;
         }
     }

@@ -53,7 +53,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
     let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(unit::width));
     forms::check_prefix_free(&mut c, &mut forms);
-    forms::check_payload_widths(&mut c, &mut forms, value);
+    forms::narrow_payload_widths(&mut forms, value);
     forms::check_layout(&mut c, &mut forms, layout);
 
     let (Some(name), Some(summary), Some(unit), Some(value), Some(layout), Some(range), true) =

@@ -11,6 +11,8 @@
 //! | `utf8_ext.rs` | `utf8-ext36`, `utf8-ext42` (FE/FF extensions) |
 //! | `printable6.rs` | `printable6` (6-bit printable continuation-bit encoding, 2018) |
 //! | `printable6_big.rs` | `printable6-big` (the same, for integers of any size) |
+//! | `perl_utf8.rs` | `perl-utf8` (Perl's extended UTF-8, 64-bit perls) |
+//! | `varints.rs` | `vlq` (MIDI), `git-ofs` (git pack offsets), `quic-varint` (RFC 9000), `sqlite-varint` |
 //!
 //! ```
 //! use placemat_codec::Codec;
@@ -22,15 +24,21 @@
 mod fss_utf_plan9;
 mod fss_utf_xopen;
 mod ken_draft;
+mod perl_utf8;
 mod printable6;
 mod printable6_big;
 mod utf8;
 mod utf8_ext;
+mod varints;
 
 pub use fss_utf_plan9::{FssUtfPlan9, FssUtfPlan9Branching};
 pub use fss_utf_xopen::{FssUtfXopen, FssUtfXopenBranching};
 pub use ken_draft::{KenDraft, KenDraftBranching};
+pub use perl_utf8::{PerlUtf8, PerlUtf8Branching};
 pub use printable6::{Printable6, Printable6Branching};
 pub use printable6_big::{Printable6Big, Printable6BigBranching};
 pub use utf8::{Utf8, Utf8Branching};
 pub use utf8_ext::{Utf8Ext36, Utf8Ext36Branching, Utf8Ext42, Utf8Ext42Branching};
+pub use varints::{
+    GitOfs, GitOfsBranching, QuicVarint, QuicVarintBranching, SqliteVarint, SqliteVarintBranching, Vlq, VlqBranching,
+};

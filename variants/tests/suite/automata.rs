@@ -113,7 +113,7 @@ fn every_codec_compiled_and_loaded_from_its_description_has_identical_tables() {
         assert_eq!(loaded.dfa(), codec.dfa(), "{name}");
         assert_eq!(loaded.dfa().transitions(), codec.dfa().transitions(), "{name}");
         assert_eq!(loaded.dfa().expanded(), codec.dfa().expanded(), "{name}");
-        assert_eq!((loaded.dfa().shift_width(), codec.dfa().shift_width()), (6, 6), "{name}: u64 shift rows");
+        assert_eq!(loaded.dfa().shift_width(), codec.dfa().shift_width(), "{name}: shift rows");
     }
 }
 

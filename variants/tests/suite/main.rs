@@ -16,6 +16,7 @@ mod io;
 mod large_descriptions;
 mod panic_free;
 mod printable6;
+mod real_world;
 mod shift_validate;
 mod table_walk;
 mod ui_descriptions;

@@ -18,7 +18,8 @@ use placemat_codec::{
     Value,
 };
 use placemat_variants::codecs::{
-    FssUtfPlan9, FssUtfXopen, KenDraft, Printable6, Printable6Big, Utf8, Utf8Ext36, Utf8Ext42,
+    FssUtfPlan9, FssUtfXopen, GitOfs, KenDraft, PerlUtf8, Printable6, Printable6Big, QuicVarint, SqliteVarint, Utf8,
+    Utf8Ext36, Utf8Ext42, Vlq,
 };
 use placemat_variants::registry;
 use proptest::prelude::*;
@@ -38,6 +39,11 @@ macro_rules! every_codec_type {
             $check::<Utf8Ext42>($($arg),*),
             $check::<Printable6>($($arg),*),
             $check::<Printable6Big>($($arg),*),
+            $check::<PerlUtf8>($($arg),*),
+            $check::<Vlq>($($arg),*),
+            $check::<GitOfs>($($arg),*),
+            $check::<QuicVarint>($($arg),*),
+            $check::<SqliteVarint>($($arg),*),
         ]
     };
 }

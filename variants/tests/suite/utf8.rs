@@ -3,8 +3,7 @@
 //! `String::from_utf8_lossy`, and streaming split invariance.
 
 use crate::common::{check_agreement, check_round_trip, check_split, model_of, strategies};
-use placemat_codec::{Codec, Decoder, Encoder, Item, ItemError, Step};
-use placemat_compiler::{BuildOptions, Description, LoadedCodec};
+use placemat_codec::{Decoder, Encoder, Item, ItemError, Step};
 use placemat_variants::codecs::{Utf8, Utf8Branching};
 use proptest::prelude::*;
 

@@ -1,0 +1,36 @@
+//! The variable-length integers of file formats and protocols, each a description
+//! of a few lines in `variants/descriptions/`.
+//!
+//! ```
+//! use placemat_codec::{Decoder, Encoder};
+//! use placemat_variants::codecs::{GitOfs, QuicVarint, SqliteVarint, Vlq};
+//! let mut out = Vec::new();
+//! Vlq.encode_push(0x2000, &mut out).unwrap();
+//! assert_eq!(out, [0xC0, 0x00]);
+//! // Git's offsets: every continuation adds one, so 80 00 is 128, not 0.
+//! assert_eq!(GitOfs.decode(&[0x80, 0x00]).unwrap(), [128]);
+//! // QUIC and SQLite accept longer encodings than needed; encoders write the shortest.
+//! assert_eq!(QuicVarint.decode(&[0x40, 0x25]).unwrap(), [37]);
+//! out.clear();
+//! QuicVarint.encode_push(37, &mut out).unwrap();
+//! assert_eq!(out, [0x25]);
+//! assert_eq!(SqliteVarint.decode(&[0x80, 0x05]).unwrap(), [5]);
+//! ```
+//!
+//! | codec | bytes | groups | longer encodings of a value |
+//! |---|---|---|---|
+//! | `vlq` | 1–4 | 7 bits, most significant first | invalid (shortest form) |
+//! | `git-ofs` | 1–10 | 7 bits, most significant first, +1 per continuation | none exist (biased) |
+//! | `quic-varint` | 1, 2, 4, 8 | 2-bit length prefix, then 6 + 8k bits | valid (`layout: padded`) |
+//! | `sqlite-varint` | 1–9 | 7 bits, most significant first; the ninth byte 8 bits | valid (`layout: padded`) |
+//!
+//! # Lineage
+//! Standard MIDI Files 1.0, "Variable-Length Quantities"; git's
+//! `Documentation/gitformat-pack.txt` (`OFS_DELTA`); RFC 9000 §16 and appendix A.1;
+//! SQLite's file format §1.6 and `sqlite3PutVarint` in `src/util.c`;
+//! `papers/specs/encodings.md#vlq` and the sections after it.
+
+placemat_macros::codec!(file = "descriptions/vlq.placemat");
+placemat_macros::codec!(file = "descriptions/git-ofs.placemat");
+placemat_macros::codec!(file = "descriptions/quic-varint.placemat");
+placemat_macros::codec!(file = "descriptions/sqlite-varint.placemat");

@@ -1,0 +1,220 @@
+//! The real-world codecs against their specifications' own vectors, through every
+//! strategy (table, branching, run-time tables, the reference interpreter) and the
+//! encoder; then exhaustive agreement on short inputs and round trips at every
+//! form boundary.
+//!
+//! Sources of the vectors, by codec:
+//! * `vlq`: Standard MIDI Files 1.0, "Variable-Length Quantities", the table of
+//!   examples (all twelve rows).
+//! * `git-ofs`: git's `Documentation/gitformat-pack.txt` ("offset encoding") and its
+//!   encoder in `builtin/pack-objects.c`; 128, 16511, 16512 and 2113663 as printed in
+//!   go-git's `readNegativeOffset` comment; the rest computed from git's rule.
+//! * `quic-varint`: RFC 9000, appendix A.1 (the four samples and the two-byte
+//!   encoding of 37) and §12.4 (`40 01` is 1); boundaries from §16's table.
+//! * `sqlite-varint`: SQLite's file format, §1.6, and `putVarint64` in `src/util.c`
+//!   (SQLite prints no byte vectors: the boundaries are computed from that code).
+//! * `perl-utf8`: perl's `utf8.h` table of start bytes and the encodings in
+//!   `ext/XS-APItest/t/utf8.t` (2^31, 2^36 − 1, 2^36, 2^63 − 1); perl refuses code
+//!   points above 2^63 − 1 (`IV_MAX`).
+
+use placemat_codec::{Codec, Encoder, Value};
+use placemat_variants::codecs::{GitOfs, PerlUtf8, QuicVarint, SqliteVarint, Vlq};
+
+use crate::common::{check_agreement, check_round_trip, model_of, strategies};
+
+/// `(value, canonical encoding)`.
+type Vector = (u64, &'static [u8]);
+
+const VLQ: &[Vector] = &[
+    (0x00, &[0x00]),
+    (0x40, &[0x40]),
+    (0x7F, &[0x7F]),
+    (0x80, &[0x81, 0x00]),
+    (0x2000, &[0xC0, 0x00]),
+    (0x3FFF, &[0xFF, 0x7F]),
+    (0x4000, &[0x81, 0x80, 0x00]),
+    (0x10_0000, &[0xC0, 0x80, 0x00]),
+    (0x1F_FFFF, &[0xFF, 0xFF, 0x7F]),
+    (0x20_0000, &[0x81, 0x80, 0x80, 0x00]),
+    (0x800_0000, &[0xC0, 0x80, 0x80, 0x00]),
+    (0xFFF_FFFF, &[0xFF, 0xFF, 0xFF, 0x7F]),
+];
+
+const GIT_OFS: &[Vector] = &[
+    (0, &[0x00]),
+    (127, &[0x7F]),
+    (128, &[0x80, 0x00]),
+    (255, &[0x80, 0x7F]),
+    (16511, &[0xFF, 0x7F]),
+    (16512, &[0x80, 0x80, 0x00]),
+    (2113663, &[0xFF, 0xFF, 0x7F]),
+    (2113664, &[0x80, 0x80, 0x80, 0x00]),
+    (i64::MAX as u64, &[0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0x7F]),
+    (u64::MAX, &[0x80, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0xFE, 0x7F]),
+];
+
+const QUIC: &[Vector] = &[
+    (0x0219_7C5E_FF14_E88C, &[0xC2, 0x19, 0x7C, 0x5E, 0xFF, 0x14, 0xE8, 0x8C]),
+    (494878333, &[0x9D, 0x7F, 0x3E, 0x7D]),
+    (15293, &[0x7B, 0xBD]),
+    (37, &[0x25]),
+    (63, &[0x3F]),
+    (64, &[0x40, 0x40]),
+    (16383, &[0x7F, 0xFF]),
+    (16384, &[0x80, 0x00, 0x40, 0x00]),
+    (0x3FFF_FFFF, &[0xBF, 0xFF, 0xFF, 0xFF]),
+    (0x4000_0000, &[0xC0, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00]),
+    ((1 << 62) - 1, &[0xFF; 8]),
+];
+
+const SQLITE: &[Vector] = &[
+    (0, &[0x00]),
+    (127, &[0x7F]),
+    (128, &[0x81, 0x00]),
+    (16383, &[0xFF, 0x7F]),
+    (16384, &[0x81, 0x80, 0x00]),
+    (0xFFF_FFFF, &[0xFF, 0xFF, 0xFF, 0x7F]),
+    (0x1000_0000, &[0x81, 0x80, 0x80, 0x80, 0x00]),
+    ((1 << 56) - 1, &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]),
+    (1 << 56, &[0x80, 0xC0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00]),
+    (i64::MAX as u64, &[0xBF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
+    (u64::MAX - 1, &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE]),
+    (u64::MAX, &[0xFF; 9]),
+];
+
+const PERL: &[Vector] = &[
+    (0x41, &[0x41]),
+    (0xD800, &[0xED, 0xA0, 0x80]),
+    (0x7FFF_FFFF, &[0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF]),
+    (0x8000_0000, &[0xFE, 0x82, 0x80, 0x80, 0x80, 0x80, 0x80]),
+    (0xF_FFFF_FFFF, &[0xFE, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF]),
+    (0x10_0000_0000, &[0xFF, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80]),
+    (i64::MAX as u64, &[0xFF, 0x80, 0x87, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF]),
+];
+
+/// Every vector encodes to its bytes, and decodes back through every strategy.
+fn check_vectors<C: Codec + Default + 'static>(vectors: &[Vector]) {
+    let (strategies, model) = (strategies::<C>(), model_of::<C>());
+    let name = &C::info().name;
+    for &(value, bytes) in vectors {
+        let mut out = Vec::new();
+        C::default().encode_push(<C as Encoder>::Value::from_u64(value).unwrap(), &mut out).unwrap();
+        assert_eq!(out, bytes, "{name}: encoding {value:#X}");
+        check_round_trip::<C>(&strategies, &model, value);
+        check_agreement::<C>(&strategies, bytes);
+    }
+}
+
+/// Longer-than-needed encodings decode to their value through every strategy.
+fn check_padded<C: Codec + Default + 'static>(vectors: &[(&[u8], u64)]) {
+    let strategies = strategies::<C>();
+    for &(bytes, value) in vectors {
+        for s in &strategies {
+            let got = (s.step)(bytes);
+            assert_eq!(got, placemat_codec::Step::Value { value, len: bytes.len() }, "{} on {bytes:02X?}", s.name);
+        }
+        check_agreement::<C>(&strategies, bytes);
+    }
+}
+
+/// Invalid inputs: `(bytes, valid_up_to, error_len)`, the same from every strategy.
+fn check_invalid<C: Codec + Default + 'static>(cases: &[(&[u8], usize, Option<usize>)]) {
+    let strategies = strategies::<C>();
+    for &(bytes, valid_up_to, error_len) in cases {
+        let err = C::default().validate(bytes).unwrap_err();
+        assert_eq!((err.valid_up_to(), err.error_len()), (valid_up_to, error_len), "{bytes:02X?}");
+        check_agreement::<C>(&strategies, bytes);
+    }
+}
+
+/// Every input of one and two units, and of three whose first unit is a lead:
+/// every strategy agrees with the reference; values at each encoder form's ends
+/// (and one past them) round-trip.
+fn check_exhaustive<C: Codec + Default + 'static>() {
+    let (strategies, model) = (strategies::<C>(), model_of::<C>());
+    for a in 0..=255u8 {
+        check_agreement::<C>(&strategies, &[a]);
+        for b in (0..=255u8).step_by(3) {
+            check_agreement::<C>(&strategies, &[a, b]);
+            check_agreement::<C>(&strategies, &[a, b, a ^ 0x80]);
+        }
+    }
+    let automaton = placemat_compiler::Automaton::build(&model, Default::default()).unwrap();
+    for f in &automaton.encode_forms {
+        for v in [f.lo, f.lo.wrapping_sub(1), f.hi, f.hi.wrapping_add(1)] {
+            check_round_trip::<C>(&strategies, &model, v);
+        }
+    }
+}
+
+#[test]
+fn vlq_midi_table() {
+    check_vectors::<Vlq>(VLQ);
+    // Shortest form only (a leading 80 is a zero group), four bytes at most.
+    check_invalid::<Vlq>(&[
+        (&[0x80, 0x00], 0, Some(1)),
+        (&[0x81, 0x80, 0x80, 0x80, 0x00], 0, Some(3)),
+        (&[0x7F, 0x81], 1, None),
+    ]);
+    check_exhaustive::<Vlq>();
+}
+
+#[test]
+fn git_ofs_offsets() {
+    check_vectors::<GitOfs>(GIT_OFS);
+    // Past 2^64 − 1: a ninth continuation byte after a first group of 1 makes a
+    // ten-byte value too large (git's "overflow"); the error is at that byte.
+    check_invalid::<GitOfs>(&[(&[0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00], 0, Some(8))]);
+    check_exhaustive::<GitOfs>();
+}
+
+#[test]
+fn quic_rfc9000_samples() {
+    check_vectors::<QuicVarint>(QUIC);
+    check_padded::<QuicVarint>(&[
+        (&[0x40, 0x25], 37),
+        (&[0x40, 0x01], 1),
+        (&[0x80, 0x00, 0x00, 0x25], 37),
+        (&[0xC0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x25], 37),
+    ]);
+    check_invalid::<QuicVarint>(&[(&[0x40], 0, None), (&[0x25, 0x80, 0x00, 0x00], 1, None)]);
+    check_exhaustive::<QuicVarint>();
+}
+
+#[test]
+fn sqlite_varints() {
+    check_vectors::<SqliteVarint>(SQLITE);
+    check_padded::<SqliteVarint>(&[
+        (&[0x80, 0x00], 0),
+        (&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00], 0),
+        (&[0x80, 0x81, 0x00], 128),
+    ]);
+    check_invalid::<SqliteVarint>(&[(&[0x81], 0, None), (&[0x80; 8], 0, None)]);
+    check_exhaustive::<SqliteVarint>();
+}
+
+#[test]
+fn perl_extended_utf8() {
+    check_vectors::<PerlUtf8>(PERL);
+    check_invalid::<PerlUtf8>(&[
+        // 2^63: past IV_MAX.
+        (&[0xFF, 0x80, 0x88, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80], 0, Some(2)),
+        // Overlong: 0x41 in two bytes; 2^31 in 13 (all six groups that reach 2^36 are zero).
+        (&[0xC1, 0x81], 0, Some(1)),
+        (&[0xFF, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x82, 0x80, 0x80, 0x80, 0x80], 0, Some(6)),
+    ]);
+    check_exhaustive::<PerlUtf8>();
+}
+
+/// The encoders write the shortest form: `layout: padded` codecs are the
+/// non-canonical ones, and the analysis says so.
+#[test]
+fn canonical_forms() {
+    for (name, canonical) in
+        [("vlq", true), ("git-ofs", true), ("quic-varint", false), ("sqlite-varint", false), ("perl-utf8", true)]
+    {
+        let codec = placemat_variants::registry::find(name).unwrap();
+        let model = placemat_compiler::Description::parse_str(codec.description()).unwrap().model;
+        assert_eq!(model.is_canonical(), canonical, "{name}");
+    }
+}
