@@ -60,6 +60,7 @@ macro_rules! for_each_codec {
         $f::<$crate::codecs::GitOfs>($($arg),*);
         $f::<$crate::codecs::QuicVarint>($($arg),*);
         $f::<$crate::codecs::SqliteVarint>($($arg),*);
+        $f::<$crate::codecs::Leb128>($($arg),*);
     }};
 }
 

@@ -51,7 +51,8 @@
 //!              | 'value'   ':' 'u32' | 'u64' | 'unbounded'   (required)
 //!              | 'range'   ':' lo '..=' hi | lo '..'         (required; `lo ..` is open)
 //!              | 'exclude' ':' '[' lo '..=' hi, … ']'        (values taken out, e.g. surrogates)
-//!              | 'layout'  ':' 'shortest' | 'biased' | 'explicit'   (default: shortest)
+//!              | 'layout'  ':' 'shortest' | 'biased' | 'explicit' | 'padded'   (default: shortest)
+//!              | 'groups'  ':' 'msb_first' | 'lsb_first'     (payload group order; default: msb_first)
 //!              | 'premap'  ':' '[' v0, v1, … ']'             (value i becomes vi before encoding)
 //!              | 'forms'   ':' '{' form, … '}'               (required)
 //! form        := ( lo '..=' hi ( 'bias' n )? '=>' )? "pattern"
@@ -72,6 +73,13 @@
 //!   so every value has one encoding (X/Open FSS-UTF). `explicit`: each form writes
 //!   its range and, optionally, `bias n`. In the derived layouts a written range is
 //!   checked against the derived one, so descriptions can read like the spec's table.
+//!   `padded`: every form holds every value its payload spells (bias 0), so the
+//!   decoder also accepts longer-than-needed encodings, which mean their value
+//!   (QUIC, SQLite, LEB128); the encoder writes the first form that holds a value,
+//!   and a repeated unit repeats only as often as the encoder needs. Such a codec
+//!   is not canonical, and the analysis says so.
+//! * **Group order.** `groups: lsb_first` reads a form's payload with the first
+//!   unit's bits least significant (LEB128); it needs a bounded value type.
 //! * **Values of any size.** `value: unbounded` decodes values past `u64` as
 //!   `BigUint`, which needs the `big` feature of `placemat-codec`
 //!   (`placemat-codec = { version = "0.1", features = ["big"] }`); without it the

@@ -17,7 +17,8 @@
 //! // Row DEAD: both classes stay dead. Row START: ASCII is a 7-bit value, the rest dies.
 //! let trans = [0, 0, 2 | (7 << 16), 0];
 //! // With no live state but the start, every unit is a sync unit.
-//! let facts = Facts { ascii_transparent: true, byte_digits: true, cyclic: false, sync_units: [u64::MAX; 4] };
+//! let facts =
+//!     Facts { ascii_transparent: true, byte_digits: true, cyclic: false, lsb_first: false, sync_units: [u64::MAX; 4] };
 //! let dfa = Dfa::new(Parts {
 //!     classes: &classes,
 //!     digits: &digits,
@@ -137,6 +138,10 @@ pub struct Facts {
     /// Some path loops other than through the start state: sequences have no
     /// length limit, and values can outgrow any integer.
     pub cyclic: bool,
+    /// Payload groups come least significant first (LEB128): a unit's payload
+    /// lands above the bits read before it, not below. Such an automaton is
+    /// never cyclic and has no expanded table.
+    pub lsb_first: bool,
     /// The sync units: bit `u % 64` of word `u / 64` is set when every state but
     /// the start rejects unit `u`, so that a sequence starts at it in valid input.
     pub sync_units: [u64; 4],
@@ -373,6 +378,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// with wrapping `u64` arithmetic: exact for automata that are not cyclic.
     #[inline]
     pub fn step<V: Value>(&self, input: &[u8]) -> Step<V> {
+        if self.facts.lsb_first {
+            return self.step_with::<accumulate::LsbFirst<V>>(input);
+        }
         self.step_with::<accumulate::Wrapping<V>>(input)
     }
 
@@ -381,6 +389,10 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`Step::Invalid`] over the whole sequence (it is outside the 64-bit view of the
     /// codec; `Dfa::step_big` (feature `big`) decodes it).
     pub fn step_checked(&self, input: &[u8]) -> Step<u64> {
+        if self.facts.lsb_first {
+            // Never cyclic (a table invariant): no value outgrows its sequence.
+            return self.step(input);
+        }
         self.step_with::<accumulate::Checked>(input)
     }
 
@@ -389,6 +401,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`crate::big::BigUint`].
     #[cfg(feature = "big")]
     pub fn step_big(&self, input: &[u8]) -> Step<crate::big::BigUint> {
+        if self.facts.lsb_first {
+            return self.step::<u64>(input).map(crate::big::BigUint::from);
+        }
         self.step_with::<accumulate::Big>(input)
     }
 

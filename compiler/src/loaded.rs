@@ -21,7 +21,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use crate::automaton::{Automaton, BuildError, BuildOptions};
-use crate::model::Model;
+use crate::model::{GroupOrder, Model, UnitPattern};
 use crate::{Description, Diagnostic, Diagnostics};
 use placemat_codec::big::RepeatForm;
 use placemat_codec::dfa::Dfa;
@@ -141,11 +141,18 @@ impl Encoder for LoadedCodec {
         if out.len() < n {
             return Err(EncodeError::BufferTooSmall { needed: n });
         }
+        // Each unit takes the payload's low bits in turn: the last unit first
+        // when groups are most significant first, the first unit otherwise.
         let mut payload = raw - form.bias;
-        for (u, slot) in form.units.iter().zip(out.iter_mut()).rev() {
+        let mut write = |(u, slot): (&UnitPattern, &mut u8)| {
             let digit = u.fixed_bits | (payload & ((1u64 << u.payload_bits) - 1)) as u8;
-            payload >>= u.payload_bits;
+            payload = payload.checked_shr(u.payload_bits).unwrap_or(0);
             *slot = self.model.unit_byte(digit);
+        };
+        let pairs = form.units.iter().zip(out.iter_mut());
+        match self.model.groups {
+            GroupOrder::MsbFirst => pairs.rev().for_each(&mut write),
+            GroupOrder::LsbFirst => pairs.for_each(&mut write),
         }
         Ok(n)
     }

@@ -61,6 +61,15 @@ pub enum Layout {
     Padded,
 }
 
+/// The order of a form's payload groups, one per unit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GroupOrder {
+    /// The first unit carries the most significant bits (UTF-8, MIDI, QUIC).
+    MsbFirst,
+    /// The first unit carries the least significant bits (LEB128).
+    LsbFirst,
+}
+
 /// One unit of a form's pattern: fixed bits and payload bits (the low bits).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct UnitPattern {
@@ -164,6 +173,8 @@ pub struct Model {
     pub premap: Option<Vec<u32>>,
     /// Form derivation.
     pub layout: Layout,
+    /// The order of payload groups.
+    pub groups: GroupOrder,
     /// Declared forms.
     pub forms: Vec<Form>,
 }
@@ -301,16 +312,58 @@ impl Model {
         self.concrete_forms().iter().map(|f| f.units.len()).max()
     }
 
-    /// Whether every value has exactly one encoding: no form decodes a value that
-    /// an earlier form already holds (only `layout: padded` lets forms overlap).
-    pub fn is_canonical(&self) -> bool {
-        self.layout != Layout::Padded
-    }
-
     /// The valid values of a concrete form, as disjoint sorted inclusive ranges
     /// (its range less the excluded ranges).
     pub fn valid_ranges(&self, form: &ConcreteForm) -> Vec<(BigUint, BigUint)> {
         subtract(&form.lo, &form.hi, &self.excluded)
+    }
+
+    /// The payload that `digits` (one per pattern of `units`, payload bits only)
+    /// spell, groups in the model's order.
+    pub fn payload(&self, units: &[UnitPattern], digits: &[u64]) -> BigUint {
+        let pairs = units.iter().zip(digits);
+        match self.groups {
+            GroupOrder::MsbFirst => {
+                pairs.fold(BigUint::zero(), |acc, (u, &d)| (acc << u.payload_bits) | BigUint::from(d))
+            }
+            GroupOrder::LsbFirst => {
+                pairs.rev().fold(BigUint::zero(), |acc, (u, &d)| (acc << u.payload_bits) | BigUint::from(d))
+            }
+        }
+    }
+
+    /// The payloads `lo..=hi` of a form with `units` as products of per-unit
+    /// digit ranges ([`crate::split_range`]), one range per unit in unit order,
+    /// whatever the group order.
+    pub fn split_payloads(&self, units: &[UnitPattern], lo: u128, hi: u128) -> Vec<Vec<(u32, u32)>> {
+        let mut widths: Vec<u32> = units.iter().map(|u| u.payload_bits).collect();
+        if self.groups == GroupOrder::MsbFirst {
+            return crate::split_range(lo, hi, &widths);
+        }
+        // The splitter reads groups most significant first: split in reverse and
+        // turn each product back.
+        widths.reverse();
+        let mut products = crate::split_range(lo, hi, &widths);
+        products.iter_mut().for_each(|p| p.reverse());
+        products
+    }
+
+    /// Each pattern's share of `payload` (the inverse of [`Model::payload`]).
+    pub fn payload_digits(&self, units: &[UnitPattern], payload: &BigUint) -> Vec<u64> {
+        let mut rest = payload.clone();
+        let mut take = |u: &UnitPattern| {
+            let d = (&rest & ((BigUint::one() << u.payload_bits) - 1u32)).iter_u64_digits().next().unwrap_or(0);
+            rest >>= u.payload_bits;
+            d
+        };
+        match self.groups {
+            GroupOrder::LsbFirst => units.iter().map(&mut take).collect(),
+            GroupOrder::MsbFirst => {
+                let mut out: Vec<u64> = units.iter().rev().map(&mut take).collect();
+                out.reverse();
+                out
+            }
+        }
     }
 
     /// The inverse of the pre-mapping, if any.

@@ -27,9 +27,9 @@
 //!   prefix.
 
 use num_bigint::BigUint;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive};
 
-use super::model::{ConcreteForm, Model};
+use super::model::{ConcreteForm, GroupOrder, Model};
 use placemat_codec::Step;
 
 /// The reference interpreter for one model.
@@ -68,20 +68,21 @@ impl<'m> Reference<'m> {
     }
 
     /// Matches `units` against the first `units.len()` patterns of `form`, returning
-    /// the payload they carry.
+    /// the payload they carry (the high part of the form's payload when groups
+    /// are most significant first, the low part otherwise).
     fn payload(&self, form: &ConcreteForm, units: &[u8]) -> Option<BigUint> {
         if units.len() > form.units.len() {
             return None;
         }
-        let mut p = BigUint::zero();
+        let mut digits = Vec::with_capacity(units.len());
         for (pat, &b) in form.units.iter().zip(units) {
             let d = self.model.digit_of(b)?;
             if !pat.matches(d) {
                 return None;
             }
-            p = (p << pat.payload_bits) | BigUint::from(d & ((1u16 << pat.payload_bits) - 1) as u8);
+            digits.push(u64::from(d) & ((1u64 << pat.payload_bits) - 1));
         }
-        Some(p)
+        Some(self.model.payload(&form.units[..units.len()], &digits))
     }
 
     /// Whether some valid value of `form` has payload in `lo..=hi`.
@@ -105,9 +106,35 @@ impl<'m> Reference<'m> {
                 return false;
             };
             let rest: u32 = f.units[units.len()..].iter().map(|u| u.payload_bits).sum();
-            let lo = p << rest;
-            let hi = &lo + ((BigUint::one() << rest) - 1u32);
-            self.any_valid(f, lo, hi)
+            match self.model.groups {
+                GroupOrder::MsbFirst => {
+                    let lo = p << rest;
+                    let hi = &lo + ((BigUint::one() << rest) - 1u32);
+                    self.any_valid(f, lo, hi)
+                }
+                GroupOrder::LsbFirst => {
+                    let done: u32 = f.units[..units.len()].iter().map(|u| u.payload_bits).sum();
+                    self.any_valid_above(f, &p, done, rest)
+                }
+            }
+        })
+    }
+
+    /// Whether some valid value of `form` has payload `low + k·2^done` with
+    /// `k < 2^rest`: the payloads whose `done` low bits are `low`.
+    fn any_valid_above(&self, form: &ConcreteForm, low: &BigUint, done: u32, rest: u32) -> bool {
+        let step = BigUint::one() << done;
+        let top = low + (((BigUint::one() << rest) - 1u32) << done);
+        let lo = (low + &form.bias).max(form.lo.clone());
+        let hi = (top + &form.bias).min(form.hi.clone());
+        if lo > hi {
+            return false;
+        }
+        let base = low + &form.bias;
+        super::model::subtract(&lo, &hi, &self.model.excluded).iter().any(|(a, b)| {
+            // The first payload of the progression at or above `a`.
+            let k = (a - &base + &step - 1u32) / &step;
+            &base + k * &step <= *b
         })
     }
 
@@ -149,15 +176,8 @@ impl<'m> Reference<'m> {
             Some(bits + 2 * self.model.forms.iter().map(|f| f.units.len()).sum::<usize>())
         };
         let form = self.model.concrete_forms_upto(limit).into_iter().find(|f| f.lo <= raw && raw <= f.hi)?;
-        let mut payload = raw - &form.bias;
-        let mut out = vec![0u8; form.units.len()];
-        for (pat, slot) in form.units.iter().zip(out.iter_mut()).rev() {
-            let mask = (1u32 << pat.payload_bits) - 1;
-            let p = (&payload & BigUint::from(mask)).to_u8().unwrap_or(0);
-            payload >>= pat.payload_bits;
-            *slot = self.model.unit_byte(pat.digit(p));
-        }
-        debug_assert!(payload.is_zero());
-        Some(out)
+        let payload = raw - &form.bias;
+        let digits = self.model.payload_digits(&form.units, &payload);
+        Some(form.units.iter().zip(digits).map(|(pat, d)| self.model.unit_byte(pat.digit(d as u8))).collect())
     }
 }

@@ -25,6 +25,7 @@ static ALL: &[&dyn DynCodec] = &[
     &codecs::GitOfs,
     &codecs::QuicVarint,
     &codecs::SqliteVarint,
+    &codecs::Leb128,
 ];
 
 /// All built-in codecs.

@@ -3,7 +3,7 @@
 
 use num_traits::ToPrimitive;
 use placemat_compiler::automaton::Automaton;
-use placemat_compiler::model::{Layout, Model};
+use placemat_compiler::model::{GroupOrder, Layout, Model, UnitPattern};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -91,24 +91,7 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
                 inner.push(quote!(if #ex { #refuse }));
             }
         }
-        let mut shift: u32 = f.units.iter().map(|u| u.payload_bits).sum();
-        let mut writes = Vec::new();
-        for (i, u) in f.units.iter().enumerate() {
-            shift -= u.payload_bits;
-            let fixed = Literal::u8_unsuffixed(u.fixed_bits);
-            let mask = lit((1u64 << u.payload_bits) - 1);
-            let s = Literal::u32_unsuffixed(shift);
-            let digit = if u.payload_bits == 0 {
-                quote!(#fixed)
-            } else if shift == 0 {
-                quote!(#fixed | (p & #mask) as u8)
-            } else {
-                quote!(#fixed | ((p >> #s) & #mask) as u8)
-            };
-            let unit = if alphabet.is_some() { quote!(ALPHABET[(#digit) as usize]) } else { digit };
-            let i = proc_macro2::Literal::usize_unsuffixed(i);
-            writes.push(quote!(slot[#i] = #unit;));
-        }
+        let writes = unit_writes(model, &f.units, alphabet.is_some());
         let bias = lit(bias);
         arms.push(quote! {
             if #cond {
@@ -129,4 +112,34 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
         #(#arms)*
         Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 })
     })
+}
+
+/// The statements writing a form's units into `slot` from its payload `p`: each
+/// unit's fixed bits and its share of the payload, groups in the model's order.
+/// Shares at or above the value type's width are zeros (the range keeps them so).
+fn unit_writes(model: &Model, units: &[UnitPattern], alphabet: bool) -> Vec<TokenStream> {
+    let width = model.value.bits().unwrap_or(64);
+    let total: u32 = units.iter().map(|u| u.payload_bits).sum();
+    let mut below_msb = total;
+    let mut below_lsb = 0;
+    let mut writes = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        below_msb -= u.payload_bits;
+        let shift = if model.groups == GroupOrder::LsbFirst { below_lsb } else { below_msb };
+        below_lsb += u.payload_bits;
+        let fixed = Literal::u8_unsuffixed(u.fixed_bits);
+        let mask = lit((1u64 << u.payload_bits) - 1);
+        let s = Literal::u32_unsuffixed(shift);
+        let digit = if u.payload_bits == 0 || shift >= width {
+            quote!(#fixed)
+        } else if shift == 0 {
+            quote!(#fixed | (p & #mask) as u8)
+        } else {
+            quote!(#fixed | ((p >> #s) & #mask) as u8)
+        };
+        let unit = if alphabet { quote!(ALPHABET[(#digit) as usize]) } else { digit };
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        writes.push(quote!(slot[#i] = #unit;));
+    }
+    writes
 }

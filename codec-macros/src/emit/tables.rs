@@ -69,7 +69,7 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
 /// `static` walker over them.
 pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let f = &a.facts;
-    let (ascii, bytes, cyclic) = (f.ascii_transparent, f.byte_digits, f.cyclic);
+    let (ascii, bytes, cyclic, lsb) = (f.ascii_transparent, f.byte_digits, f.cyclic, f.lsb_first);
     let sync = hex_array(&f.sync_units, 16);
     let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
     let depth = f.depth.as_deref().unwrap_or(&[]);
@@ -121,6 +121,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
                 ascii_transparent: #ascii,
                 byte_digits: #bytes,
                 cyclic: #cyclic,
+                lsb_first: #lsb,
                 sync_units: #sync,
             },
             shift: #shift,

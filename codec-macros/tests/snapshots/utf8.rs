@@ -509,6 +509,7 @@ impl ::placemat_codec::Codec for Utf8 {
                 ascii_transparent: true,
                 byte_digits: true,
                 cyclic: false,
+                lsb_first: false,
                 sync_units: [
                     0xffffffffffffffff, 0xffffffffffffffff, 0x0000000000000000,
                     0xffffffffffffffff,

@@ -41,6 +41,35 @@ impl<V: Value> Accumulator for Wrapping<V> {
     }
 }
 
+/// Wrapping `u64` arithmetic for payload groups that come least significant
+/// first: each unit's bits land above those read before it.
+pub(crate) struct LsbFirst<V> {
+    value: u64,
+    at: u32,
+    kind: PhantomData<V>,
+}
+
+impl<V> Default for LsbFirst<V> {
+    fn default() -> Self {
+        LsbFirst { value: 0, at: 0, kind: PhantomData }
+    }
+}
+
+impl<V: Value> Accumulator for LsbFirst<V> {
+    type Out = V;
+    #[inline(always)]
+    fn take(&mut self, bits: u32, digit: u8) {
+        // Bits past 64 can only be zeros of a valid sequence (the automaton
+        // bounds the value), so dropping them loses nothing.
+        self.value |= (u64::from(digit) & MASKS[bits as usize]).checked_shl(self.at).unwrap_or(0);
+        self.at += bits;
+    }
+    #[inline(always)]
+    fn finish(self, bias: u64) -> Option<V> {
+        Some(V::from_u64_lossy(self.value.wrapping_add(bias)))
+    }
+}
+
 /// Checked `u64` arithmetic: a value that overflows is refused when it finishes.
 #[derive(Default)]
 pub(crate) struct Checked {

@@ -25,7 +25,8 @@ pub enum TableError {
     BadBias,
     /// An entry takes more than 8 payload bits.
     BadPayload,
-    /// A fact (ASCII transparency, byte digits, sync units) disagrees with the table.
+    /// A fact (ASCII transparency, byte digits, sync units) disagrees with the
+    /// table, or least-significant-first groups come with a loop or an expanded table.
     BadFacts,
     /// The automaton is said not to be cyclic, and `depth` does not prove it.
     BadDepth,
@@ -140,6 +141,11 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
         u += 1;
     }
     if ascii != p.facts.ascii_transparent || bytes != p.facts.byte_digits {
+        return false;
+    }
+    // Least-significant-first values are read by position, which only a bounded
+    // walk without expanded entries (placed most significant first) knows.
+    if p.facts.lsb_first && (p.facts.cyclic || p.expanded.is_some()) {
         return false;
     }
     // A class is a sync class when every live state but the start rejects it.

@@ -21,6 +21,8 @@ const BLOCK: usize = 128;
 pub(crate) struct Walk {
     state: usize,
     v: u64,
+    /// Payload bits read in this sequence, for least-significant-first groups.
+    at: u32,
 }
 
 /// A walk's values of the current block, written without a branch and appended
@@ -43,6 +45,7 @@ impl<V: Value> Block<V> {
         self.values[self.len % (2 * BLOCK)] = V::from_u64_lossy(v.wrapping_add(bias));
         self.len += usize::from(done);
         walk.v = if done { 0 } else { v };
+        walk.at = if done { 0 } else { walk.at };
     }
 
     #[inline(always)]
@@ -60,9 +63,10 @@ trait Feed: Copy {
 }
 
 /// The class-compressed table, specialized for byte units (`BYTES`: the digit
-/// map is not read) and biased tables.
+/// map is not read), biased tables and payload groups least significant first
+/// (`LSB`).
 #[derive(Copy, Clone)]
-struct Classes<'t, const BYTES: bool, const BIASED: bool> {
+struct Classes<'t, const BYTES: bool, const BIASED: bool, const LSB: bool> {
     trans: &'t [u32],
     classes: &'t [u8; 256],
     digits: &'t [u8; 256],
@@ -70,7 +74,7 @@ struct Classes<'t, const BYTES: bool, const BIASED: bool> {
     start: usize,
 }
 
-impl<const BYTES: bool, const BIASED: bool> Feed for Classes<'_, BYTES, BIASED> {
+impl<const BYTES: bool, const BIASED: bool, const LSB: bool> Feed for Classes<'_, BYTES, BIASED, LSB> {
     #[inline(always)]
     fn start(self) -> usize {
         self.start
@@ -80,7 +84,15 @@ impl<const BYTES: bool, const BIASED: bool> Feed for Classes<'_, BYTES, BIASED> 
         let e = self.trans[walk.state + self.classes[unit as usize] as usize];
         let n = (e >> BITS_SHIFT) & 0xF;
         let digit = if BYTES { unit } else { self.digits[unit as usize] };
-        let v = (walk.v << n) | (u64::from(digit) & MASKS[n as usize]);
+        let payload = u64::from(digit) & MASKS[n as usize];
+        let v = if LSB {
+            // Bits past 64 are zeros of any valid sequence (see `LsbFirst`).
+            let v = walk.v | payload.checked_shl(walk.at).unwrap_or(0);
+            walk.at += n;
+            v
+        } else {
+            (walk.v << n) | payload
+        };
         walk.state = (e & STATE_MASK) as usize;
         // Without biases every entry's bias index is 0 (the table invariant).
         let bias = if BIASED { self.biases.get((e >> BIAS_SHIFT) as usize).copied().unwrap_or(0) } else { 0 };
@@ -129,7 +141,7 @@ impl<F: Feed, V: Value> lockstep::Walker for Decoding<F, V> {
     const BLOCK: usize = BLOCK;
     #[inline(always)]
     fn start(self) -> Walk {
-        Walk { state: self.feed.start(), v: 0 }
+        Walk { state: self.feed.start(), v: 0, at: 0 }
     }
     #[inline(always)]
     fn at_start(self, lane: &Walk) -> bool {
@@ -174,11 +186,12 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     let found = match (dfa.expanded(), biased) {
         (Some(table), false) => run(dfa, Expanded::<false> { table, biases: dfa.biases() }, input, out),
         (Some(table), true) => run(dfa, Expanded::<true> { table, biases: dfa.biases() }, input, out),
+        (None, _) if dfa.facts.lsb_first => run(dfa, classes::<_, _, false, true, true>(dfa), input, out),
         (None, _) => match (dfa.facts.byte_digits, biased) {
-            (true, false) => run(dfa, classes::<_, _, true, false>(dfa), input, out),
-            (true, true) => run(dfa, classes::<_, _, true, true>(dfa), input, out),
-            (false, false) => run(dfa, classes::<_, _, false, false>(dfa), input, out),
-            (false, true) => run(dfa, classes::<_, _, false, true>(dfa), input, out),
+            (true, false) => run(dfa, classes::<_, _, true, false, false>(dfa), input, out),
+            (true, true) => run(dfa, classes::<_, _, true, true, false>(dfa), input, out),
+            (false, false) => run(dfa, classes::<_, _, false, false, false>(dfa), input, out),
+            (false, true) => run(dfa, classes::<_, _, false, true, false>(dfa), input, out),
         },
     };
     // Stepping from the boundary meets the same dead end or the same unfinished
@@ -186,9 +199,9 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     found.map_err(|at| dfa.slow_validate(input, at).err().unwrap_or(DecodeError::new(at, None)))
 }
 
-fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool>(
+fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, const LSB: bool>(
     dfa: &Dfa<T, B>,
-) -> Classes<'_, BYTES, BIASED> {
+) -> Classes<'_, BYTES, BIASED, LSB> {
     Classes {
         trans: dfa.trans.as_ref(),
         classes: &dfa.classes,

@@ -45,7 +45,6 @@ use num_traits::{ToPrimitive, Zero};
 use super::units_text;
 use crate::model::{ConcreteForm, Model};
 use crate::reference::Reference;
-use crate::split_range;
 
 /// A property's value: proved, refuted with a witness, or not decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,6 +112,8 @@ pub struct Structure {
     pub prefix_free: Verdict,
     /// Every concatenation of encodings splits into encodings in one way only.
     pub uniquely_decodable: Verdict,
+    /// Every value has exactly one encoding (no decode-only, padded forms).
+    pub canonical: Verdict,
     /// U+0000–U+007F are the bytes 00–7F, which occur in no other encoding.
     pub ascii_transparent: Verdict,
     /// U+0000 and U+002F are the bytes 00 and 2F, which occur in no other encoding.
@@ -153,7 +154,33 @@ pub fn analyze(model: &Model) -> Structure {
         order_preserving: order_preserving(model, &reference, &forms, premap_len),
         prefix_free,
         uniquely_decodable,
+        canonical: canonical(model, &forms),
     }
+}
+
+/// Whether every value has one encoding; otherwise the smallest value two forms
+/// share, with both its encodings.
+fn canonical(model: &Model, forms: &[ConcreteForm]) -> Verdict {
+    for (i, a) in forms.iter().enumerate() {
+        for b in &forms[i + 1..] {
+            let v = (&a.lo).max(&b.lo);
+            if *v > a.hi.clone().min(b.hi.clone()) || !model.contains(v) {
+                continue;
+            }
+            let spell = |f: &ConcreteForm| -> Vec<u8> {
+                let digits = model.payload_digits(&f.units, &(v - &f.bias));
+                f.units.iter().zip(digits).map(|(u, d)| model.unit_byte(u.digit(d as u8))).collect()
+            };
+            let (ea, eb) = (spell(a), spell(b));
+            return Verdict::No(format!(
+                "{} is both {} and {}",
+                hex(v),
+                units_text(model, &ea),
+                units_text(model, &eb)
+            ));
+        }
+    }
+    Verdict::Yes
 }
 
 /// For an unbounded model: a form length past the declared patterns and past every
@@ -226,11 +253,8 @@ impl Block {
 
     /// The value carrying `payloads` (pre-mapping undone).
     fn value(model: &Model, form: &ConcreteForm, payloads: &[u32]) -> BigUint {
-        let raw = payloads
-            .iter()
-            .zip(&form.units)
-            .fold(BigUint::zero(), |acc, (&p, pat)| (acc << pat.payload_bits) | BigUint::from(p))
-            + &form.bias;
+        let digits: Vec<u64> = payloads.iter().map(|&p| u64::from(p)).collect();
+        let raw = model.payload(&form.units, &digits) + &form.bias;
         match (model.premap_inverse(), raw.to_usize()) {
             (Some(inv), Some(i)) if i < inv.len() => BigUint::from(inv[i]),
             _ => raw,
@@ -243,14 +267,13 @@ fn blocks(model: &Model, forms: &[ConcreteForm], from: &BigUint) -> Vec<Block> {
     let mut out = Vec::new();
     let mut order: Vec<(BigUint, usize)> = Vec::new();
     for (fi, f) in forms.iter().enumerate() {
-        let widths: Vec<u32> = f.units.iter().map(|u| u.payload_bits).collect();
         for (lo, hi) in model.valid_ranges(f) {
             let lo = lo.max(from.clone());
             if lo > hi {
                 continue;
             }
             let (Some(plo), Some(phi)) = ((&lo - &f.bias).to_u128(), (&hi - &f.bias).to_u128()) else { continue };
-            for seq in split_range(plo, phi, &widths) {
+            for seq in model.split_payloads(&f.units, plo, phi) {
                 let bytes = seq.iter().zip(&f.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
                 let block = Block { form: fi, payloads: seq, bytes };
                 let (p, _) = block.encoding(model, f, |_, lo, _| lo);

@@ -54,7 +54,7 @@ use std::fmt;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
-use crate::model::{ConcreteForm, Model, UnitPattern};
+use crate::model::{ConcreteForm, GroupOrder, Model, UnitPattern};
 pub use facts::Facts;
 use machine::Machine;
 pub use shift_layout::ShiftLayout;
@@ -181,6 +181,8 @@ pub struct Automaton {
     pub state_forms: Vec<Vec<usize>>,
     /// The forms the `u64` encoders write, in value order.
     pub encode_forms: Vec<EncodeForm>,
+    /// The order of payload groups (the model's).
+    pub groups: GroupOrder,
     /// Facts derived from the transitions.
     pub facts: Facts,
     /// The validator's shift layout.
@@ -218,6 +220,7 @@ impl Automaton {
             forms,
             state_forms: state_forms.into_iter().map(|s| s.into_iter().collect()).collect(),
             encode_forms: encode_forms(model)?,
+            groups: model.groups,
             facts: Facts::default(),
             shift: ShiftLayout::default(),
             transitions: Vec::new(),

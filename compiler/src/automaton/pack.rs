@@ -83,6 +83,7 @@ impl Automaton {
                 ascii_transparent: f.ascii_transparent,
                 byte_digits: f.byte_digits,
                 cyclic: f.cyclic,
+                lsb_first: f.lsb_first,
                 sync_units: f.sync_units,
             },
             shift,

@@ -7,7 +7,6 @@ use num_traits::ToPrimitive;
 
 use super::BuildError;
 use crate::model::{ConcreteForm, Model, UnitSet};
-use crate::sequences::split_range;
 
 /// One path through the automaton: a unit set and payload width per position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,7 +45,7 @@ fn form_paths(model: &Model, form: &ConcreteForm, index: usize) -> Result<Vec<Pa
     for (lo, hi) in model.valid_ranges(form) {
         let lo = (&lo - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
         let hi = (&hi - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
-        for seq in split_range(lo, hi, &widths) {
+        for seq in model.split_payloads(&form.units, lo, hi) {
             let sets = seq.iter().zip(&form.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
             out.push(Path { sets, bits: widths.clone(), bias, looped: None, form: index });
         }

@@ -1,15 +1,15 @@
 //! The keys of a description — unknown, repeated and missing ones, and attributes
 //! other than doc comments — and the fields that are one string or one word:
-//! `name`, `summary`, `value` (the value type) and `layout`.
+//! `name`, `summary`, `value` (the value type), `layout` and `groups`.
 
 use std::collections::BTreeMap;
 
 use super::checker::Checker;
-use crate::model::{Layout, ValueType};
+use crate::model::{GroupOrder, Layout, ValueType};
 use crate::syntax::{Ast, FieldValue};
 
 /// Every key a description may give.
-const KEYS: &[&str] = &["name", "summary", "unit", "value", "range", "exclude", "layout", "premap", "forms"];
+const KEYS: &[&str] = &["name", "summary", "unit", "value", "range", "exclude", "layout", "groups", "premap", "forms"];
 
 /// The keys every description must give.
 const REQUIRED: [&str; 4] = ["name", "value", "range", "forms"];
@@ -93,4 +93,24 @@ pub(super) fn layout(c: &mut Checker, fields: &Fields) -> Option<Layout> {
         "padded" => Layout::Padded,
         _ => Layout::Explicit,
     })
+}
+
+/// The order of payload groups (`groups`): `msb_first` (the default) or
+/// `lsb_first`, which needs values of a bounded type.
+pub(super) fn group_order(c: &mut Checker, fields: &Fields, value: Option<ValueType>) -> Option<GroupOrder> {
+    let Some(v) = fields.get("groups") else {
+        return Some(GroupOrder::MsbFirst);
+    };
+    let w = c.expect_word(v, "groups", &["msb_first", "lsb_first"])?;
+    if w != "lsb_first" {
+        return Some(GroupOrder::MsbFirst);
+    }
+    if value == Some(ValueType::Unbounded) {
+        c.error(
+            w.span(),
+            "`groups: lsb_first` needs `value: u32` or `u64`: values of any size are read most significant group first",
+        );
+        return None;
+    }
+    Some(GroupOrder::LsbFirst)
 }

@@ -6,7 +6,7 @@ use super::checker::Checker;
 use super::fields::Fields;
 use super::patterns::{conflict, parse_pattern, ParsedForm};
 use crate::limits::MAX_FORMS;
-use crate::model::{Form, Layout, UnitPattern, ValueType};
+use crate::model::{Form, GroupOrder, Layout, UnitPattern, ValueType};
 use crate::syntax::{FieldValue, FormLit};
 
 /// A form whose pattern parsed, with what was written for it.
@@ -116,20 +116,24 @@ pub(super) fn check_prefix_free(c: &mut Checker, forms: &mut Forms) {
 /// value type's width: the most significant ones, which no value of the type can
 /// set. Perl's 13-byte form carries 72 payload bits for 64-bit values; its first
 /// continuation byte can only be `80`, and so the model says.
-pub(super) fn narrow_payload_widths(forms: &mut Forms, value: Option<ValueType>) {
+pub(super) fn narrow_payload_widths(forms: &mut Forms, value: Option<ValueType>, groups: Option<GroupOrder>) {
     let Some(bits) = value.and_then(|v| v.bits()) else {
         return;
     };
     for f in &mut forms.list {
         if f.form.repeat.is_none() {
-            let payload: u32 = f.form.units.iter().map(|u| u.payload_bits).sum();
-            narrow(&mut f.form.units, payload.saturating_sub(bits));
+            let excess = f.form.units.iter().map(|u| u.payload_bits).sum::<u32>().saturating_sub(bits);
+            match groups {
+                Some(GroupOrder::LsbFirst) => narrow(f.form.units.iter_mut().rev(), excess),
+                _ => narrow(f.form.units.iter_mut(), excess),
+            }
         }
     }
 }
 
-/// Turns the `excess` most significant payload bits of `units` into fixed zeros.
-fn narrow(units: &mut [UnitPattern], mut excess: u32) {
+/// Turns the `excess` most significant payload bits of `units` (most
+/// significant group first) into fixed zeros.
+fn narrow<'a>(units: impl Iterator<Item = &'a mut UnitPattern>, mut excess: u32) {
     for u in units {
         if excess == 0 {
             return;

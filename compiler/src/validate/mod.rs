@@ -48,16 +48,17 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let unit = unit::unit(&mut c, &fields);
     let value = fields::value_type(&mut c, &fields);
     let layout = fields::layout(&mut c, &fields);
+    let groups = fields::group_order(&mut c, &fields, value);
     let range = range::value_range(&mut c, &fields, value);
     let excluded = range::excluded(&mut c, &fields, range.as_ref());
     let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
     let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(unit::width));
     forms::check_prefix_free(&mut c, &mut forms);
-    forms::narrow_payload_widths(&mut forms, value);
+    forms::narrow_payload_widths(&mut forms, value, groups);
     forms::check_layout(&mut c, &mut forms, layout);
 
-    let (Some(name), Some(summary), Some(unit), Some(value), Some(layout), Some(range), true) =
-        (name, summary, unit, value, layout, range, forms.ok)
+    let (Some(name), Some(summary), Some(unit), Some(value), Some(layout), Some(groups), Some(range), true) =
+        (name, summary, unit, value, layout, groups, range, forms.ok)
     else {
         return Err(c.into_diagnostics());
     };
@@ -74,6 +75,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         excluded,
         premap,
         layout,
+        groups,
         forms: forms.list.iter().map(|f| f.form.clone()).collect(),
     };
 

@@ -103,6 +103,7 @@ fn grid_on(analyses: &[Analysis], corpora: &[String]) -> Grid {
     });
     row("prefix_free", "prefix-free", &|a| verdict(&a.structure.prefix_free));
     row("uniquely_decodable", "uniquely decodable", &|a| verdict(&a.structure.uniquely_decodable));
+    row("canonical", "one encoding per value", &|a| verdict(&a.structure.canonical));
     row("ascii_transparent", "ASCII-transparent", &|a| verdict(&a.structure.ascii_transparent));
     row("fs_safe", "file-system safe (NUL, /)", &|a| verdict(&a.structure.fs_safe));
     row("order_preserving", "byte order = value order", &|a| verdict(&a.structure.order_preserving));

@@ -14,7 +14,7 @@ use placemat_compiler::analysis::structure::FormSummary;
 use placemat_compiler::analysis::{Analysis, Bound, Mutation, Verdict};
 use placemat_compiler::listing::dot;
 use placemat_compiler::model::{Layout, Model, UnitPattern};
-use placemat_compiler::{split_range, Description};
+use placemat_compiler::Description;
 
 use super::compare::{self, Format};
 use super::{chart, CliError, CliResult};
@@ -104,12 +104,11 @@ impl UnitRoles {
             width: model.unit_width(),
         };
         for form in model.forms_upto_u64() {
-            let widths: Vec<u32> = form.units.iter().map(|u| u.payload_bits).collect();
             let multi = form.units.len() > 1;
             for (lo, hi) in model.valid_ranges(&form) {
                 let lo = u128::try_from(&(lo - &form.bias)).ok()?;
                 let hi = u128::try_from(&(hi - &form.bias)).ok()?;
-                for product in split_range(lo, hi, &widths) {
+                for product in model.split_payloads(&form.units, lo, hi) {
                     for (i, (&(dlo, dhi), pat)) in product.iter().zip(&form.units).enumerate() {
                         let set = model.unit_set(pat, dlo, dhi);
                         for u in (0..=255u8).filter(|&u| set[usize::from(u >> 6)] >> (u & 63) & 1 == 1) {
@@ -464,6 +463,7 @@ fn witnesses(s: &mut String, analyses: &[Analysis]) {
         let props = [
             ("prefix-free", &st.prefix_free),
             ("uniquely decodable", &st.uniquely_decodable),
+            ("canonical (one encoding per value)", &st.canonical),
             ("ASCII-transparent", &st.ascii_transparent),
             ("file-system safe", &st.fs_safe),
             ("order-preserving", &st.order_preserving),

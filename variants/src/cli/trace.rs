@@ -26,16 +26,26 @@ fn abbreviated(hex: &str) -> String {
 }
 
 /// The value read so far in a sequence: exact up to 64 bits, then its size.
-#[derive(Default)]
 struct Partial {
     value: u64,
     bits: u64,
+    /// Groups least significant first: each unit's bits go above the others.
+    lsb_first: bool,
 }
 
 impl Partial {
+    fn new(lsb_first: bool) -> Self {
+        Partial { value: 0, bits: 0, lsb_first }
+    }
+
     fn take(&mut self, n: u32, digit: u8) {
+        let payload = u64::from(digit) & ((1 << n) - 1);
+        self.value = if self.lsb_first {
+            self.value | u32::try_from(self.bits).ok().and_then(|at| payload.checked_shl(at)).unwrap_or(0)
+        } else {
+            self.value.checked_shl(n).unwrap_or(0) | payload
+        };
         self.bits += u64::from(n);
-        self.value = self.value.checked_shl(n).unwrap_or(0) | (u64::from(digit) & ((1 << n) - 1));
     }
 }
 
@@ -107,7 +117,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
     let mut state = start;
     // The value so far: exact while it fits 64 bits, then only its size (the
     // completed value is shown whole, or abbreviated when long).
-    let mut value = Partial::default();
+    let mut value = Partial::new(dfa.facts().lsb_first);
     let mut seq_start = 0usize;
     let mut seq: Vec<u8> = Vec::new();
     let mut offset = 0usize;
@@ -129,7 +139,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                     layout.line(out, [&offset.to_string(), &unit, &class, &states, "-"], &emitted)?;
                     let reread = state != start;
                     state = start;
-                    value = Partial::default();
+                    value = Partial::new(dfa.facts().lsb_first);
                     seq.clear();
                     if reread {
                         seq_start = offset;
@@ -158,7 +168,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                 layout.line(out, [&offset.to_string(), &unit, &class, &states, &value.to_string()], &emitted)?;
                 state = t.next;
                 if state == start {
-                    value = Partial::default();
+                    value = Partial::new(dfa.facts().lsb_first);
                 }
                 break;
             }

@@ -12,7 +12,7 @@
 //! | `printable6.rs` | `printable6` (6-bit printable continuation-bit encoding, 2018) |
 //! | `printable6_big.rs` | `printable6-big` (the same, for integers of any size) |
 //! | `perl_utf8.rs` | `perl-utf8` (Perl's extended UTF-8, 64-bit perls) |
-//! | `varints.rs` | `vlq` (MIDI), `git-ofs` (git pack offsets), `quic-varint` (RFC 9000), `sqlite-varint` |
+//! | `varints.rs` | `vlq` (MIDI), `git-ofs` (git pack offsets), `quic-varint` (RFC 9000), `sqlite-varint`, `leb128` (DWARF) |
 //!
 //! ```
 //! use placemat_codec::Codec;
@@ -40,5 +40,6 @@ pub use printable6_big::{Printable6Big, Printable6BigBranching};
 pub use utf8::{Utf8, Utf8Branching};
 pub use utf8_ext::{Utf8Ext36, Utf8Ext36Branching, Utf8Ext42, Utf8Ext42Branching};
 pub use varints::{
-    GitOfs, GitOfsBranching, QuicVarint, QuicVarintBranching, SqliteVarint, SqliteVarintBranching, Vlq, VlqBranching,
+    GitOfs, GitOfsBranching, Leb128, Leb128Branching, QuicVarint, QuicVarintBranching, SqliteVarint,
+    SqliteVarintBranching, Vlq, VlqBranching,
 };

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use placemat_codec::{Decoder, Encoder};
-//! use placemat_variants::codecs::{GitOfs, QuicVarint, SqliteVarint, Vlq};
+//! use placemat_variants::codecs::{GitOfs, Leb128, QuicVarint, SqliteVarint, Vlq};
 //! let mut out = Vec::new();
 //! Vlq.encode_push(0x2000, &mut out).unwrap();
 //! assert_eq!(out, [0xC0, 0x00]);
@@ -15,6 +15,10 @@
 //! QuicVarint.encode_push(37, &mut out).unwrap();
 //! assert_eq!(out, [0x25]);
 //! assert_eq!(SqliteVarint.decode(&[0x80, 0x05]).unwrap(), [5]);
+//! // LEB128: least significant group first.
+//! out.clear();
+//! Leb128.encode_push(624_485, &mut out).unwrap();
+//! assert_eq!(out, [0xE5, 0x8E, 0x26]);
 //! ```
 //!
 //! | codec | bytes | groups | longer encodings of a value |
@@ -23,14 +27,16 @@
 //! | `git-ofs` | 1–10 | 7 bits, most significant first, +1 per continuation | none exist (biased) |
 //! | `quic-varint` | 1, 2, 4, 8 | 2-bit length prefix, then 6 + 8k bits | valid (`layout: padded`) |
 //! | `sqlite-varint` | 1–9 | 7 bits, most significant first; the ninth byte 8 bits | valid (`layout: padded`) |
+//! | `leb128` | 1–10 | 7 bits, least significant first (`groups: lsb_first`) | valid (`layout: padded`) |
 //!
 //! # Lineage
 //! Standard MIDI Files 1.0, "Variable-Length Quantities"; git's
 //! `Documentation/gitformat-pack.txt` (`OFS_DELTA`); RFC 9000 §16 and appendix A.1;
-//! SQLite's file format §1.6 and `sqlite3PutVarint` in `src/util.c`;
+//! DWARF 5 §7.6 (unsigned LEB128); SQLite's file format §1.6 and `sqlite3PutVarint` in `src/util.c`;
 //! `papers/specs/encodings.md#vlq` and the sections after it.
 
 placemat_macros::codec!(file = "descriptions/vlq.placemat");
 placemat_macros::codec!(file = "descriptions/git-ofs.placemat");
 placemat_macros::codec!(file = "descriptions/quic-varint.placemat");
 placemat_macros::codec!(file = "descriptions/sqlite-varint.placemat");
+placemat_macros::codec!(file = "descriptions/leb128.placemat");

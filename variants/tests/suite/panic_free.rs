@@ -18,8 +18,8 @@ use placemat_codec::{
     Value,
 };
 use placemat_variants::codecs::{
-    FssUtfPlan9, FssUtfXopen, GitOfs, KenDraft, PerlUtf8, Printable6, Printable6Big, QuicVarint, SqliteVarint, Utf8,
-    Utf8Ext36, Utf8Ext42, Vlq,
+    FssUtfPlan9, FssUtfXopen, GitOfs, KenDraft, Leb128, PerlUtf8, Printable6, Printable6Big, QuicVarint, SqliteVarint,
+    Utf8, Utf8Ext36, Utf8Ext42, Vlq,
 };
 use placemat_variants::registry;
 use proptest::prelude::*;
@@ -44,6 +44,7 @@ macro_rules! every_codec_type {
             $check::<GitOfs>($($arg),*),
             $check::<QuicVarint>($($arg),*),
             $check::<SqliteVarint>($($arg),*),
+            $check::<Leb128>($($arg),*),
         ]
     };
 }

@@ -13,12 +13,16 @@
 //!   encoding of 37) and §12.4 (`40 01` is 1); boundaries from §16's table.
 //! * `sqlite-varint`: SQLite's file format, §1.6, and `putVarint64` in `src/util.c`
 //!   (SQLite prints no byte vectors: the boundaries are computed from that code).
+//! * `leb128`: DWARF 5 §7.6's table of unsigned examples (2, 127, 128, 129, 130,
+//!   12857), the widely cited 624485 → `E5 8E 26`, and LLVM's
+//!   `unittests/Support/LEB128Test.cpp` (padded encodings, `80 C1 80 80 10`, and
+//!   the ten-byte value that does not fit 64 bits).
 //! * `perl-utf8`: perl's `utf8.h` table of start bytes and the encodings in
 //!   `ext/XS-APItest/t/utf8.t` (2^31, 2^36 − 1, 2^36, 2^63 − 1); perl refuses code
 //!   points above 2^63 − 1 (`IV_MAX`).
 
 use placemat_codec::{Codec, Encoder, Value};
-use placemat_variants::codecs::{GitOfs, PerlUtf8, QuicVarint, SqliteVarint, Vlq};
+use placemat_variants::codecs::{GitOfs, Leb128, PerlUtf8, QuicVarint, SqliteVarint, Vlq};
 
 use crate::common::{check_agreement, check_round_trip, model_of, strategies};
 
@@ -80,6 +84,20 @@ const SQLITE: &[Vector] = &[
     (i64::MAX as u64, &[0xBF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
     (u64::MAX - 1, &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE]),
     (u64::MAX, &[0xFF; 9]),
+];
+
+const LEB128: &[Vector] = &[
+    (2, &[0x02]),
+    (127, &[0x7F]),
+    (128, &[0x80, 0x01]),
+    (129, &[0x81, 0x01]),
+    (130, &[0x82, 0x01]),
+    (12857, &[0xB9, 0x64]),
+    (624485, &[0xE5, 0x8E, 0x26]),
+    (0x100, &[0x80, 0x02]),
+    (0x1_0000_2080, &[0x80, 0xC1, 0x80, 0x80, 0x10]),
+    (1 << 63, &[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]),
+    (u64::MAX, &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
 ];
 
 const PERL: &[Vector] = &[
@@ -194,6 +212,28 @@ fn sqlite_varints() {
 }
 
 #[test]
+fn leb128_dwarf_and_llvm() {
+    check_vectors::<Leb128>(LEB128);
+    // LLVM's padded encodings (`PadTo`).
+    check_padded::<Leb128>(&[
+        (&[0x80, 0x00], 0),
+        (&[0x80, 0x80, 0x00], 0),
+        (&[0xFF, 0x00], 0x7F),
+        (&[0xFF, 0x80, 0x00], 0x7F),
+        (&[0x80, 0x81, 0x00], 0x80),
+        (&[0x80, 0x81, 0x80, 0x00], 0x80),
+        (&[0x80, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00], 0x80),
+    ]);
+    // LLVM's invalid ones: truncated, and a tenth byte past bit 63 (at offset 9).
+    check_invalid::<Leb128>(&[
+        (&[0x80], 0, None),
+        (&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02], 0, Some(9)),
+        (&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02], 0, Some(9)),
+    ]);
+    check_exhaustive::<Leb128>();
+}
+
+#[test]
 fn perl_extended_utf8() {
     check_vectors::<PerlUtf8>(PERL);
     check_invalid::<PerlUtf8>(&[
@@ -206,15 +246,28 @@ fn perl_extended_utf8() {
     check_exhaustive::<PerlUtf8>();
 }
 
-/// The encoders write the shortest form: `layout: padded` codecs are the
-/// non-canonical ones, and the analysis says so.
+/// `layout: padded` codecs are the non-canonical ones, and the analysis shows
+/// a value with two encodings; the encoder writes the shorter.
 #[test]
 fn canonical_forms() {
-    for (name, canonical) in
-        [("vlq", true), ("git-ofs", true), ("quic-varint", false), ("sqlite-varint", false), ("perl-utf8", true)]
-    {
+    let cases = [
+        ("vlq", None),
+        ("git-ofs", None),
+        ("perl-utf8", None),
+        ("quic-varint", Some("U+0000 is both 00 and 40 00")),
+        ("sqlite-varint", Some("U+0000 is both 00 and 80 00")),
+        ("leb128", Some("U+0000 is both 00 and 80 00")),
+    ];
+    for (name, witness) in cases {
         let codec = placemat_variants::registry::find(name).unwrap();
         let model = placemat_compiler::Description::parse_str(codec.description()).unwrap().model;
-        assert_eq!(model.is_canonical(), canonical, "{name}");
+        let verdict = placemat_compiler::analysis::structure::analyze(&model).canonical;
+        match witness {
+            None => assert!(verdict.is_yes(), "{name}: {verdict:?}"),
+            Some(w) => assert_eq!(verdict, placemat_compiler::analysis::Verdict::No(w.into()), "{name}"),
+        }
+        let mut out = Vec::new();
+        codec.encode_push(0, &mut out).unwrap();
+        assert_eq!(out, [0], "{name}: the shortest form");
     }
 }
