@@ -18,6 +18,8 @@ static ALL: &[&dyn DynCodec] = &[
     &codecs::KenDraft,
     &codecs::Utf8Ext36,
     &codecs::Utf8Ext42,
+    &codecs::Cesu8,
+    &codecs::Mutf8,
     &codecs::PerlUtf8,
     &codecs::Printable6,
     &codecs::Printable6Big,

@@ -1,8 +1,11 @@
 //! Subset construction over [`super::paths`]: a state is the set of positions
 //! in the paths that the units read so far may be at. Each transition carries
-//! its payload width and, when it completes a sequence, the bias; two paths that
-//! disagree on those for the same unit are a conflict the validator should have
-//! ruled out. Each state also records which concrete forms it may still be in.
+//! its payload width and, when it completes a sequence, the bias. Paths of two
+//! forms that accept the same units, of which one accepts a prefix of the
+//! other's, or that disagree on a shared unit's output, *clash*: the clash comes
+//! back with the units that lead to it, for the validator to report (after
+//! [`super::paths`] has folded what constant payload it can). Each state also
+//! records which concrete forms it may still be in.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -39,14 +42,55 @@ pub(super) struct Determinized {
 #[derive(Clone, Default)]
 struct Successor {
     next: Key,
-    output: Option<Output>,
-    complete: bool,
+    /// The output, with the path that set it.
+    output: Option<(Output, u32)>,
+    /// A path the unit completes.
+    complete: Option<u32>,
+}
+
+/// Two paths that cannot share a state, found by the subset construction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Clash {
+    /// What is wrong.
+    pub kind: ConflictKind,
+    /// The two paths, each at the position reading the unit.
+    pub paths: [(u32, u32); 2],
+    /// The units from the start up to and including the one that clashes.
+    pub units: Vec<u8>,
+}
+
+/// How two forms clash on a unit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ConflictKind {
+    /// Both end on it: one sequence, two forms.
+    SameUnits,
+    /// One ends on it and the other goes on: a sequence is a prefix of another.
+    Prefix,
+    /// Both read it but take different payload bits (or, ending, different biases).
+    Payload,
+}
+
+/// Why the subset construction stopped.
+pub(super) enum Failure {
+    /// Two paths clash.
+    Clash(Clash),
+    /// A limit of [`crate::limits`] would be passed.
+    Build(BuildError),
+}
+
+impl From<BuildError> for Failure {
+    fn from(e: BuildError) -> Self {
+        Failure::Build(e)
+    }
 }
 
 /// Where the positions of `key` go on every unit, visiting each position's
-/// units only (the work is the sum of their sizes, counted into `steps`).
-fn successors(paths: &[Path], key: &Key, steps: &mut u64) -> Result<Vec<Successor>, BuildError> {
+/// units only (the work is the sum of their sizes, counted into `steps`). A
+/// clash comes back with the clashing unit as its only unit.
+fn successors(paths: &[Path], key: &Key, steps: &mut u64) -> Result<Vec<Successor>, Failure> {
     let mut out = vec![Successor::default(); 256];
+    let clash =
+        |kind, a: (u32, u32), b: (u32, u32), unit: u8| Failure::Clash(Clash { kind, paths: [a, b], units: vec![unit] });
     for &(p, i) in key {
         let path = &paths[p as usize];
         let done = i as usize + 1 == path.sets.len();
@@ -54,12 +98,16 @@ fn successors(paths: &[Path], key: &Key, steps: &mut u64) -> Result<Vec<Successo
         for b in units(&path.sets[i as usize]) {
             *steps += 1;
             let s = &mut out[b as usize];
-            if s.output.is_some_and(|x| x != o) {
-                return Err(BuildError::PayloadConflict);
+            if let Some(q) = s.complete.filter(|&q| done && paths[q as usize].form != path.form) {
+                return Err(clash(ConflictKind::SameUnits, position(key, q), (p, i), b));
             }
-            s.output = Some(o);
-            s.complete |= done;
-            if !done {
+            match s.output {
+                Some((x, q)) if x != o => return Err(clash(ConflictKind::Payload, position(key, q), (p, i), b)),
+                _ => s.output = Some((o, p)),
+            }
+            if done {
+                s.complete = Some(p);
+            } else {
                 s.next.push((p, i + 1));
             }
             if path.looped == Some(i as usize) {
@@ -68,18 +116,33 @@ fn successors(paths: &[Path], key: &Key, steps: &mut u64) -> Result<Vec<Successo
         }
     }
     if *steps > limits::MAX_STEPS {
-        return Err(BuildError::Limit { what: "steps of the subset construction", limit: limits::MAX_STEPS });
+        return Err(BuildError::Limit { what: "steps of the subset construction", limit: limits::MAX_STEPS }.into());
     }
-    for s in &mut out {
+    for (b, s) in out.iter_mut().enumerate() {
         s.next.sort_unstable();
         s.next.dedup();
-        // Validation made the forms prefix-free, so a completing unit completes
-        // every path it continues.
-        if s.complete && !s.next.is_empty() {
-            return Err(BuildError::PayloadConflict);
+        if let (Some(q), Some(&(p, i))) = (s.complete, s.next.first()) {
+            return Err(clash(ConflictKind::Prefix, position(key, q), (p, i.saturating_sub(1)), b as u8));
         }
     }
     Ok(out)
+}
+
+/// Path `p`'s position in `key`.
+fn position(key: &Key, p: u32) -> (u32, u32) {
+    key.iter().copied().find(|&(q, _)| q == p).unwrap_or((p, 0))
+}
+
+/// The units that lead from the start to state `s`.
+fn units_to(parent: &[(usize, u8)], mut s: usize) -> Vec<u8> {
+    let mut units = Vec::new();
+    while s > 1 {
+        let (from, unit) = parent[s];
+        units.push(unit);
+        s = from;
+    }
+    units.reverse();
+    units
 }
 
 /// The positions of the first states.
@@ -89,9 +152,9 @@ fn start_len(keys: &[Key]) -> u64 {
 
 /// Subset construction from the start positions of every path, within the
 /// limits of [`crate::limits`].
-pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
+pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, Failure> {
     if paths.len() > limits::MAX_PATHS {
-        return Err(BuildError::Limit { what: "unit-range paths", limit: limits::MAX_PATHS as u64 });
+        return Err(BuildError::Limit { what: "unit-range paths", limit: limits::MAX_PATHS as u64 }.into());
     }
     let start: Key = (0..paths.len() as u32).map(|p| (p, 0)).collect();
     let forms_of = |key: &Key| key.iter().map(|&(p, _)| paths[p as usize].form).collect::<BTreeSet<usize>>();
@@ -100,12 +163,20 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
     let mut keys: Vec<Key> = vec![Vec::new(), start];
     let mut machine = Machine::new(256, 2);
     let mut queue = VecDeque::from([1usize]);
+    let mut parent: Vec<(usize, u8)> = vec![(0, 0); 2];
     let mut steps = 0u64;
     let mut positions = start_len(&keys);
     while let Some(s) = queue.pop_front() {
         let key = std::mem::take(&mut keys[s]);
-        for (b, succ) in successors(paths, &key, &mut steps)?.into_iter().enumerate() {
-            let target = if succ.complete {
+        let succs = successors(paths, &key, &mut steps).map_err(|f| match f {
+            Failure::Clash(mut c) => {
+                c.units.splice(0..0, units_to(&parent, s));
+                Failure::Clash(c)
+            }
+            other => other,
+        })?;
+        for (b, succ) in succs.into_iter().enumerate() {
+            let target = if succ.complete.is_some() {
                 1
             } else if succ.next.is_empty() {
                 0
@@ -113,16 +184,18 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
                 id
             } else {
                 if machine.states() >= limits::MAX_STATES {
-                    return Err(BuildError::Limit { what: "states", limit: limits::MAX_STATES as u64 });
+                    return Err(BuildError::Limit { what: "states", limit: limits::MAX_STATES as u64 }.into());
                 }
                 positions += succ.next.len() as u64;
                 if positions > limits::MAX_POSITIONS {
                     return Err(BuildError::Limit {
                         what: "path positions in its states",
                         limit: limits::MAX_POSITIONS,
-                    });
+                    }
+                    .into());
                 }
                 let id = machine.push_state();
+                parent.push((s, b as u8));
                 forms.push(forms_of(&succ.next));
                 ids.insert(succ.next.clone(), id);
                 keys.push(succ.next);
@@ -131,7 +204,7 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, BuildError> {
             };
             let at = s * 256 + b;
             machine.next[at] = target;
-            machine.out[at] = if target == 0 { (0, 0) } else { succ.output.unwrap_or((0, 0)) };
+            machine.out[at] = if target == 0 { (0, 0) } else { succ.output.map_or((0, 0), |(o, _)| o) };
         }
     }
     Ok(Determinized { machine, forms })

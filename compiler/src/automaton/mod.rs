@@ -40,6 +40,8 @@
 //! rather than transcribed.
 
 mod determinize;
+pub use determinize::ConflictKind;
+use determinize::Failure;
 pub mod facts;
 mod machine;
 mod minimize;
@@ -75,14 +77,44 @@ impl Default for BuildOptions {
     }
 }
 
+/// Two declared forms that no deterministic automaton can tell apart, with the
+/// units that show it: both accept them, one accepts them and the other goes
+/// on, or both read the last of them but take its payload differently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// How the forms clash.
+    pub kind: ConflictKind,
+    /// The two declared forms (indices into the model's forms).
+    pub forms: [usize; 2],
+    /// The units from the start of a sequence to the one that shows the clash.
+    pub units: Vec<u8>,
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let units: Vec<String> = self.units.iter().map(|u| format!("{u:02X}")).collect();
+        let units = units.join(" ");
+        let [a, b] = self.forms.map(|k| k + 1);
+        match self.kind {
+            ConflictKind::SameUnits => write!(f, "forms {a} and {b} both accept `{units}`"),
+            ConflictKind::Prefix => {
+                write!(f, "`{units}` is a whole sequence of form {a} and the start of one of form {b}")
+            }
+            ConflictKind::Payload => {
+                write!(f, "forms {a} and {b} both read `{units}` but take the payload of its last unit differently")
+            }
+        }
+    }
+}
+
 /// Why an automaton could not be built from a (valid) model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BuildError {
     /// The model has values of any size, but its longer lengths do not settle into
     /// a loop the automaton can follow.
     Unbounded,
-    /// Two forms share a unit prefix but place payload differently.
-    PayloadConflict,
+    /// Two forms the automaton cannot tell apart: see [`Conflict`].
+    Conflict(Conflict),
     /// A value the table format cannot hold (a bias or a range bound beyond 64
     /// bits), or more biases than it can index.
     TooLarge,
@@ -109,7 +141,7 @@ impl fmt::Display for BuildError {
             BuildError::Unbounded => {
                 f.write_str("the lengths of this unbounded description do not settle into a repeating pattern")
             }
-            BuildError::PayloadConflict => f.write_str("two forms share a unit prefix but place payload differently"),
+            BuildError::Conflict(c) => write!(f, "{c}"),
             BuildError::TooLarge => {
                 f.write_str("a bias, a bound or the number of biases does not fit the table format")
             }
@@ -196,8 +228,7 @@ pub struct Automaton {
 impl Automaton {
     /// Builds the automaton of a validated model and derives its facts.
     pub fn build(model: &Model, options: BuildOptions) -> Result<Automaton, BuildError> {
-        let paths::Paths { forms, paths } = paths::paths(model)?;
-        let det = determinize::determinize(&paths)?;
+        let (paths::Paths { forms, paths }, det) = determinized(model)?;
         let block_of: Vec<usize> =
             if options.minimize { minimize::minimize(&det.machine) } else { (0..det.machine.states()).collect() };
         let order = number(&det.machine, &block_of);
@@ -258,6 +289,38 @@ impl Automaton {
     /// forms ([`Automaton::encode_forms`]) do not: padded encodings.
     pub fn decode_forms(&self) -> Option<Vec<EncodeForm>> {
         self.forms.iter().map(|f| EncodeForm::new(&f.lo, &f.hi, &f.bias, &f.units).ok()).collect()
+    }
+}
+
+/// The paths of `model` and their subset construction, after folding the
+/// constant payloads that kept forms sharing a unit apart
+/// ([`paths::fold_constant`]); a clash that folding cannot resolve is a
+/// [`Conflict`].
+fn determinized(model: &Model) -> Result<(paths::Paths, determinize::Determinized), BuildError> {
+    let mut all = paths::paths(model)?;
+    loop {
+        match determinize::determinize(&all.paths) {
+            Ok(det) => return Ok((all, det)),
+            Err(Failure::Build(e)) => return Err(e),
+            Err(Failure::Clash(c)) => {
+                let paths = &mut all.paths;
+                let foldable = c.kind == ConflictKind::Payload
+                    && c.paths.iter().any(|&(p, i)| paths::fold_constant(model, paths, p, i));
+                if !foldable {
+                    let forms = c.paths.map(|(p, _)| all.forms[all.paths[p as usize].form].form);
+                    return Err(BuildError::Conflict(Conflict { kind: c.kind, forms, units: c.units }));
+                }
+            }
+        }
+    }
+}
+
+/// The first pair of forms that no deterministic automaton tells apart, if
+/// any: what the validator reports, at both forms.
+pub fn conflict(model: &Model) -> Option<Conflict> {
+    match determinized(model) {
+        Err(BuildError::Conflict(c)) => Some(c),
+        _ => None,
     }
 }
 

@@ -6,7 +6,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::BuildError;
-use crate::model::{ConcreteForm, Model, UnitSet};
+use crate::model::{ConcreteForm, GroupOrder, Model, UnitSet};
 
 /// One path through the automaton: a unit set and payload width per position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,4 +118,36 @@ fn unbounded_paths(model: &Model) -> Result<Paths, BuildError> {
     paths.extend(p1.into_iter().map(|p| Path { looped: Some(at), ..p }));
     forms.push(first);
     Ok(Paths { forms, paths })
+}
+
+/// Takes the payload of path `p` at position `i` out of the transition and into
+/// the path's bias, when every unit of the position carries the same payload
+/// digit there (a unit the form fixes, such as CESU-8's `ED`): the value is the
+/// same, and the unit now reads no payload, like the other form that shares it.
+/// Only the most significant group still read can go (the first for groups most
+/// significant first), or the groups above it would slide down; and not in a
+/// looping path. `false` if the position cannot be folded.
+pub(super) fn fold_constant(model: &Model, paths: &mut [Path], p: u32, i: u32) -> bool {
+    let path = &mut paths[p as usize];
+    let i = i as usize;
+    let bits = path.bits[i];
+    let above = if model.groups == GroupOrder::LsbFirst { &path.bits[i + 1..] } else { &path.bits[..i] };
+    if bits == 0 || path.looped.is_some() || above.iter().any(|&b| b > 0) {
+        return false;
+    }
+    let mut digits = (0..=255u8)
+        .filter(|&u| path.sets[i][usize::from(u >> 6)] >> (u & 63) & 1 == 1)
+        .map(|u| u64::from(model.digit_of(u).unwrap_or(0)) & ((1u64 << bits) - 1));
+    let Some(d) = digits.next() else { return false };
+    if digits.any(|x| x != d) {
+        return false;
+    }
+    let below = if model.groups == GroupOrder::LsbFirst { &path.bits[..i] } else { &path.bits[i + 1..] };
+    let after: u32 = below.iter().sum();
+    let Some(bias) = d.checked_shl(after).filter(|&c| c >> after == d).and_then(|c| path.bias.checked_add(c)) else {
+        return false;
+    };
+    path.bits[i] = 0;
+    path.bias = bias;
+    true
 }

@@ -60,6 +60,11 @@ impl Checker {
     }
 
     /// Whether nothing has been reported so far.
+    /// How many errors so far.
+    pub(super) fn error_count(&self) -> usize {
+        self.errors.len()
+    }
+
     pub(super) fn is_clean(&self) -> bool {
         self.errors.is_empty()
     }

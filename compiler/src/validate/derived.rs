@@ -9,6 +9,7 @@ use num_traits::{One, Zero};
 use super::checker::Checker;
 use super::forms::CheckedForm;
 use super::hex;
+use crate::automaton::ConflictKind;
 use crate::model::{ConcreteForm, Layout, Model};
 use crate::syntax::RangeLit;
 
@@ -185,5 +186,31 @@ pub(super) fn check_coverage(c: &mut Checker, model: &Model, concrete: &[Concret
     }
     if next <= *max {
         c.error_range(range_lit, format!("values {}..={} have no form", hex(&next), hex(max)));
+    }
+}
+
+/// Forms may share units as long as the sequences they accept (after ranges,
+/// exclusions and biases) are told apart: the check runs on the automaton, and a
+/// clash is reported at both forms with the units that show it.
+pub(super) fn check_determinism(c: &mut Checker, model: &Model, forms: &[CheckedForm]) {
+    let Some(conflict) = crate::automaton::conflict(model) else {
+        return;
+    };
+    let [a, b] = conflict.forms.map(|k| &forms[k].parsed);
+    let units = conflict.units.iter().map(|u| format!("{u:02X}")).collect::<Vec<_>>().join(" ");
+    let message = match conflict.kind {
+        ConflictKind::SameUnits => format!("forms `{}` and `{}` both accept `{units}`", a.text, b.text),
+        ConflictKind::Prefix => format!(
+            "`{units}` is a whole sequence of form `{}` and the start of one of form `{}`: the forms are not prefix-free",
+            a.text, b.text
+        ),
+        ConflictKind::Payload => format!(
+            "forms `{}` and `{}` both read `{units}` but place the payload of its last unit differently",
+            a.text, b.text
+        ),
+    };
+    match conflict.kind {
+        ConflictKind::Prefix => c.error2(a.span, message, b.span, "the longer form"),
+        _ => c.error2(b.span, message, a.span, "the other form"),
     }
 }

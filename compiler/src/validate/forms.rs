@@ -4,7 +4,7 @@
 
 use super::checker::Checker;
 use super::fields::Fields;
-use super::patterns::{conflict, parse_pattern, ParsedForm};
+use super::patterns::{parse_pattern, ParsedForm};
 use crate::limits::MAX_FORMS;
 use crate::model::{Form, GroupOrder, Layout, UnitPattern, ValueType};
 use crate::syntax::{FieldValue, FormLit};
@@ -75,40 +75,6 @@ fn add_form<'a>(c: &mut Checker, forms: &mut Forms<'a>, lit: &'a FormLit, width:
             forms.list.push(CheckedForm { form, lit, parsed: p });
         }
         None => forms.ok = false,
-    }
-}
-
-/// Reports, pairwise, forms that accept the same units or of which one accepts a
-/// prefix of what the other accepts.
-pub(super) fn check_prefix_free(c: &mut Checker, forms: &mut Forms) {
-    for i in 0..forms.list.len() {
-        for j in 0..forms.list.len() {
-            if i == j {
-                continue;
-            }
-            let (a, b) = (&forms.list[i].parsed, &forms.list[j].parsed);
-            match conflict(a, b) {
-                Some(true) if i < j => {
-                    c.error2(
-                        b.span,
-                        format!("forms `{}` and `{}` accept the same units", a.text, b.text),
-                        a.span,
-                        "the other form",
-                    );
-                    forms.ok = false;
-                }
-                Some(false) => {
-                    c.error2(
-                        a.span,
-                        format!("form `{}` is a prefix of form `{}`: the forms are not prefix-free", a.text, b.text),
-                        b.span,
-                        "the longer form",
-                    );
-                    forms.ok = false;
-                }
-                _ => {}
-            }
-        }
     }
 }
 

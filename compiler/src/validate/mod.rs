@@ -9,7 +9,7 @@
 //! "#).unwrap_err();
 //! let messages: Vec<_> = errors.iter().map(|d| d.message.as_str()).collect();
 //! assert!(messages.iter().any(|m| m.contains("unknown key `colour`")));
-//! assert!(messages.iter().any(|m| m.contains("is a prefix of")));
+//! assert!(messages.iter().any(|m| m.contains("is a whole sequence of form `0xxxxxxx` and the start of one")));
 //! ```
 //!
 //! Follow-on errors are avoided: a field that failed to check is treated as absent
@@ -17,9 +17,11 @@
 //!
 //! The checks run in a fixed order, which is the order of the diagnostics:
 //! attributes and keys, `name`, `summary`, `unit`, `value`, `layout`, `range`,
-//! `exclude`, `premap` and `forms` (each form, then the checks between forms); then,
-//! once every field has checked, the checks that need the model (derived ranges and
-//! biases, explicit ranges, coverage).
+//! `groups`, `exclude`, `premap` and `forms` (each form); then, once every field
+//! has checked, the checks that need the model (derived ranges and biases,
+//! explicit ranges) and, when those pass, coverage and determinism: forms may
+//! share units only where the values they accept tell them apart, which the
+//! automaton decides (a clash names the units that show it, at both forms).
 
 mod checker;
 mod derived;
@@ -43,6 +45,8 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let mut c = Checker::default();
     fields::check_attributes(&mut c, ast);
     let fields = fields::collect(&mut c, ast);
+    // Unknown keys and attributes change nothing the value checks below read.
+    let after_keys = c.error_count();
     let name = fields::name(&mut c, &fields);
     let summary = fields::summary(&mut c, &fields, &ast.docs);
     let unit = unit::unit(&mut c, &fields);
@@ -53,7 +57,6 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let excluded = range::excluded(&mut c, &fields, range.as_ref());
     let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
     let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(unit::width));
-    forms::check_prefix_free(&mut c, &mut forms);
     forms::narrow_payload_widths(&mut forms, value, groups);
     forms::check_layout(&mut c, &mut forms, layout);
 
@@ -83,8 +86,13 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let concrete = derived::concrete_forms(&model);
     derived::check_form_ranges(&mut c, &model, &forms.list, &concrete);
     derived::check_explicit_ranges(&mut c, &model, &forms.list);
-    if c.is_clean() {
+    // Coverage and determinism need every field and form right (else they would
+    // report what an earlier error already explains).
+    if c.error_count() == after_keys {
         derived::check_coverage(&mut c, &model, &concrete, range_lit);
+    }
+    if c.error_count() == after_keys {
+        derived::check_determinism(&mut c, &model, &forms.list);
     }
     c.finish(model)
 }

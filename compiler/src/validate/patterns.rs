@@ -5,7 +5,7 @@
 use proc_macro2::Span;
 
 use super::checker::Checker;
-use crate::model::{Form, UnitPattern};
+use crate::model::UnitPattern;
 
 /// A unit pattern as parsed from a form's string, before checks that need the model.
 pub(super) struct ParsedForm {
@@ -120,25 +120,4 @@ fn check_shape(c: &mut Checker, form: &ParsedForm) -> bool {
         return false;
     }
     true
-}
-
-/// Whether some unit sequence matches an expansion of `a` and a prefix of an
-/// expansion of `b`: `Some(true)` if both have the same length, `Some(false)` if
-/// `a`'s is a proper prefix, `None` if there is no such sequence.
-pub(super) fn conflict(a: &ParsedForm, b: &ParsedForm) -> Option<bool> {
-    let expand = |f: &ParsedForm, reps: usize| -> Vec<UnitPattern> {
-        Form { units: f.units.clone(), repeat: f.repeat, range: None, bias: None }.expand(reps)
-    };
-    let reps_a = if a.repeat.is_some() { 0..=3 } else { 0..=0 };
-    for ra in reps_a {
-        let ea = expand(a, ra);
-        let reps_b = if b.repeat.is_some() { 0..=3 } else { 0..=0 };
-        for rb in reps_b {
-            let eb = expand(b, rb);
-            if ea.len() <= eb.len() && ea.iter().zip(&eb).all(|(x, y)| x.overlaps(y)) {
-                return Some(ea.len() == eb.len());
-            }
-        }
-    }
-    None
 }

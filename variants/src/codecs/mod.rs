@@ -11,6 +11,7 @@
 //! | `utf8_ext.rs` | `utf8-ext36`, `utf8-ext42` (FE/FF extensions) |
 //! | `printable6.rs` | `printable6` (6-bit printable continuation-bit encoding, 2018) |
 //! | `printable6_big.rs` | `printable6-big` (the same, for integers of any size) |
+//! | `cesu8.rs` | `cesu8` (Unicode TR 26), `mutf8` (Java's modified UTF-8) |
 //! | `perl_utf8.rs` | `perl-utf8` (Perl's extended UTF-8, 64-bit perls) |
 //! | `varints.rs` | `vlq` (MIDI), `git-ofs` (git pack offsets), `quic-varint` (RFC 9000), `sqlite-varint`, `leb128` (DWARF) |
 //!
@@ -21,6 +22,7 @@
 //! assert_eq!(FssUtfXopen::info().max, 0x7FFF_FFFF);
 //! ```
 
+mod cesu8;
 mod fss_utf_plan9;
 mod fss_utf_xopen;
 mod ken_draft;
@@ -31,6 +33,7 @@ mod utf8;
 mod utf8_ext;
 mod varints;
 
+pub use cesu8::{Cesu8, Cesu8Branching, Mutf8, Mutf8Branching};
 pub use fss_utf_plan9::{FssUtfPlan9, FssUtfPlan9Branching};
 pub use fss_utf_xopen::{FssUtfXopen, FssUtfXopenBranching};
 pub use ken_draft::{KenDraft, KenDraftBranching};

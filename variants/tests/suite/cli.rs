@@ -171,7 +171,9 @@ fn a_description_with_errors_is_reported_with_file_line_and_column() {
     let (_, err) = fails(&["tables", "--spec", p], b"");
     assert!(err.contains(&format!("{p}:5:5: error: unknown key `colour`")), "{err}");
     assert!(
-        err.contains(&format!("{p}:6:14: error: form `0xxxxxxx` is a prefix of form `0xxxxxxx 10xxxxxx`")),
+        err.contains(&format!(
+            "{p}:6:14: error: `02` is a whole sequence of form `0xxxxxxx` and the start of one of form `0xxxxxxx 10xxxxxx`"
+        )),
         "{err}"
     );
     assert!(err.contains(&format!("{p}:6:26: note: the longer form")), "{err}");

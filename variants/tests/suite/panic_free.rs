@@ -18,8 +18,8 @@ use placemat_codec::{
     Value,
 };
 use placemat_variants::codecs::{
-    FssUtfPlan9, FssUtfXopen, GitOfs, KenDraft, Leb128, PerlUtf8, Printable6, Printable6Big, QuicVarint, SqliteVarint,
-    Utf8, Utf8Ext36, Utf8Ext42, Vlq,
+    Cesu8, FssUtfPlan9, FssUtfXopen, GitOfs, KenDraft, Leb128, Mutf8, PerlUtf8, Printable6, Printable6Big, QuicVarint,
+    SqliteVarint, Utf8, Utf8Ext36, Utf8Ext42, Vlq,
 };
 use placemat_variants::registry;
 use proptest::prelude::*;
@@ -39,6 +39,8 @@ macro_rules! every_codec_type {
             $check::<Utf8Ext42>($($arg),*),
             $check::<Printable6>($($arg),*),
             $check::<Printable6Big>($($arg),*),
+            $check::<Cesu8>($($arg),*),
+            $check::<Mutf8>($($arg),*),
             $check::<PerlUtf8>($($arg),*),
             $check::<Vlq>($($arg),*),
             $check::<GitOfs>($($arg),*),

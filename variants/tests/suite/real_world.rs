@@ -17,12 +17,17 @@
 //!   12857), the widely cited 624485 → `E5 8E 26`, and LLVM's
 //!   `unittests/Support/LEB128Test.cpp` (padded encodings, `80 C1 80 80 10`, and
 //!   the ten-byte value that does not fit 64 bits).
+//! * `cesu8`: Unicode Technical Report #26 (its example U+10400 → `ED A0 81 ED B0
+//!   80`; four-byte forms are not CESU-8); the surrogate pairs of RFC 2781 §2.1.
+//! * `mutf8`: `java.io.DataInput`'s "Modified UTF-8" and the JNI specification's
+//!   "Modified UTF-8 Strings" (U+0000 as `C0 80`, supplementary values as two
+//!   three-byte surrogates, no zero byte).
 //! * `perl-utf8`: perl's `utf8.h` table of start bytes and the encodings in
 //!   `ext/XS-APItest/t/utf8.t` (2^31, 2^36 − 1, 2^36, 2^63 − 1); perl refuses code
 //!   points above 2^63 − 1 (`IV_MAX`).
 
 use placemat_codec::{Codec, Encoder, Value};
-use placemat_variants::codecs::{GitOfs, Leb128, PerlUtf8, QuicVarint, SqliteVarint, Vlq};
+use placemat_variants::codecs::{Cesu8, GitOfs, Leb128, Mutf8, PerlUtf8, QuicVarint, SqliteVarint, Vlq};
 
 use crate::common::{check_agreement, check_round_trip, model_of, strategies};
 
@@ -98,6 +103,20 @@ const LEB128: &[Vector] = &[
     (0x1_0000_2080, &[0x80, 0xC1, 0x80, 0x80, 0x10]),
     (1 << 63, &[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]),
     (u64::MAX, &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
+];
+
+const CESU8: &[Vector] = &[
+    (0x00, &[0x00]),
+    (0x41, &[0x41]),
+    (0x7FF, &[0xDF, 0xBF]),
+    (0xD7FF, &[0xED, 0x9F, 0xBF]),
+    (0xE000, &[0xEE, 0x80, 0x80]),
+    (0xFFFF, &[0xEF, 0xBF, 0xBF]),
+    (0x10000, &[0xED, 0xA0, 0x80, 0xED, 0xB0, 0x80]),
+    (0x10400, &[0xED, 0xA0, 0x81, 0xED, 0xB0, 0x80]),
+    (0x10401, &[0xED, 0xA0, 0x81, 0xED, 0xB0, 0x81]),
+    (0x1F600, &[0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]),
+    (0x10FFFF, &[0xED, 0xAF, 0xBF, 0xED, 0xBF, 0xBF]),
 ];
 
 const PERL: &[Vector] = &[
@@ -233,6 +252,34 @@ fn leb128_dwarf_and_llvm() {
     check_exhaustive::<Leb128>();
 }
 
+/// Inputs CESU-8 and modified UTF-8 both refuse: UTF-8's four-byte form, lone
+/// and reversed surrogates, a high surrogate followed by a non-surrogate.
+const SURROGATE_ERRORS: &[(&[u8], usize, Option<usize>)] = &[
+    (&[0xF0, 0x90, 0x80, 0x80], 0, Some(1)),
+    (&[0xED, 0xA0, 0x80], 0, None),
+    (&[0xED, 0xB0, 0x80], 0, Some(1)),
+    (&[0xED, 0xB0, 0x80, 0xED, 0xA0, 0x80], 0, Some(1)),
+    (&[0xED, 0xA0, 0x80, 0x41], 0, Some(3)),
+    (&[0xED, 0xA0, 0x80, 0xED, 0x9F, 0xBF], 0, Some(4)),
+];
+
+#[test]
+fn cesu8_tr26() {
+    check_vectors::<Cesu8>(CESU8);
+    check_invalid::<Cesu8>(SURROGATE_ERRORS);
+    check_exhaustive::<Cesu8>();
+}
+
+#[test]
+fn mutf8_java() {
+    let mutf8: Vec<Vector> = CESU8.iter().map(|&(v, b)| if v == 0 { (0, &[0xC0, 0x80][..]) } else { (v, b) }).collect();
+    check_vectors::<Mutf8>(&mutf8);
+    check_invalid::<Mutf8>(SURROGATE_ERRORS);
+    // No zero byte; C0 is a lead only for U+0000.
+    check_invalid::<Mutf8>(&[(&[0x00], 0, Some(1)), (&[0x41, 0x00], 1, Some(1)), (&[0xC0, 0x81], 0, Some(1))]);
+    check_exhaustive::<Mutf8>();
+}
+
 #[test]
 fn perl_extended_utf8() {
     check_vectors::<PerlUtf8>(PERL);
@@ -254,6 +301,7 @@ fn canonical_forms() {
         ("vlq", None),
         ("git-ofs", None),
         ("perl-utf8", None),
+        ("cesu8", None),
         ("quic-varint", Some("U+0000 is both 00 and 40 00")),
         ("sqlite-varint", Some("U+0000 is both 00 and 80 00")),
         ("leb128", Some("U+0000 is both 00 and 80 00")),
