@@ -151,3 +151,17 @@ fn listings_and_graphviz_cover_every_live_state() {
         }
     }
 }
+
+/// The runtime's ASCII fact (which lets the walkers copy ASCII runs: units
+/// 00–7F are values of themselves from the start state) holds for every codec
+/// the analysis proves ASCII-transparent (which also asks that those bytes occur
+/// in no longer sequence, as they do in `vlq`'s `81 00`).
+#[test]
+fn the_ascii_fact_agrees_with_the_analysis() {
+    for codec in registry::all() {
+        let name = &codec.info().name;
+        let model = placemat_compiler::Description::parse_str(codec.description()).unwrap().model;
+        let proved = placemat_compiler::analysis::structure::analyze(&model).ascii_transparent.is_yes();
+        assert!(!proved || codec.dfa().facts().ascii_transparent, "{name}");
+    }
+}
