@@ -697,3 +697,25 @@ fn the_readme_says_which_commands_take_spec_and_that_dot_needs_graphviz() {
         assert!(cli.contains(words), "the CLI section of README.md mentions {words}");
     }
 }
+
+/// `trace` follows the new kinds of transition: LEB128's groups land above the
+/// bits read before them (E5 8E 26 is 624485), and CESU-8's shared `ED` reads
+/// no payload in either form (the surrogate pair's value comes with its bias).
+#[test]
+fn trace_shows_least_significant_first_groups_and_shared_units() {
+    let leb = String::from_utf8(ok(&["trace", "leb128"], &[0xE5, 0x8E, 0x26])).unwrap();
+    let values: Vec<&str> = leb.lines().skip(1).map(|l| l.split_whitespace().nth(6).unwrap()).collect();
+    assert_eq!(values, ["0x65", "0x765", "0x98765"], "{leb}");
+    assert!(leb.lines().last().unwrap().ends_with("U+98765"), "{leb}");
+    let cesu = String::from_utf8(ok(&["trace", "cesu8"], &[0xED, 0xA0, 0x81, 0xED, 0xB0, 0x80])).unwrap();
+    let first: Vec<&str> = cesu.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!((first[1], first[6]), ("ED", "0x0"), "{cesu}");
+    assert!(cesu.lines().last().unwrap().ends_with("U+10400"), "{cesu}");
+    // Tables and pictures cover the new codecs from their description files too.
+    for codec in ["leb128", "cesu8", "quic-varint"] {
+        let spec = format!("{}/descriptions/{codec}.placemat", env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(ok(&["tables", "--spec", &spec], b""), ok(&["tables", codec], b""), "{codec}");
+        let dot = String::from_utf8(ok(&["tables", codec, "--dot"], b"")).unwrap();
+        assert!(dot.starts_with("digraph"), "{codec}: {dot}");
+    }
+}

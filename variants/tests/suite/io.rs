@@ -655,6 +655,9 @@ const PAIRS: &[(&str, &str)] = &[
     ("fss-utf-plan9", "utf8"),
     ("fss-utf-xopen", "printable6"),
     ("printable6", "fss-utf-plan9"),
+    // Shared lead units and folded biases; groups least significant first.
+    ("cesu8", "leb128"),
+    ("leb128", "mutf8"),
 ];
 
 fn codec(name: &str) -> &'static dyn DynCodec {
