@@ -55,6 +55,10 @@ macro_rules! for_each_codec {
         $f::<$crate::codecs::Utf8Ext42>($($arg),*);
         $f::<$crate::codecs::Printable6>($($arg),*);
         $f::<$crate::codecs::Printable6Big>($($arg),*);
+        $f::<$crate::codecs::Utf16Le>($($arg),*);
+        $f::<$crate::codecs::Utf16Be>($($arg),*);
+        $f::<$crate::codecs::Utf32Le>($($arg),*);
+        $f::<$crate::codecs::Utf32Be>($($arg),*);
         $f::<$crate::codecs::Cesu8>($($arg),*);
         $f::<$crate::codecs::Mutf8>($($arg),*);
         $f::<$crate::codecs::PerlUtf8>($($arg),*);

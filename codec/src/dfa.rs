@@ -18,7 +18,7 @@
 //! let trans = [0, 0, 2 | (7 << 16), 0];
 //! // With no live state but the start, every unit is a sync unit.
 //! let facts =
-//!     Facts { ascii_transparent: true, byte_digits: true, cyclic: false, lsb_first: false, sync_units: [u64::MAX; 4] };
+//!     Facts { ascii_transparent: true, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4] };
 //! let dfa = Dfa::new(Parts {
 //!     classes: &classes,
 //!     digits: &digits,
@@ -29,6 +29,7 @@
 //!     expanded: None,
 //!     depth: &[0, 0],
 //!     remaining: &[],
+//!     places: None,
 //! })
 //! .unwrap();
 //! assert_eq!((dfa.class_count(), dfa.state_count()), (2, 2));
@@ -122,6 +123,8 @@ pub struct Transition {
     pub next: usize,
     /// How many low bits of the unit's digit are payload.
     pub payload_bits: u32,
+    /// Where they go, for a table with [`Parts::places`]: `(shift << 8) | place`.
+    pub place: Option<u64>,
     /// The bias added when this transition completes a sequence.
     pub bias: u64,
 }
@@ -138,10 +141,10 @@ pub struct Facts {
     /// Some path loops other than through the start state: sequences have no
     /// length limit, and values can outgrow any integer.
     pub cyclic: bool,
-    /// Payload groups come least significant first (LEB128): a unit's payload
-    /// lands above the bits read before it, not below. Such an automaton is
-    /// never cyclic and has no expanded table.
-    pub lsb_first: bool,
+    /// Bytes per code unit (1, 2 or 4): an invalid sequence is reported as
+    /// whole units (UTF-16's lone surrogate is one error of two bytes), and a
+    /// partial unit at the end as a truncated sequence.
+    pub unit_bytes: u8,
     /// The sync units: bit `u % 64` of word `u / 64` is set when every state but
     /// the start rejects unit `u`, so that a sequence starts at it in valid input.
     pub sync_units: [u64; 4],
@@ -195,6 +198,44 @@ pub struct Parts<'a> {
     /// With an expanded table, the payload bits still to come in every state
     /// (0 for dead and start); empty without one.
     pub remaining: &'a [u8],
+    /// Where each transition puts its payload, when not simply below the bits
+    /// read before ([`PLACE_SHIFT`]): one entry per transition entry, `(s << 8)
+    /// | q` for `v = (v << s) | (payload << q)`. Payload groups least
+    /// significant first (LEB128) and little-endian units (UTF-16LE) need it.
+    pub places: Option<&'a [u64]>,
+}
+
+/// In a [`Parts::places`] entry, the shift of the value read so far (`s`) sits
+/// above bit 8; the place of the unit's payload (`q`) is the low byte.
+pub const PLACE_SHIFT: u32 = 8;
+
+/// What a step reports when the unit at byte `at` of a sequence cannot follow
+/// the ones before it, for code units of `unit` bytes and `available` bytes of
+/// input: the maximal subpart as an invalid sequence of whole units
+/// ([`whole_units`]), unless the input ends inside that unit, which is then a
+/// truncated sequence (a unit is judged whole: UTF-16BE's `D8 00 41` at the end
+/// is one error, as in little-endian order, where the bad byte comes last).
+pub fn dead_end<V>(at: usize, unit: usize, available: usize) -> Step<V> {
+    if unit > 1 && (at / unit + 1) * unit > available {
+        return Step::Incomplete;
+    }
+    Step::Invalid { len: whole_units(at.max(1), unit, available) }
+}
+
+/// The length of an invalid sequence of `len` bytes in whole units of `unit`
+/// bytes: the units it covers completely, at least one, but no more than the
+/// `available` bytes of the input (a bad unit cut short by the end).
+pub const fn whole_units(len: usize, unit: usize, available: usize) -> usize {
+    if unit <= 1 {
+        return len;
+    }
+    let whole = len - len % unit;
+    let whole = if whole < unit { unit } else { whole };
+    if whole > available {
+        available
+    } else {
+        whole
+    }
 }
 
 /// The shift rows as the validator holds them.
@@ -245,6 +286,7 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     trans: T,
     biases: B,
     expanded: Option<B>,
+    places: Option<B>,
     stride: usize,
     facts: Facts,
     shift: Shift,
@@ -265,6 +307,7 @@ impl Dfa<&'static [u32], &'static [u64]> {
             trans: parts.transitions,
             biases: parts.biases,
             expanded: parts.expanded,
+            places: parts.places,
             stride,
             facts: parts.facts,
             shift: Shift::of(&parts.shift, 1),
@@ -284,6 +327,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             trans: parts.transitions.to_vec(),
             biases: parts.biases.to_vec(),
             expanded: parts.expanded.map(<[u64]>::to_vec),
+            places: parts.places.map(<[u64]>::to_vec),
             stride,
             facts: parts.facts,
             shift: Shift::of(&parts.shift, 1),
@@ -300,6 +344,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             trans: self.trans.as_ref(),
             biases: self.biases.as_ref(),
             expanded: self.expanded.as_ref().map(|x| x.as_ref()),
+            places: self.places.as_ref().map(|x| x.as_ref()),
             stride: self.stride,
             facts: self.facts,
             shift: self.shift,
@@ -370,6 +415,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             class,
             next: (e & STATE_MASK) as usize,
             payload_bits: (e >> BITS_SHIFT) & 0xF,
+            place: self.places().and_then(|p| p.get(state + class).copied()),
             bias: self.biases.as_ref()[(e >> BIAS_SHIFT) as usize],
         }
     }
@@ -378,10 +424,10 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// with wrapping `u64` arithmetic: exact for automata that are not cyclic.
     #[inline]
     pub fn step<V: Value>(&self, input: &[u8]) -> Step<V> {
-        if self.facts.lsb_first {
-            return self.step_with::<accumulate::LsbFirst<V>>(input);
+        if self.places.is_some() {
+            return self.step_with::<accumulate::Placed<V>, true>(input);
         }
-        self.step_with::<accumulate::Wrapping<V>>(input)
+        self.step_with::<accumulate::Wrapping<V>, false>(input)
     }
 
     /// Like [`Dfa::step`] with `u64` values, for tables whose values can outgrow 64
@@ -389,11 +435,11 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`Step::Invalid`] over the whole sequence (it is outside the 64-bit view of the
     /// codec; `Dfa::step_big` (feature `big`) decodes it).
     pub fn step_checked(&self, input: &[u8]) -> Step<u64> {
-        if self.facts.lsb_first {
+        if self.places.is_some() {
             // Never cyclic (a table invariant): no value outgrows its sequence.
             return self.step(input);
         }
-        self.step_with::<accumulate::Checked>(input)
+        self.step_with::<accumulate::Checked, false>(input)
     }
 
     /// Decodes the sequence at the start of `input` to a value of any size. The
@@ -401,23 +447,26 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`crate::big::BigUint`].
     #[cfg(feature = "big")]
     pub fn step_big(&self, input: &[u8]) -> Step<crate::big::BigUint> {
-        if self.facts.lsb_first {
+        if self.places.is_some() {
             return self.step::<u64>(input).map(crate::big::BigUint::from);
         }
-        self.step_with::<accumulate::Big>(input)
+        self.step_with::<accumulate::Big, false>(input)
     }
 
     /// The one step function: walks the table from the start state, handing each
-    /// unit's payload to the accumulator `A`.
+    /// unit's payload (and, with `PLACED`, its place) to the accumulator `A`.
     #[inline(always)]
-    fn step_with<A: accumulate::Accumulator>(&self, input: &[u8]) -> Step<A::Out> {
+    fn step_with<A: accumulate::Accumulator, const PLACED: bool>(&self, input: &[u8]) -> Step<A::Out> {
         let trans = self.trans.as_ref();
+        let places = self.places.as_ref().map_or(&[][..], |p| p.as_ref());
         let start = self.stride;
         let mut state = start;
         let mut acc = A::default();
         for (i, &b) in input.iter().enumerate() {
-            let e = trans[state + self.classes[b as usize] as usize];
-            acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize]);
+            let at = state + self.classes[b as usize] as usize;
+            let e = trans[at];
+            let place = if PLACED { places.get(at).copied().unwrap_or(0) } else { 0 };
+            acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], place);
             state = (e & STATE_MASK) as usize;
             if state == start {
                 let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
@@ -427,11 +476,18 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
                 };
             }
             if state == DEAD {
-                // The maximal subpart: the units before this one, or this one alone.
-                return Step::Invalid { len: i.max(1) };
+                // The maximal subpart: the units before this one, or this one
+                // alone, in whole code units.
+                return dead_end(i, usize::from(self.facts.unit_bytes), input.len());
             }
         }
         Step::Incomplete
+    }
+
+    /// Where each transition puts its payload, for tables that say
+    /// ([`Parts::places`]).
+    pub fn places(&self) -> Option<&[u64]> {
+        self.places.as_ref().map(|p| p.as_ref())
     }
 
     /// Checks that `input` is a concatenation of valid sequences.

@@ -31,6 +31,8 @@ pub struct Arm {
     pub next: usize,
     /// Payload bits the unit contributes.
     pub payload_bits: u32,
+    /// Where they go ([`crate::automaton::Edge::place`]).
+    pub place: u32,
     /// Bias added if the transition completes a sequence.
     pub bias: u64,
 }
@@ -42,10 +44,18 @@ pub fn arms(dfa: &Automaton, state: usize) -> Vec<Arm> {
     for u in 0..=255u8 {
         let t = dfa.edge(state, u);
         match out.last_mut() {
-            Some(a) if a.next == t.next && a.payload_bits == t.payload_bits && a.bias == t.bias && a.hi + 1 == u => {
+            Some(a)
+                if a.next == t.next
+                    && a.payload_bits == t.payload_bits
+                    && a.place == t.place
+                    && a.bias == t.bias
+                    && a.hi + 1 == u =>
+            {
                 a.hi = u
             }
-            _ => out.push(Arm { lo: u, hi: u, next: t.next, payload_bits: t.payload_bits, bias: t.bias }),
+            _ => {
+                out.push(Arm { lo: u, hi: u, next: t.next, payload_bits: t.payload_bits, place: t.place, bias: t.bias })
+            }
         }
     }
     out

@@ -21,7 +21,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use crate::automaton::{Automaton, BuildError, BuildOptions};
-use crate::model::{GroupOrder, Model, UnitPattern};
+use crate::model::Model;
 use crate::{Description, Diagnostic, Diagnostics};
 use placemat_codec::big::RepeatForm;
 use placemat_codec::dfa::Dfa;
@@ -141,18 +141,11 @@ impl Encoder for LoadedCodec {
         if out.len() < n {
             return Err(EncodeError::BufferTooSmall { needed: n });
         }
-        // Each unit takes the payload's low bits in turn: the last unit first
-        // when groups are most significant first, the first unit otherwise.
-        let mut payload = raw - form.bias;
-        let mut write = |(u, slot): (&UnitPattern, &mut u8)| {
-            let digit = u.fixed_bits | (payload & ((1u64 << u.payload_bits) - 1)) as u8;
-            payload = payload.checked_shr(u.payload_bits).unwrap_or(0);
-            *slot = self.model.unit_byte(digit);
-        };
-        let pairs = form.units.iter().zip(out.iter_mut());
-        match self.model.groups {
-            GroupOrder::MsbFirst => pairs.rev().for_each(&mut write),
-            GroupOrder::LsbFirst => pairs.for_each(&mut write),
+        // Each unit takes its share of the payload from its place.
+        let payload = raw - form.bias;
+        for ((u, at), slot) in form.units.iter().zip(&form.places).zip(out.iter_mut()) {
+            let share = payload.checked_shr(*at).unwrap_or(0) & ((1u64 << u.payload_bits) - 1);
+            *slot = self.model.unit_byte(u.fixed_bits | share as u8);
         }
         Ok(n)
     }

@@ -70,6 +70,42 @@ pub enum GroupOrder {
     LsbFirst,
 }
 
+/// How the bytes of a unit wider than a byte are serialized.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ByteOrder {
+    /// Most significant byte first (UTF-16BE), and every byte unit.
+    Big,
+    /// Least significant byte first (UTF-16LE).
+    Little,
+}
+
+/// Where the payload of each byte pattern of a form lands: the bit of the
+/// form's payload its lowest payload bit takes. Code units are `unit_bytes`
+/// consecutive patterns serialized in `order`; a code unit's payload is its low
+/// bits, the code units' payloads follow `groups`.
+pub fn places(units: &[UnitPattern], unit_bytes: u32, order: ByteOrder, groups: GroupOrder) -> Vec<u32> {
+    let n = (unit_bytes as usize).max(1);
+    let code_units: Vec<&[UnitPattern]> = units.chunks(n).collect();
+    let widths: Vec<u32> = code_units.iter().map(|c| c.iter().map(|u| u.payload_bits).sum()).collect();
+    let mut out = Vec::with_capacity(units.len());
+    for (j, code_unit) in code_units.iter().enumerate() {
+        let base: u32 = match groups {
+            GroupOrder::MsbFirst => widths[j + 1..].iter().sum(),
+            GroupOrder::LsbFirst => widths[..j].iter().sum(),
+        };
+        for (b, _) in code_unit.iter().enumerate() {
+            // The bytes of lower significance in this code unit hold its low bits.
+            let lower = |k: usize| match order {
+                ByteOrder::Big => k > b,
+                ByteOrder::Little => k < b,
+            };
+            let below: u32 = code_unit.iter().enumerate().filter(|&(k, _)| lower(k)).map(|(_, u)| u.payload_bits).sum();
+            out.push(base + below);
+        }
+    }
+    out
+}
+
 /// One unit of a form's pattern: fixed bits and payload bits (the low bits).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct UnitPattern {
@@ -173,17 +209,22 @@ pub struct Model {
     pub premap: Option<Vec<u32>>,
     /// Form derivation.
     pub layout: Layout,
-    /// The order of payload groups.
+    /// The order of payload groups (code units).
     pub groups: GroupOrder,
+    /// Bytes per code unit: 1, or 2 and 4 for `u16be`, `u16le`, `u32be`, `u32le`.
+    /// The forms' unit patterns are bytes either way.
+    pub unit_bytes: u32,
+    /// How a wider code unit's bytes are serialized (`Big` for byte units).
+    pub byte_order: ByteOrder,
     /// Declared forms.
     pub forms: Vec<Form>,
 }
 
 impl Model {
-    /// Bits per unit digit.
+    /// Bits per code unit (16 for `u16le`).
     pub fn unit_width(&self) -> u32 {
         match &self.unit {
-            Unit::Byte => 8,
+            Unit::Byte => 8 * self.unit_bytes,
             Unit::Alphabet(a) => a.len().trailing_zeros(),
         }
     }
@@ -318,52 +359,55 @@ impl Model {
         subtract(&form.lo, &form.hi, &self.excluded)
     }
 
-    /// The payload that `digits` (one per pattern of `units`, payload bits only)
-    /// spell, groups in the model's order.
-    pub fn payload(&self, units: &[UnitPattern], digits: &[u64]) -> BigUint {
-        let pairs = units.iter().zip(digits);
-        match self.groups {
-            GroupOrder::MsbFirst => {
-                pairs.fold(BigUint::zero(), |acc, (u, &d)| (acc << u.payload_bits) | BigUint::from(d))
-            }
-            GroupOrder::LsbFirst => {
-                pairs.rev().fold(BigUint::zero(), |acc, (u, &d)| (acc << u.payload_bits) | BigUint::from(d))
-            }
-        }
+    /// Whether payload is placed (groups least significant first, or
+    /// little-endian units wider than a byte), rather than read most significant
+    /// group first, each unit's bits below those read before (byte units, and
+    /// big-endian wide units, whose bytes come most significant first).
+    pub fn is_placed(&self) -> bool {
+        self.groups == GroupOrder::LsbFirst || (self.unit_bytes > 1 && self.byte_order == ByteOrder::Little)
     }
 
-    /// The payloads `lo..=hi` of a form with `units` as products of per-unit
-    /// digit ranges ([`crate::split_range`]), one range per unit in unit order,
-    /// whatever the group order.
-    pub fn split_payloads(&self, units: &[UnitPattern], lo: u128, hi: u128) -> Vec<Vec<(u32, u32)>> {
-        let mut widths: Vec<u32> = units.iter().map(|u| u.payload_bits).collect();
-        if self.groups == GroupOrder::MsbFirst {
-            return crate::split_range(lo, hi, &widths);
-        }
-        // The splitter reads groups most significant first: split in reverse and
-        // turn each product back.
-        widths.reverse();
-        let mut products = crate::split_range(lo, hi, &widths);
-        products.iter_mut().for_each(|p| p.reverse());
-        products
+    /// Where each unit's payload bits go in a form's payload: the bit each
+    /// unit's lowest payload bit lands on ([`places`]).
+    pub fn places(&self, units: &[UnitPattern]) -> Vec<u32> {
+        places(units, self.unit_bytes, self.byte_order, self.groups)
+    }
+
+    /// The payload that `digits` (one per pattern of `units`, payload bits only)
+    /// spell.
+    pub fn payload(&self, units: &[UnitPattern], digits: &[u64]) -> BigUint {
+        let places = self.places(units);
+        digits.iter().zip(places).fold(BigUint::zero(), |acc, (&d, at)| acc | (BigUint::from(d) << at))
     }
 
     /// Each pattern's share of `payload` (the inverse of [`Model::payload`]).
     pub fn payload_digits(&self, units: &[UnitPattern], payload: &BigUint) -> Vec<u64> {
-        let mut rest = payload.clone();
-        let mut take = |u: &UnitPattern| {
-            let d = (&rest & ((BigUint::one() << u.payload_bits) - 1u32)).iter_u64_digits().next().unwrap_or(0);
-            rest >>= u.payload_bits;
-            d
-        };
-        match self.groups {
-            GroupOrder::LsbFirst => units.iter().map(&mut take).collect(),
-            GroupOrder::MsbFirst => {
-                let mut out: Vec<u64> = units.iter().rev().map(&mut take).collect();
-                out.reverse();
-                out
+        let mask = |bits: u32| (BigUint::one() << bits) - 1u32;
+        units
+            .iter()
+            .zip(self.places(units))
+            .map(|(u, at)| ((payload >> at) & mask(u.payload_bits)).iter_u64_digits().next().unwrap_or(0))
+            .collect()
+    }
+
+    /// The payloads `lo..=hi` of a form with `units` as products of per-unit
+    /// digit ranges ([`crate::split_range`]), one range per unit in unit order.
+    pub fn split_payloads(&self, units: &[UnitPattern], lo: u128, hi: u128) -> Vec<Vec<(u32, u32)>> {
+        // The splitter reads groups most significant first: split in that order
+        // and put each product back in unit order.
+        let places = self.places(units);
+        let mut order: Vec<usize> = (0..units.len()).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse((places[k], units[k].payload_bits)));
+        let widths: Vec<u32> = order.iter().map(|&k| units[k].payload_bits).collect();
+        let mut products = crate::split_range(lo, hi, &widths);
+        for p in &mut products {
+            let mut back = vec![(0, 0); units.len()];
+            for (i, &k) in order.iter().enumerate() {
+                back[k] = p[i];
             }
+            *p = back;
         }
+        products
     }
 
     /// The inverse of the pre-mapping, if any.

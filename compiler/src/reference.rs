@@ -27,9 +27,9 @@
 //!   prefix.
 
 use num_bigint::BigUint;
-use num_traits::{One, ToPrimitive};
+use num_traits::{One, ToPrimitive, Zero};
 
-use super::model::{ConcreteForm, GroupOrder, Model};
+use super::model::{ConcreteForm, Model};
 use placemat_codec::Step;
 
 /// The reference interpreter for one model.
@@ -68,9 +68,8 @@ impl<'m> Reference<'m> {
     }
 
     /// Matches `units` against the first `units.len()` patterns of `form`, returning
-    /// the payload they carry (the high part of the form's payload when groups
-    /// are most significant first, the low part otherwise).
-    fn payload(&self, form: &ConcreteForm, units: &[u8]) -> Option<BigUint> {
+    /// the payload bits they carry (in their places) and which bits those are.
+    fn payload(&self, form: &ConcreteForm, units: &[u8]) -> Option<(BigUint, BigUint)> {
         if units.len() > form.units.len() {
             return None;
         }
@@ -82,7 +81,8 @@ impl<'m> Reference<'m> {
             }
             digits.push(u64::from(d) & ((1u64 << pat.payload_bits) - 1));
         }
-        Some(self.model.payload(&form.units[..units.len()], &digits))
+        let masks: Vec<u64> = form.units[..units.len()].iter().map(|u| (1u64 << u.payload_bits) - 1).collect();
+        Some((self.model.payload(&form.units, &digits), self.model.payload(&form.units, &masks)))
     }
 
     /// Whether some valid value of `form` has payload in `lo..=hi`.
@@ -102,46 +102,60 @@ impl<'m> Reference<'m> {
     /// Whether `units` is a prefix of some valid sequence.
     pub fn is_valid_prefix(&self, units: &[u8]) -> bool {
         self.forms_for(units.len()).iter().any(|f| {
-            let Some(p) = self.payload(f, units) else {
+            let Some((known, mask)) = self.payload(f, units) else {
                 return false;
             };
+            let total: u32 = f.units.iter().map(|u| u.payload_bits).sum();
             let rest: u32 = f.units[units.len()..].iter().map(|u| u.payload_bits).sum();
-            match self.model.groups {
-                GroupOrder::MsbFirst => {
-                    let lo = p << rest;
-                    let hi = &lo + ((BigUint::one() << rest) - 1u32);
-                    self.any_valid(f, lo, hi)
-                }
-                GroupOrder::LsbFirst => {
-                    let done: u32 = f.units[..units.len()].iter().map(|u| u.payload_bits).sum();
-                    self.any_valid_above(f, &p, done, rest)
-                }
+            if mask == ((BigUint::one() << total) - (BigUint::one() << rest)) {
+                // The bits still to come are the low ones: one interval.
+                let hi = &known + ((BigUint::one() << rest) - 1u32);
+                return self.any_valid(f, known, hi);
             }
+            self.any_valid_with(f, &known, &mask, total)
         })
     }
 
-    /// Whether some valid value of `form` has payload `low + k·2^done` with
-    /// `k < 2^rest`: the payloads whose `done` low bits are `low`.
-    fn any_valid_above(&self, form: &ConcreteForm, low: &BigUint, done: u32, rest: u32) -> bool {
-        let step = BigUint::one() << done;
-        let top = low + (((BigUint::one() << rest) - 1u32) << done);
-        let lo = (low + &form.bias).max(form.lo.clone());
-        let hi = (top + &form.bias).min(form.hi.clone());
-        if lo > hi {
-            return false;
-        }
-        let base = low + &form.bias;
-        super::model::subtract(&lo, &hi, &self.model.excluded).iter().any(|(a, b)| {
-            // The first payload of the progression at or above `a`.
-            let k = (a - &base + &step - 1u32) / &step;
-            &base + k * &step <= *b
+    /// Whether some valid value of `form` has a payload of `total` bits whose
+    /// bits under `mask` are `known`. Filling the other bits in from a number
+    /// `y` keeps the order of `y`, so the smallest such payload at or above each
+    /// valid interval's start is found by bisection on `y`.
+    fn any_valid_with(&self, form: &ConcreteForm, known: &BigUint, mask: &BigUint, total: u32) -> bool {
+        let free: Vec<u64> = (0..u64::from(total)).filter(|&b| !mask.bit(b)).collect();
+        let fill = |y: &BigUint| {
+            let mut x = known.clone();
+            for (i, &b) in free.iter().enumerate() {
+                if y.bit(i as u64) {
+                    x.set_bit(b, true);
+                }
+            }
+            x
+        };
+        let end = BigUint::one() << free.len();
+        let valid = super::model::subtract(&form.lo, &form.hi, &self.model.excluded);
+        valid.iter().any(|(a, b)| {
+            if *b < form.bias {
+                return false;
+            }
+            let (a, b) = (if *a > form.bias { a - &form.bias } else { BigUint::zero() }, b - &form.bias);
+            // The smallest y whose filled-in payload is at least `a`.
+            let (mut lo, mut hi) = (BigUint::zero(), end.clone());
+            while lo < hi {
+                let mid: BigUint = (&lo + &hi) >> 1u32;
+                if fill(&mid) >= a {
+                    hi = mid;
+                } else {
+                    lo = mid + 1u32;
+                }
+            }
+            lo < end && fill(&lo) <= b
         })
     }
 
     /// The value of `units` if it is exactly one valid sequence.
     pub fn complete(&self, units: &[u8]) -> Option<BigUint> {
         self.forms_for(units.len()).iter().filter(|f| f.units.len() == units.len()).find_map(|f| {
-            let p = self.payload(f, units)?;
+            let (p, _) = self.payload(f, units)?;
             self.any_valid(f, p.clone(), p.clone()).then(|| self.unmap(p + &f.bias))
         })
     }
@@ -153,7 +167,8 @@ impl<'m> Reference<'m> {
                 return Step::Value { value, len: k };
             }
             if !self.is_valid_prefix(&input[..k]) {
-                return Step::Invalid { len: (k - 1).max(1) };
+                // The maximal subpart, in whole code units.
+                return placemat_codec::dfa::dead_end(k - 1, self.model.unit_bytes as usize, input.len());
             }
         }
         Step::Incomplete

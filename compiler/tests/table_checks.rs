@@ -24,6 +24,7 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         expanded: a.expanded.as_deref(),
         depth: a.facts.depth.as_deref().unwrap(),
         remaining: a.facts.remaining.as_deref().unwrap(),
+        places: a.places.as_deref(),
     }
 }
 
@@ -120,4 +121,32 @@ fn an_expanded_table_that_disagrees_is_refused() {
         }),
         Ok(())
     );
+}
+
+/// Placed payloads (LEB128, UTF-16LE): one entry per transition, shifts and
+/// places below 64, no expanded table; and a code unit of 1, 2 or 4 bytes.
+#[test]
+fn broken_places_and_unit_widths_are_refused() {
+    let a = utf8();
+    let places = vec![0u64; a.transitions.len()];
+    // UTF-8 has an expanded table, which places rule out.
+    assert_eq!(checked(&a, |p| p.places = Some(&places)), Err(TableError::BadFacts));
+    let three = |p: &mut Parts<'_>| p.facts.unit_bytes = 3;
+    assert_eq!(checked(&a, three), Err(TableError::BadFacts));
+    let leb = include_str!("../../variants/descriptions/leb128.placemat");
+    let leb = Automaton::build(&Description::parse_str(leb).unwrap().model, BuildOptions::default()).unwrap();
+    let good = leb.places.clone().expect("LEB128 places its payload");
+    assert!(leb.with_parts(|p| Dfa::new(p).is_ok()));
+    let short: &'static [u64] = Box::leak(good[1..].to_vec().into_boxed_slice());
+    assert!(leb.with_parts(|mut p| {
+        p.places = Some(short);
+        Dfa::new(p) == Err(TableError::BadFacts)
+    }));
+    let mut far = good.clone();
+    far[3] = 64;
+    let far: &'static [u64] = Box::leak(far.into_boxed_slice());
+    assert!(leb.with_parts(|mut p| {
+        p.places = Some(far);
+        Dfa::new(p) == Err(TableError::BadFacts)
+    }));
 }

@@ -3,7 +3,7 @@
 
 use num_traits::ToPrimitive;
 use placemat_compiler::automaton::Automaton;
-use placemat_compiler::model::{GroupOrder, Layout, Model, UnitPattern};
+use placemat_compiler::model::{Layout, Model, UnitPattern};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -115,18 +115,13 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
 }
 
 /// The statements writing a form's units into `slot` from its payload `p`: each
-/// unit's fixed bits and its share of the payload, groups in the model's order.
-/// Shares at or above the value type's width are zeros (the range keeps them so).
+/// unit's fixed bits and its share of the payload, from its place
+/// ([`Model::places`]). Shares at or above the value type's width are zeros
+/// (the range keeps them so).
 fn unit_writes(model: &Model, units: &[UnitPattern], alphabet: bool) -> Vec<TokenStream> {
     let width = model.value.bits().unwrap_or(64);
-    let total: u32 = units.iter().map(|u| u.payload_bits).sum();
-    let mut below_msb = total;
-    let mut below_lsb = 0;
     let mut writes = Vec::new();
-    for (i, u) in units.iter().enumerate() {
-        below_msb -= u.payload_bits;
-        let shift = if model.groups == GroupOrder::LsbFirst { below_lsb } else { below_msb };
-        below_lsb += u.payload_bits;
+    for (i, (u, shift)) in units.iter().zip(model.places(units)).enumerate() {
         let fixed = Literal::u8_unsuffixed(u.fixed_bits);
         let mask = lit((1u64 << u.payload_bits) - 1);
         let s = Literal::u32_unsuffixed(shift);

@@ -23,15 +23,15 @@ use quote::quote;
 
 /// The form window function `window_forms(w) -> (value, len)` and the window size,
 /// or `None` when the model does not suit it: alphabet units, unbounded values,
-/// payload groups least significant first,
+/// placed payload (groups least significant first, wide units),
 /// more than 8 units in a form, a first unit whose payload bits are not its low
 /// bits, or two forms whose first units overlap (the first unit would not
 /// determine the form).
 pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> Option<(TokenStream, usize)> {
-    if model.unit != Unit::Byte || !model.is_bounded() || a.facts.lsb_first {
+    if model.unit != Unit::Byte || !model.is_bounded() || a.placed {
         return None;
     }
-    let forms = &a.decode_forms()?;
+    let forms = &a.decode_forms(model)?;
     let window = forms.iter().map(|f| f.units.len()).max()?;
     if window > 8 || forms.iter().any(|f| f.units.is_empty()) {
         return None;

@@ -53,11 +53,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let states = states::emit(&target, states::Reader::Exact).ok_or_else(|| {
         syn::Error::new(
             call,
-            if a.facts.lsb_first {
-                "with `groups: lsb_first`, every path into a state must read the same number of payload bits"
-            } else {
-                "the automaton has a cycle through several states: a branching decoder handles only a repeated unit"
-            },
+            "the automaton has a cycle through several states: a branching decoder handles only a repeated unit",
         )
     })?;
     let (ty, branching, vis) = (&names.ty, &names.branching, &description.vis);

@@ -39,15 +39,11 @@ pub struct Target<'a> {
 }
 
 /// The state functions for `reader`, or `None` when the automaton has a cycle
-/// through several states (which neither reader handles), for a window any
-/// cycle at all, or groups least significant first that some state cannot place
-/// (paths into it read different numbers of payload bits).
+/// through several states (which neither reader handles) or, for a window, any
+/// cycle at all.
 pub fn emit(t: &Target<'_>, reader: Reader) -> Option<TokenStream> {
     let a = t.automaton;
     if !a.facts.loops_on_one_state || (a.facts.cyclic && reader != Reader::Exact) {
-        return None;
-    }
-    if a.facts.lsb_first && a.facts.consumed.is_none() {
         return None;
     }
     let fns = (1..a.state_count()).map(|s| state_fn(t, reader, s));
@@ -63,7 +59,16 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
         Reader::Window(_) => format!(" State {s} of the automaton, on a window: reads `w[i]`."),
     };
     let value_ty = t.value_ty;
-    let invalid = if s == 1 { quote!(1) } else { quote!(i) };
+    // The maximal subpart; for units wider than a byte, whole units (or a
+    // truncated sequence, if the input ends inside the unit).
+    let invalid = match (s, t.automaton.unit_bytes) {
+        (1, 1) => quote!(::placemat_codec::Step::Invalid { len: 1 }),
+        (_, 1) => quote!(::placemat_codec::Step::Invalid { len: i }),
+        (_, n) => {
+            let n = Literal::usize_unsuffixed(n as usize);
+            quote!(::placemat_codec::dfa::dead_end(i, #n, input.len()))
+        }
+    };
     let lint = quote!(#[allow(clippy::let_and_return, clippy::identity_op, clippy::needless_return)]);
     match reader {
         Reader::Window(n) => {
@@ -93,7 +98,7 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
                     match b {
                         #(#loops)*
                         #(#arms)*
-                        _ => return ::placemat_codec::Step::Invalid { len: #invalid },
+                        _ => return #invalid,
                     }
                 }
             }
@@ -108,7 +113,7 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
                 #lint
                 match b {
                     #(#arms)*
-                    _ => ::placemat_codec::Step::Invalid { len: #invalid },
+                    _ => #invalid,
                 }
             }
         },
@@ -131,7 +136,7 @@ fn grouped_arms(t: &Target<'_>, reader: Reader, s: usize) -> (Vec<TokenStream>, 
     for (arm, runs) in &groups {
         let pat = pattern(runs);
         if arm.next == s && s != 1 {
-            let take = take(t, s, arm, true);
+            let take = take(t, arm, true);
             loops.push(quote!(#pat => { #take i += 1; }));
         } else {
             let body = then(t, reader, s, arm);
@@ -162,12 +167,12 @@ fn hex(u: u8) -> Literal {
 /// in a loop over a mutable `v`) or shadowing. Checked against overflow for
 /// cyclic automata, whose values can outgrow the value type: a sequence that
 /// overflows is handed to the table walker's checked step.
-fn take(t: &Target<'_>, s: usize, a: &Arm, assign: bool) -> TokenStream {
+fn take(t: &Target<'_>, a: &Arm, assign: bool) -> TokenStream {
     if a.payload_bits == 0 {
         return quote!();
     }
-    if t.automaton.facts.lsb_first {
-        return take_above(t, s, a);
+    if t.automaton.placed {
+        return take_placed(t, a);
     }
     let value_ty = t.value_ty;
     let codec_ty = t.codec_ty;
@@ -189,28 +194,23 @@ fn take(t: &Target<'_>, s: usize, a: &Arm, assign: bool) -> TokenStream {
     quote!(#check #bind v = (v << #n) | ((#digit as u16 & #mask) as #value_ty);)
 }
 
-/// With groups least significant first: the unit's payload placed above the
-/// bits read before state `s` (the automaton is not cyclic, so `v` is shadowed).
-/// Bits at or above the value type's width are zeros of every valid sequence.
-fn take_above(t: &Target<'_>, s: usize, a: &Arm) -> TokenStream {
-    let value_ty = t.value_ty;
-    let codec_ty = t.codec_ty;
-    let at = t.automaton.facts.consumed.as_ref().map_or(0, |c| u32::from(c[s]));
-    let width = if value_ty.to_string() == "u32" { 32 } else { 64 };
-    if at >= width {
-        return quote!();
-    }
+/// With placed payload ([`Automaton::placed`]): the value read so far shifts
+/// by the arm's shift and the unit's payload goes to its place (the automaton is
+/// not cyclic, so `v` is shadowed).
+fn take_placed(t: &Target<'_>, a: &Arm) -> TokenStream {
+    let (value_ty, codec_ty) = (t.value_ty, t.codec_ty);
+    let shift = Literal::u32_unsuffixed(a.place >> placemat_codec::dfa::PLACE_SHIFT);
+    let at = Literal::u32_unsuffixed(a.place & 0xFF);
     let mask: Literal =
         format!("{:#X}", (1u16 << a.payload_bits) - 1).replace("0X", "0x").parse().expect("a hex literal");
     let digit = if t.automaton.facts.byte_digits { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
-    let at = Literal::u32_unsuffixed(at);
-    quote!(let v = v | (((#digit as u16 & #mask) as #value_ty) << #at);)
+    quote!(let v = (v << #shift) | (((#digit as u16 & #mask) as #value_ty) << #at);)
 }
 
 /// An arm's body: take the payload, then finish the sequence or go on to the
 /// next state's function.
 fn then(t: &Target<'_>, reader: Reader, s: usize, a: &Arm) -> TokenStream {
-    let take = take(t, s, a, reader == Reader::Exact && has_loop(t.automaton, s));
+    let take = take(t, a, reader == Reader::Exact && has_loop(t.automaton, s));
     let value = if a.bias == 0 {
         quote!(v)
     } else {

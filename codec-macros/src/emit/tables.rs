@@ -69,7 +69,8 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
 /// `static` walker over them.
 pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let f = &a.facts;
-    let (ascii, bytes, cyclic, lsb) = (f.ascii_transparent, f.byte_digits, f.cyclic, f.lsb_first);
+    let (ascii, bytes, cyclic) = (f.ascii_transparent, f.byte_digits, f.cyclic);
+    let unit_bytes = Literal::u8_unsuffixed(a.unit_bytes as u8);
     let sync = hex_array(&f.sync_units, 16);
     let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
     let depth = f.depth.as_deref().unwrap_or(&[]);
@@ -105,6 +106,17 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let places = match &a.places {
+        Some(places) => {
+            let (n, table) = (Literal::usize_unsuffixed(places.len()), hex_array(places, 4));
+            quote! {{
+                /// Where each transition puts its payload: `(shift << 8) | place`.
+                static PLACES: [u64; #n] = #table;
+                ::core::option::Option::Some(&PLACES)
+            }}
+        }
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
         /// The merged state offsets of the shift validator, one per state.
         static SHIFT_OFFSETS: [u8; #n_offsets] = #offsets;
@@ -121,13 +133,14 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
                 ascii_transparent: #ascii,
                 byte_digits: #bytes,
                 cyclic: #cyclic,
-                lsb_first: #lsb,
+                unit_bytes: #unit_bytes,
                 sync_units: #sync,
             },
             shift: #shift,
             expanded: #expanded,
             depth: &DEPTH,
             remaining: &REMAINING,
+            places: #places,
         });
         &DFA
     }

@@ -509,7 +509,7 @@ impl ::placemat_codec::Codec for Utf8 {
                 ascii_transparent: true,
                 byte_digits: true,
                 cyclic: false,
-                lsb_first: false,
+                unit_bytes: 1,
                 sync_units: [
                     0xffffffffffffffff, 0xffffffffffffffff, 0x0000000000000000,
                     0xffffffffffffffff,
@@ -1408,6 +1408,7 @@ impl ::placemat_codec::Codec for Utf8 {
             },
             depth: &DEPTH,
             remaining: &REMAINING,
+            places: ::core::option::Option::None,
         });
         &DFA
     }

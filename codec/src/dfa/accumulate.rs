@@ -14,8 +14,9 @@ pub(crate) const MASKS: [u64; 16] = [0, 1, 3, 7, 15, 31, 63, 127, 255, 511, 1023
 pub(crate) trait Accumulator: Default {
     /// The finished value.
     type Out;
-    /// Takes the low `bits` bits of `digit` as the next payload bits.
-    fn take(&mut self, bits: u32, digit: u8);
+    /// Takes the low `bits` bits of `digit` as the next payload bits (at
+    /// `place`, for accumulators that read [`super::Parts::places`]).
+    fn take(&mut self, bits: u32, digit: u8, place: u64);
     /// The value with `bias` added, or `None` if it does not fit `Out`.
     fn finish(self, bias: u64) -> Option<Self::Out>;
 }
@@ -32,7 +33,7 @@ impl<V> Default for Wrapping<V> {
 impl<V: Value> Accumulator for Wrapping<V> {
     type Out = V;
     #[inline(always)]
-    fn take(&mut self, bits: u32, digit: u8) {
+    fn take(&mut self, bits: u32, digit: u8, _place: u64) {
         self.0 = (self.0 << bits) | (u64::from(digit) & MASKS[bits as usize]);
     }
     #[inline(always)]
@@ -41,32 +42,26 @@ impl<V: Value> Accumulator for Wrapping<V> {
     }
 }
 
-/// Wrapping `u64` arithmetic for payload groups that come least significant
-/// first: each unit's bits land above those read before it.
-pub(crate) struct LsbFirst<V> {
-    value: u64,
-    at: u32,
-    kind: PhantomData<V>,
-}
+/// Wrapping `u64` arithmetic for tables that place each unit's payload
+/// ([`super::Parts::places`]): `v = (v << s) | (payload << q)`.
+pub(crate) struct Placed<V>(u64, PhantomData<V>);
 
-impl<V> Default for LsbFirst<V> {
+impl<V> Default for Placed<V> {
     fn default() -> Self {
-        LsbFirst { value: 0, at: 0, kind: PhantomData }
+        Placed(0, PhantomData)
     }
 }
 
-impl<V: Value> Accumulator for LsbFirst<V> {
+impl<V: Value> Accumulator for Placed<V> {
     type Out = V;
     #[inline(always)]
-    fn take(&mut self, bits: u32, digit: u8) {
-        // Bits past 64 can only be zeros of a valid sequence (the automaton
-        // bounds the value), so dropping them loses nothing.
-        self.value |= (u64::from(digit) & MASKS[bits as usize]).checked_shl(self.at).unwrap_or(0);
-        self.at += bits;
+    fn take(&mut self, bits: u32, digit: u8, place: u64) {
+        let (shift, at) = ((place >> super::PLACE_SHIFT) as u32 & 63, place as u32 & 63);
+        self.0 = (self.0 << shift) | ((u64::from(digit) & MASKS[bits as usize]) << at);
     }
     #[inline(always)]
     fn finish(self, bias: u64) -> Option<V> {
-        Some(V::from_u64_lossy(self.value.wrapping_add(bias)))
+        Some(V::from_u64_lossy(self.0.wrapping_add(bias)))
     }
 }
 
@@ -80,7 +75,7 @@ pub(crate) struct Checked {
 impl Accumulator for Checked {
     type Out = u64;
     #[inline(always)]
-    fn take(&mut self, bits: u32, digit: u8) {
+    fn take(&mut self, bits: u32, digit: u8, _place: u64) {
         self.overflow |= bits > 0 && self.value >> (64 - bits) != 0;
         self.value = (self.value << bits) | (u64::from(digit) & MASKS[bits as usize]);
     }
@@ -108,7 +103,7 @@ pub(crate) struct Big {
 impl Accumulator for Big {
     type Out = crate::big::BigUint;
     #[inline]
-    fn take(&mut self, bits: u32, digit: u8) {
+    fn take(&mut self, bits: u32, digit: u8, _place: u64) {
         let d = u64::from(digit) & MASKS[bits as usize];
         if !self.digits.is_empty() || (bits > 0 && self.small >> (64 - bits) != 0) {
             self.digits.push((bits as u8, d as u8));

@@ -8,7 +8,7 @@
 use core::fmt;
 
 use super::expanded;
-use super::{Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, STATE_MASK};
+use super::{Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, PLACE_SHIFT, STATE_MASK};
 
 /// Why [`super::Dfa::new`] refused its parts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -25,8 +25,9 @@ pub enum TableError {
     BadBias,
     /// An entry takes more than 8 payload bits.
     BadPayload,
-    /// A fact (ASCII transparency, byte digits, sync units) disagrees with the
-    /// table, or least-significant-first groups come with a loop or an expanded table.
+    /// A fact (ASCII transparency, byte digits, sync units, the unit width)
+    /// disagrees with the table, or placed payloads come with a loop, an expanded
+    /// table, a shift or place past 63, or not one per transition.
     BadFacts,
     /// The automaton is said not to be cyclic, and `depth` does not prove it.
     BadDepth,
@@ -143,10 +144,23 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     if ascii != p.facts.ascii_transparent || bytes != p.facts.byte_digits {
         return false;
     }
-    // Least-significant-first values are read by position, which only a bounded
-    // walk without expanded entries (placed most significant first) knows.
-    if p.facts.lsb_first && (p.facts.cyclic || p.expanded.is_some()) {
+    if !matches!(p.facts.unit_bytes, 1 | 2 | 4) {
         return false;
+    }
+    // Placed payloads: one entry per transition, each shift and place below 64,
+    // on a table without loops (no value outgrows its sequence) and without an
+    // expanded table (whose entries are placed most significant first).
+    if let Some(places) = p.places {
+        if places.len() != p.transitions.len() || p.facts.cyclic || p.expanded.is_some() {
+            return false;
+        }
+        let mut i = 0;
+        while i < places.len() {
+            if places[i] >> PLACE_SHIFT >= 64 || places[i] & 0xFF >= 64 {
+                return false;
+            }
+            i += 1;
+        }
     }
     // A class is a sync class when every live state but the start rejects it.
     let mut sync = [true; 256];

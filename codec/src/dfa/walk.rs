@@ -21,8 +21,6 @@ const BLOCK: usize = 128;
 pub(crate) struct Walk {
     state: usize,
     v: u64,
-    /// Payload bits read in this sequence, for least-significant-first groups.
-    at: u32,
 }
 
 /// A walk's values of the current block, written without a branch and appended
@@ -45,7 +43,6 @@ impl<V: Value> Block<V> {
         self.values[self.len % (2 * BLOCK)] = V::from_u64_lossy(v.wrapping_add(bias));
         self.len += usize::from(done);
         walk.v = if done { 0 } else { v };
-        walk.at = if done { 0 } else { walk.at };
     }
 
     #[inline(always)]
@@ -63,33 +60,33 @@ trait Feed: Copy {
 }
 
 /// The class-compressed table, specialized for byte units (`BYTES`: the digit
-/// map is not read), biased tables and payload groups least significant first
-/// (`LSB`).
+/// map is not read), biased tables and tables that place each payload
+/// (`PLACED`, reading `places`).
 #[derive(Copy, Clone)]
-struct Classes<'t, const BYTES: bool, const BIASED: bool, const LSB: bool> {
+struct Classes<'t, const BYTES: bool, const BIASED: bool, const PLACED: bool> {
     trans: &'t [u32],
+    places: &'t [u64],
     classes: &'t [u8; 256],
     digits: &'t [u8; 256],
     biases: &'t [u64],
     start: usize,
 }
 
-impl<const BYTES: bool, const BIASED: bool, const LSB: bool> Feed for Classes<'_, BYTES, BIASED, LSB> {
+impl<const BYTES: bool, const BIASED: bool, const PLACED: bool> Feed for Classes<'_, BYTES, BIASED, PLACED> {
     #[inline(always)]
     fn start(self) -> usize {
         self.start
     }
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
-        let e = self.trans[walk.state + self.classes[unit as usize] as usize];
+        let at = walk.state + self.classes[unit as usize] as usize;
+        let e = self.trans[at];
         let n = (e >> BITS_SHIFT) & 0xF;
         let digit = if BYTES { unit } else { self.digits[unit as usize] };
         let payload = u64::from(digit) & MASKS[n as usize];
-        let v = if LSB {
-            // Bits past 64 are zeros of any valid sequence (see `LsbFirst`).
-            let v = walk.v | payload.checked_shl(walk.at).unwrap_or(0);
-            walk.at += n;
-            v
+        let v = if PLACED {
+            let place = self.places.get(at).copied().unwrap_or(0);
+            (walk.v << ((place >> super::PLACE_SHIFT) & 63)) | (payload << (place & 63))
         } else {
             (walk.v << n) | payload
         };
@@ -141,7 +138,7 @@ impl<F: Feed, V: Value> lockstep::Walker for Decoding<F, V> {
     const BLOCK: usize = BLOCK;
     #[inline(always)]
     fn start(self) -> Walk {
-        Walk { state: self.feed.start(), v: 0, at: 0 }
+        Walk { state: self.feed.start(), v: 0 }
     }
     #[inline(always)]
     fn at_start(self, lane: &Walk) -> bool {
@@ -186,7 +183,7 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     let found = match (dfa.expanded(), biased) {
         (Some(table), false) => run(dfa, Expanded::<false> { table, biases: dfa.biases() }, input, out),
         (Some(table), true) => run(dfa, Expanded::<true> { table, biases: dfa.biases() }, input, out),
-        (None, _) if dfa.facts.lsb_first => run(dfa, classes::<_, _, false, true, true>(dfa), input, out),
+        (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, true>(dfa), input, out),
         (None, _) => match (dfa.facts.byte_digits, biased) {
             (true, false) => run(dfa, classes::<_, _, true, false, false>(dfa), input, out),
             (true, true) => run(dfa, classes::<_, _, true, true, false>(dfa), input, out),
@@ -199,11 +196,12 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     found.map_err(|at| dfa.slow_validate(input, at).err().unwrap_or(DecodeError::new(at, None)))
 }
 
-fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, const LSB: bool>(
+fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, const PLACED: bool>(
     dfa: &Dfa<T, B>,
-) -> Classes<'_, BYTES, BIASED, LSB> {
+) -> Classes<'_, BYTES, BIASED, PLACED> {
     Classes {
         trans: dfa.trans.as_ref(),
+        places: dfa.places().unwrap_or(&[]),
         classes: &dfa.classes,
         digits: &dfa.digits,
         biases: dfa.biases.as_ref(),

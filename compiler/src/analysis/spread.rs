@@ -165,6 +165,15 @@ fn damaged(encoded: &Encoded, start: usize, end: usize, at: usize, damage: Damag
 /// values that differ. The damaged text is materialized a window at a time.
 fn damaged_values(codec: &dyn DynCodec, encoded: &Encoded, at: usize, damage: Damage, cap: usize) -> u32 {
     let n = encoded.units.len();
+    // With code units of several bytes, every sequence, valid or not, is whole
+    // units long: after a byte dropped or inserted the decoder's boundaries all
+    // sit off the original ones until the text ends. When the rest of the text
+    // holds more than `cap` of the longest sequences, the count is the cap.
+    let longest = codec.info().max_units.unwrap_or(usize::MAX);
+    let misaligned = codec.dfa().facts().unit_bytes > 1 && !matches!(damage, Damage::Replace(_));
+    if misaligned && (n - at) / longest > cap {
+        return cap.min(u32::MAX as usize) as u32;
+    }
     let start = encoded.starts[encoded.value_at(at)];
     // Damaged offsets from `damage_end` on are original offsets minus `shift`.
     let (damage_end, shift) = match damage {

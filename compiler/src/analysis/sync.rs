@@ -364,9 +364,16 @@ pub fn realignment(codec: &dyn DynCodec, encoded: &Encoded, samples: usize, cap:
     if n == 0 {
         return Vec::new();
     }
+    // Sequences of a codec with several-byte code units are whole units long:
+    // restarted off the original units' grid, it never realigns (the cap).
+    let unit = usize::from(codec.dfa().facts().unit_bytes);
     (0..samples)
         .map(|_| {
             let from = rng.below(n);
+            if !from.is_multiple_of(unit) {
+                // Realigned only by the end of the text (a truncated sequence).
+                return (n - from).min(cap) as u32;
+            }
             let mut pos = from;
             while !encoded.is_boundary(pos) && pos - from < cap {
                 pos += match codec.step(Strategy::Table, &encoded.units[pos..]) {

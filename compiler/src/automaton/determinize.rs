@@ -94,7 +94,7 @@ fn successors(paths: &[Path], key: &Key, steps: &mut u64) -> Result<Vec<Successo
     for &(p, i) in key {
         let path = &paths[p as usize];
         let done = i as usize + 1 == path.sets.len();
-        let o = (path.bits[i as usize], if done { path.bias } else { 0 });
+        let o = (path.bits[i as usize], path.code(i as usize), if done { path.bias } else { 0 });
         for b in units(&path.sets[i as usize]) {
             *steps += 1;
             let s = &mut out[b as usize];
@@ -204,7 +204,7 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, Failure> {
             };
             let at = s * 256 + b;
             machine.next[at] = target;
-            machine.out[at] = if target == 0 { (0, 0) } else { succ.output.map_or((0, 0), |(o, _)| o) };
+            machine.out[at] = if target == 0 { (0, 0, 0) } else { succ.output.map_or((0, 0, 0), |(o, _)| o) };
         }
     }
     Ok(Determinized { machine, forms })

@@ -18,7 +18,6 @@
 //! ```
 
 use super::Automaton;
-use crate::model::GroupOrder;
 use placemat_codec::dfa::expanded;
 
 /// What the outputs need to know about an automaton.
@@ -43,15 +42,8 @@ pub struct Facts {
     pub sync_units: [u64; 4],
     /// When every path out of each state carries the same number of payload
     /// bits, that number per state (0 for dead and start), for the expanded table
-    /// (never with groups least significant first, whose units are placed by the
-    /// bits read before them).
+    /// (never in an automaton whose transitions place their payload).
     pub remaining: Option<Vec<u8>>,
-    /// Payload groups come least significant first.
-    pub lsb_first: bool,
-    /// With groups least significant first, the payload bits read before each
-    /// state (0 for dead and start), when every path agrees: where the branching
-    /// decoder places a unit's bits.
-    pub consumed: Option<Vec<u8>>,
 }
 
 impl Facts {
@@ -72,9 +64,7 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         ascii_transparent: ascii_transparent(a),
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),
-        remaining: if a.groups == GroupOrder::LsbFirst { None } else { remaining(a) },
-        lsb_first: a.groups == GroupOrder::LsbFirst,
-        consumed: if a.groups == GroupOrder::LsbFirst { consumed(a) } else { None },
+        remaining: if a.placed { None } else { remaining(a) },
     }
 }
 
@@ -134,30 +124,6 @@ fn sync_units(a: &Automaton) -> [u64; 4] {
         }
     }
     sync
-}
-
-/// Payload bits read before each state, when every path agrees (in breadth-first
-/// order from the start, each state's count is fixed by the first path found).
-fn consumed(a: &Automaton) -> Option<Vec<u8>> {
-    let mut at: Vec<Option<u32>> = vec![None; a.state_count()];
-    at[0] = Some(0);
-    at[1] = Some(0);
-    let mut queue = std::collections::VecDeque::from([1usize]);
-    while let Some(s) = queue.pop_front() {
-        let here = at[s]?;
-        for e in a.edges[s].iter().filter(|e| e.next > 1) {
-            let there = here + e.payload_bits;
-            match at[e.next] {
-                None => {
-                    at[e.next] = Some(there);
-                    queue.push_back(e.next);
-                }
-                Some(known) if known != there => return None,
-                Some(_) => {}
-            }
-        }
-    }
-    at.into_iter().map(|c| c.and_then(|c| u8::try_from(c).ok())).collect()
 }
 
 /// Payload bits still to come per state, when every path agrees, the

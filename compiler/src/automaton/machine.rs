@@ -2,8 +2,10 @@
 //! determinization and table layout, and the input of [`super::minimize`].
 //! State 0 is dead, state 1 the start (which is also where every sequence ends).
 
-/// The output of one transition: payload bits, and the bias if it completes.
-pub(crate) type Output = (u32, u64);
+/// The output of one transition: payload bits, where they go (a place code of
+/// `placemat_codec::dfa::Parts::places`, 0 when they simply go below the bits
+/// read before), and the bias if it completes.
+pub(crate) type Output = (u32, u32, u64);
 
 /// `next[s * width + symbol]`, `out[s * width + symbol]`.
 #[derive(Clone, Debug)]
@@ -16,7 +18,7 @@ pub(crate) struct Machine {
 impl Machine {
     /// A machine of `states` states, every transition dead.
     pub fn new(width: usize, states: usize) -> Self {
-        Machine { width, next: vec![0; width * states], out: vec![(0, 0); width * states] }
+        Machine { width, next: vec![0; width * states], out: vec![(0, 0, 0); width * states] }
     }
 
     /// Number of states.
@@ -27,7 +29,7 @@ impl Machine {
     /// Adds a state whose transitions are all dead; returns its id.
     pub fn push_state(&mut self) -> usize {
         self.next.extend(std::iter::repeat_n(0, self.width));
-        self.out.extend(std::iter::repeat_n((0, 0), self.width));
+        self.out.extend(std::iter::repeat_n((0, 0, 0), self.width));
         self.states() - 1
     }
 

@@ -56,7 +56,7 @@ use std::fmt;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
-use crate::model::{ConcreteForm, GroupOrder, Model, UnitPattern};
+use crate::model::{ConcreteForm, Model, UnitPattern};
 pub use facts::Facts;
 use machine::Machine;
 pub use shift_layout::ShiftLayout;
@@ -167,6 +167,9 @@ pub struct Edge {
     pub next: usize,
     /// How many low bits of the unit's digit are payload.
     pub payload_bits: u32,
+    /// Where they go, as a place code of `placemat_codec::dfa::Parts::places`
+    /// (0 in an automaton whose payload is not placed: below the bits before).
+    pub place: u32,
     /// The bias added when the transition completes a sequence (0 otherwise).
     pub bias: u64,
 }
@@ -182,13 +185,27 @@ pub struct EncodeForm {
     pub bias: u64,
     /// The unit patterns.
     pub units: Vec<UnitPattern>,
+    /// Where each unit's payload comes from in the payload ([`Model::places`]).
+    pub places: Vec<u32>,
 }
 
 impl EncodeForm {
     /// The form writing `lo..=hi` with `bias`, if those fit `u64`.
-    fn new(lo: &BigUint, hi: &BigUint, bias: &BigUint, units: &[UnitPattern]) -> Result<Self, BuildError> {
+    fn new(
+        model: &Model,
+        lo: &BigUint,
+        hi: &BigUint,
+        bias: &BigUint,
+        units: &[UnitPattern],
+    ) -> Result<Self, BuildError> {
         let to_u64 = |v: &BigUint| v.to_u64().ok_or(BuildError::TooLarge);
-        Ok(EncodeForm { lo: to_u64(lo)?, hi: to_u64(hi)?, bias: to_u64(bias)?, units: units.to_vec() })
+        Ok(EncodeForm {
+            lo: to_u64(lo)?,
+            hi: to_u64(hi)?,
+            bias: to_u64(bias)?,
+            units: units.to_vec(),
+            places: model.places(units),
+        })
     }
 }
 
@@ -213,8 +230,11 @@ pub struct Automaton {
     pub state_forms: Vec<Vec<usize>>,
     /// The forms the `u64` encoders write, in value order.
     pub encode_forms: Vec<EncodeForm>,
-    /// The order of payload groups (the model's).
-    pub groups: GroupOrder,
+    /// Whether transitions place their payload ([`Edge::place`]): groups least
+    /// significant first, or units wider than a byte.
+    pub placed: bool,
+    /// Bytes per code unit (the model's).
+    pub unit_bytes: u32,
     /// Facts derived from the transitions.
     pub facts: Facts,
     /// The validator's shift layout.
@@ -223,6 +243,8 @@ pub struct Automaton {
     pub transitions: Vec<u32>,
     /// The expanded decoding table, when the automaton has one.
     pub expanded: Option<Vec<u64>>,
+    /// Each packed transition's place code, when [`Automaton::placed`].
+    pub places: Option<Vec<u64>>,
 }
 
 impl Automaton {
@@ -251,15 +273,18 @@ impl Automaton {
             forms,
             state_forms: state_forms.into_iter().map(|s| s.into_iter().collect()).collect(),
             encode_forms: encode_forms(model)?,
-            groups: model.groups,
+            placed: model.is_placed(),
+            unit_bytes: model.unit_bytes,
             facts: Facts::default(),
             shift: ShiftLayout::default(),
             transitions: Vec::new(),
             expanded: None,
+            places: None,
         };
         a.facts = facts::derive(&a);
         a.transitions = pack::transitions(&a)?;
         a.expanded = pack::expanded(&a);
+        a.places = pack::places(&a);
         a.shift = shift_layout::layout(&a);
         Ok(a)
     }
@@ -287,8 +312,8 @@ impl Automaton {
     /// The forms as decoders read them, every value each one accepts, in `u64`
     /// (`None` if a bound or bias does not fit). They overlap where the encoder's
     /// forms ([`Automaton::encode_forms`]) do not: padded encodings.
-    pub fn decode_forms(&self) -> Option<Vec<EncodeForm>> {
-        self.forms.iter().map(|f| EncodeForm::new(&f.lo, &f.hi, &f.bias, &f.units).ok()).collect()
+    pub fn decode_forms(&self, model: &Model) -> Option<Vec<EncodeForm>> {
+        self.forms.iter().map(|f| EncodeForm::new(model, &f.lo, &f.hi, &f.bias, &f.units).ok()).collect()
     }
 }
 
@@ -383,8 +408,8 @@ fn edges(m: &Machine, block_of: &[usize], order: &HashMap<usize, usize>, class_u
             class_units
                 .iter()
                 .map(|&b| {
-                    let (payload_bits, bias) = m.out(s, b as usize);
-                    Edge { next: order[&block_of[m.next(s, b as usize)]], payload_bits, bias }
+                    let (payload_bits, place, bias) = m.out(s, b as usize);
+                    Edge { next: order[&block_of[m.next(s, b as usize)]], payload_bits, place, bias }
                 })
                 .collect()
         })
@@ -408,7 +433,7 @@ fn encode_forms(model: &Model) -> Result<Vec<EncodeForm>, BuildError> {
     let mut forms = Vec::new();
     for f in model.forms_upto_u64() {
         for (lo, hi) in crate::model::subtract(&f.lo, &f.hi, &covered) {
-            forms.push(EncodeForm::new(&lo, &hi, &f.bias, &f.units)?);
+            forms.push(EncodeForm::new(model, &lo, &hi, &f.bias, &f.units)?);
         }
         covered.push((f.lo.clone(), f.hi.clone()));
         covered = merge(covered);

@@ -60,6 +60,12 @@ pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
     Some(table)
 }
 
+/// Every transition's place code, in the packed table's order, for an
+/// automaton whose transitions place their payload.
+pub(super) fn places(a: &Automaton) -> Option<Vec<u64>> {
+    a.placed.then(|| a.edges.iter().flatten().map(|e| u64::from(e.place)).collect())
+}
+
 /// The narrow (`u64`) rows of a 6-bit layout.
 pub fn narrow_rows(a: &Automaton) -> Option<[u64; 256]> {
     (a.shift.width == 6).then(|| std::array::from_fn(|u| a.shift.rows[u] as u64))
@@ -83,13 +89,14 @@ impl Automaton {
                 ascii_transparent: f.ascii_transparent,
                 byte_digits: f.byte_digits,
                 cyclic: f.cyclic,
-                lsb_first: f.lsb_first,
+                unit_bytes: self.unit_bytes as u8,
                 sync_units: f.sync_units,
             },
             shift,
             expanded: self.expanded.as_deref(),
             depth: f.depth.as_deref().unwrap_or(&[]),
             remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
+            places: self.places.as_deref(),
         }
     }
 

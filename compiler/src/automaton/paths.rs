@@ -6,7 +6,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::BuildError;
-use crate::model::{ConcreteForm, GroupOrder, Model, UnitSet};
+use crate::model::{ConcreteForm, Model, UnitSet};
 
 /// One path through the automaton: a unit set and payload width per position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,9 +18,28 @@ pub(super) struct Path {
     pub looped: Option<usize>,
     /// The concrete form (an index into [`Paths::forms`]) the path belongs to.
     pub form: usize,
+    /// Where each position's payload lands in the value, for a model whose
+    /// payload is not simply read most significant group first in byte units
+    /// ([`Model::places`]); empty otherwise.
+    pub places: Vec<u32>,
 }
 
 impl Path {
+    /// The place code of position `i` (see `placemat_codec::dfa::Parts::places`):
+    /// with `m` the lowest place of the payload read up to a position, the value
+    /// read so far shifts by the drop in `m` and the payload goes to its place
+    /// less `m`. 0 for a path without places or a position without payload.
+    pub fn code(&self, i: usize) -> u32 {
+        if self.places.is_empty() || self.bits[i] == 0 {
+            return 0;
+        }
+        let lowest = |k: usize| (0..k).filter(|&j| self.bits[j] > 0).map(|j| self.places[j]).min();
+        let before = lowest(i);
+        let here = before.map_or(self.places[i], |m| m.min(self.places[i]));
+        let shift = before.map_or(0, |m| m - here);
+        (shift << placemat_codec::dfa::PLACE_SHIFT) | (self.places[i] - here)
+    }
+
     /// The same path with position `at` written twice.
     fn with_copy_of(&self, at: usize) -> Path {
         let mut p = self.clone();
@@ -47,7 +66,8 @@ fn form_paths(model: &Model, form: &ConcreteForm, index: usize) -> Result<Vec<Pa
         let hi = (&hi - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
         for seq in model.split_payloads(&form.units, lo, hi) {
             let sets = seq.iter().zip(&form.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
-            out.push(Path { sets, bits: widths.clone(), bias, looped: None, form: index });
+            let places = if model.is_placed() { model.places(&form.units) } else { Vec::new() };
+            out.push(Path { sets, bits: widths.clone(), bias, looped: None, form: index, places });
         }
     }
     Ok(out)
@@ -124,15 +144,15 @@ fn unbounded_paths(model: &Model) -> Result<Paths, BuildError> {
 /// the path's bias, when every unit of the position carries the same payload
 /// digit there (a unit the form fixes, such as CESU-8's `ED`): the value is the
 /// same, and the unit now reads no payload, like the other form that shares it.
-/// Only the most significant group still read can go (the first for groups most
-/// significant first), or the groups above it would slide down; and not in a
-/// looping path. `false` if the position cannot be folded.
+/// Not in a looping path; and where payload is read most significant group
+/// first without places, only the most significant group still read can go (or
+/// the groups above it would slide down). `false` if the position cannot be
+/// folded.
 pub(super) fn fold_constant(model: &Model, paths: &mut [Path], p: u32, i: u32) -> bool {
     let path = &mut paths[p as usize];
     let i = i as usize;
     let bits = path.bits[i];
-    let above = if model.groups == GroupOrder::LsbFirst { &path.bits[i + 1..] } else { &path.bits[..i] };
-    if bits == 0 || path.looped.is_some() || above.iter().any(|&b| b > 0) {
+    if bits == 0 || path.looped.is_some() || (path.places.is_empty() && path.bits[..i].iter().any(|&b| b > 0)) {
         return false;
     }
     let mut digits = (0..=255u8)
@@ -142,9 +162,8 @@ pub(super) fn fold_constant(model: &Model, paths: &mut [Path], p: u32, i: u32) -
     if digits.any(|x| x != d) {
         return false;
     }
-    let below = if model.groups == GroupOrder::LsbFirst { &path.bits[..i] } else { &path.bits[i + 1..] };
-    let after: u32 = below.iter().sum();
-    let Some(bias) = d.checked_shl(after).filter(|&c| c >> after == d).and_then(|c| path.bias.checked_add(c)) else {
+    let at: u32 = if path.places.is_empty() { path.bits[i + 1..].iter().sum() } else { path.places[i] };
+    let Some(bias) = d.checked_shl(at).filter(|&c| c >> at == d).and_then(|c| path.bias.checked_add(c)) else {
         return false;
     };
     path.bits[i] = 0;

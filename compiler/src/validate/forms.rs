@@ -6,7 +6,7 @@ use super::checker::Checker;
 use super::fields::Fields;
 use super::patterns::{parse_pattern, ParsedForm};
 use crate::limits::MAX_FORMS;
-use crate::model::{Form, GroupOrder, Layout, UnitPattern, ValueType};
+use crate::model::{ByteOrder, Form, GroupOrder, Layout, UnitPattern, ValueType};
 use crate::syntax::{FieldValue, FormLit};
 
 /// A form whose pattern parsed, with what was written for it.
@@ -27,8 +27,9 @@ pub(super) struct Forms<'a> {
     pub(super) ok: bool,
 }
 
-/// The forms for units of `width` bits (`None` if the unit failed its check).
-pub(super) fn forms<'a>(c: &mut Checker, fields: &Fields<'a>, width: Option<u32>) -> Forms<'a> {
+/// The forms for code units of `width` bits in a byte order (`None` if the unit
+/// failed its check).
+pub(super) fn forms<'a>(c: &mut Checker, fields: &Fields<'a>, width: Option<(u32, ByteOrder)>) -> Forms<'a> {
     let mut forms = Forms { list: Vec::new(), ok: true };
     match fields.get("forms") {
         None => forms.ok = false,
@@ -60,8 +61,8 @@ pub(super) fn forms<'a>(c: &mut Checker, fields: &Fields<'a>, width: Option<u32>
 }
 
 /// Checks one form's pattern, range and bias, and adds it if its pattern parsed.
-fn add_form<'a>(c: &mut Checker, forms: &mut Forms<'a>, lit: &'a FormLit, width: u32) {
-    let parsed = parse_pattern(c, &lit.pattern, width);
+fn add_form<'a>(c: &mut Checker, forms: &mut Forms<'a>, lit: &'a FormLit, (width, order): (u32, ByteOrder)) {
+    let parsed = parse_pattern(c, &lit.pattern, width, order);
     let range = lit.range.as_ref().and_then(|r| c.closed_range(r));
     let bias = lit.bias.as_ref().and_then(|b| c.int(b));
     // A written range or bias that failed its check has been reported;
@@ -82,17 +83,22 @@ fn add_form<'a>(c: &mut Checker, forms: &mut Forms<'a>, lit: &'a FormLit, width:
 /// value type's width: the most significant ones, which no value of the type can
 /// set. Perl's 13-byte form carries 72 payload bits for 64-bit values; its first
 /// continuation byte can only be `80`, and so the model says.
-pub(super) fn narrow_payload_widths(forms: &mut Forms, value: Option<ValueType>, groups: Option<GroupOrder>) {
+pub(super) fn narrow_payload_widths(
+    forms: &mut Forms,
+    value: Option<ValueType>,
+    groups: GroupOrder,
+    (unit_bytes, order): (u32, ByteOrder),
+) {
     let Some(bits) = value.and_then(|v| v.bits()) else {
         return;
     };
     for f in &mut forms.list {
         if f.form.repeat.is_none() {
             let excess = f.form.units.iter().map(|u| u.payload_bits).sum::<u32>().saturating_sub(bits);
-            match groups {
-                Some(GroupOrder::LsbFirst) => narrow(f.form.units.iter_mut().rev(), excess),
-                _ => narrow(f.form.units.iter_mut(), excess),
-            }
+            let places = crate::model::places(&f.form.units, unit_bytes, order, groups);
+            let mut by_place: Vec<(u32, &mut UnitPattern)> = places.into_iter().zip(f.form.units.iter_mut()).collect();
+            by_place.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+            narrow(by_place.into_iter().map(|(_, u)| u), excess);
         }
     }
 }

@@ -36,7 +36,7 @@ use num_bigint::BigUint;
 
 use self::checker::Checker;
 use self::range::ValueRange;
-use crate::model::Model;
+use crate::model::{ByteOrder, GroupOrder, Model};
 use crate::syntax::Ast;
 use crate::Diagnostics;
 
@@ -56,8 +56,9 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let range = range::value_range(&mut c, &fields, value);
     let excluded = range::excluded(&mut c, &fields, range.as_ref());
     let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
-    let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(unit::width));
-    forms::narrow_payload_widths(&mut forms, value, groups);
+    let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(|u| (unit::width(u), u.order)));
+    let (unit_bytes, byte_order) = unit.as_ref().map_or((1, ByteOrder::Big), |u| (u.bytes, u.order));
+    forms::narrow_payload_widths(&mut forms, value, groups.unwrap_or(GroupOrder::MsbFirst), (unit_bytes, byte_order));
     forms::check_layout(&mut c, &mut forms, layout);
 
     let (Some(name), Some(summary), Some(unit), Some(value), Some(layout), Some(groups), Some(range), true) =
@@ -71,7 +72,9 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         name,
         summary,
         docs: ast.docs.clone(),
-        unit,
+        unit: unit.unit,
+        unit_bytes,
+        byte_order,
         value,
         min,
         max,

@@ -5,7 +5,7 @@
 use proc_macro2::Span;
 
 use super::checker::Checker;
-use crate::model::UnitPattern;
+use crate::model::{ByteOrder, UnitPattern};
 
 /// A unit pattern as parsed from a form's string, before checks that need the model.
 pub(super) struct ParsedForm {
@@ -19,9 +19,10 @@ pub(super) struct ParsedForm {
     pub(super) text: String,
 }
 
-/// Parses the pattern string `lit` for units of `width` bits, reporting every
-/// problem; `None` if there was one.
-pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> Option<ParsedForm> {
+/// Parses the pattern string `lit` for code units of `width` bits, reporting
+/// every problem; `None` if there was one. A code unit wider than a byte
+/// becomes its bytes' patterns, serialized in `order`.
+pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32, order: ByteOrder) -> Option<ParsedForm> {
     let text = lit.value();
     let span = lit.span();
     let mut units = Vec::new();
@@ -32,7 +33,10 @@ pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> O
             Some(b) => (b, true),
             None => (word, false),
         };
-        if rep {
+        if rep && width > 8 {
+            c.error(span, format!("`{text}`: only units of a byte or an alphabet symbol may repeat"));
+            ok = false;
+        } else if rep {
             if repeat.is_some() {
                 c.error(span, format!("`{text}`: only one unit of a form may repeat"));
                 ok = false;
@@ -40,7 +44,7 @@ pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> O
             repeat = Some(i);
         }
         match parse_unit(c, span, word, body, width) {
-            Some(unit) => units.push(unit),
+            Some(unit) => units.extend(bytes_of(unit, width, order)),
             None => ok = false,
         }
     }
@@ -48,8 +52,29 @@ pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32) -> O
     (ok && check_shape(c, &form)).then_some(form)
 }
 
+/// A code unit's pattern: fixed-bit mask, fixed bits, payload bits (the low ones).
+type Wide = (u32, u32, u32);
+
+/// The byte patterns of a code unit of `width` bits, serialized in `order`
+/// (the unit itself when it is a byte or a symbol).
+fn bytes_of((mask, bits, payload): Wide, width: u32, order: ByteOrder) -> Vec<UnitPattern> {
+    if width <= 8 {
+        return vec![UnitPattern { fixed_mask: mask as u8, fixed_bits: bits as u8, payload_bits: payload }];
+    }
+    let n = width / 8;
+    let byte = |s: u32| UnitPattern {
+        fixed_mask: (mask >> (8 * s)) as u8,
+        fixed_bits: (bits >> (8 * s)) as u8,
+        payload_bits: payload.saturating_sub(8 * s).min(8),
+    };
+    match order {
+        ByteOrder::Big => (0..n).rev().map(byte).collect(),
+        ByteOrder::Little => (0..n).map(byte).collect(),
+    }
+}
+
 /// One unit of a pattern: `body` is `word` without its `*`.
-fn parse_unit(c: &mut Checker, span: Span, word: &str, body: &str, width: u32) -> Option<UnitPattern> {
+fn parse_unit(c: &mut Checker, span: Span, word: &str, body: &str, width: u32) -> Option<Wide> {
     // A character that is not a bit is the error, whatever the unit's length.
     if let Some(other) = body.chars().find(|&ch| !matches!(ch, '0' | '1' | 'a'..='z')) {
         let what = if other.is_ascii_uppercase() { "payload letters are lowercase; " } else { "" };
@@ -67,8 +92,8 @@ fn parse_unit(c: &mut Checker, span: Span, word: &str, body: &str, width: u32) -
         c.error(span, format!("`{word}` has {} bit{s}, but a unit has {width}", body.len()));
         return None;
     }
-    let mut mask = 0u8;
-    let mut bits = 0u8;
+    let mut mask = 0u32;
+    let mut bits = 0u32;
     let mut payload = 0u32;
     for ch in body.chars() {
         mask <<= 1;
@@ -83,12 +108,12 @@ fn parse_unit(c: &mut Checker, span: Span, word: &str, body: &str, width: u32) -
                     return None;
                 }
                 mask |= 1;
-                bits |= (ch == '1') as u8;
+                bits |= u32::from(ch == '1');
             }
             _ => payload += 1,
         }
     }
-    Some(UnitPattern { fixed_mask: mask, fixed_bits: bits, payload_bits: payload })
+    Some((mask, bits, payload))
 }
 
 /// Checks a pattern whose units all parsed: it has a unit, and a repeated unit

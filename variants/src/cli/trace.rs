@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use placemat_codec::dfa::DEAD;
+use placemat_codec::dfa::{DEAD, PLACE_SHIFT};
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
 use super::decode::too_long;
@@ -26,24 +26,23 @@ fn abbreviated(hex: &str) -> String {
 }
 
 /// The value read so far in a sequence: exact up to 64 bits, then its size.
+#[derive(Default)]
 struct Partial {
     value: u64,
     bits: u64,
-    /// Groups least significant first: each unit's bits go above the others.
-    lsb_first: bool,
 }
 
 impl Partial {
-    fn new(lsb_first: bool) -> Self {
-        Partial { value: 0, bits: 0, lsb_first }
-    }
-
-    fn take(&mut self, n: u32, digit: u8) {
+    /// Takes `n` payload bits of `digit`: below the bits so far, or where the
+    /// table's place code says (groups least significant first, wide units).
+    fn take(&mut self, n: u32, digit: u8, place: Option<u64>) {
         let payload = u64::from(digit) & ((1 << n) - 1);
-        self.value = if self.lsb_first {
-            self.value | u32::try_from(self.bits).ok().and_then(|at| payload.checked_shl(at)).unwrap_or(0)
-        } else {
-            self.value.checked_shl(n).unwrap_or(0) | payload
+        self.value = match place {
+            Some(place) => {
+                let (shift, at) = ((place >> PLACE_SHIFT) as u32, place as u32 & 0xFF);
+                self.value.checked_shl(shift).unwrap_or(0) | payload.checked_shl(at).unwrap_or(0)
+            }
+            None => self.value.checked_shl(n).unwrap_or(0) | payload,
         };
         self.bits += u64::from(n);
     }
@@ -117,7 +116,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
     let mut state = start;
     // The value so far: exact while it fits 64 bits, then only its size (the
     // completed value is shown whole, or abbreviated when long).
-    let mut value = Partial::new(dfa.facts().lsb_first);
+    let mut value = Partial::default();
     let mut seq_start = 0usize;
     let mut seq: Vec<u8> = Vec::new();
     let mut offset = 0usize;
@@ -139,7 +138,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                     layout.line(out, [&offset.to_string(), &unit, &class, &states, "-"], &emitted)?;
                     let reread = state != start;
                     state = start;
-                    value = Partial::new(dfa.facts().lsb_first);
+                    value = Partial::default();
                     seq.clear();
                     if reread {
                         seq_start = offset;
@@ -148,7 +147,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                     seq_start = offset + 1;
                     break;
                 }
-                value.take(t.payload_bits, dfa.digits()[u as usize]);
+                value.take(t.payload_bits, dfa.digits()[u as usize], t.place);
                 seq.push(u);
                 if seq.len() > max_units {
                     return Err(too_long(codec, &input.name, seq_start, max_units));
@@ -168,7 +167,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                 layout.line(out, [&offset.to_string(), &unit, &class, &states, &value.to_string()], &emitted)?;
                 state = t.next;
                 if state == start {
-                    value = Partial::new(dfa.facts().lsb_first);
+                    value = Partial::default();
                 }
                 break;
             }

@@ -13,6 +13,7 @@
 //! | `printable6_big.rs` | `printable6-big` (the same, for integers of any size) |
 //! | `cesu8.rs` | `cesu8` (Unicode TR 26), `mutf8` (Java's modified UTF-8) |
 //! | `perl_utf8.rs` | `perl-utf8` (Perl's extended UTF-8, 64-bit perls) |
+//! | `utf16.rs` | `utf16le`, `utf16be`, `utf32le`, `utf32be` (RFC 2781, Unicode ch. 3) |
 //! | `varints.rs` | `vlq` (MIDI), `git-ofs` (git pack offsets), `quic-varint` (RFC 9000), `sqlite-varint`, `leb128` (DWARF) |
 //!
 //! ```
@@ -29,6 +30,7 @@ mod ken_draft;
 mod perl_utf8;
 mod printable6;
 mod printable6_big;
+mod utf16;
 mod utf8;
 mod utf8_ext;
 mod varints;
@@ -40,6 +42,9 @@ pub use ken_draft::{KenDraft, KenDraftBranching};
 pub use perl_utf8::{PerlUtf8, PerlUtf8Branching};
 pub use printable6::{Printable6, Printable6Branching};
 pub use printable6_big::{Printable6Big, Printable6BigBranching};
+pub use utf16::{
+    Utf16Be, Utf16BeBranching, Utf16Le, Utf16LeBranching, Utf32Be, Utf32BeBranching, Utf32Le, Utf32LeBranching,
+};
 pub use utf8::{Utf8, Utf8Branching};
 pub use utf8_ext::{Utf8Ext36, Utf8Ext36Branching, Utf8Ext42, Utf8Ext42Branching};
 pub use varints::{

@@ -20,4 +20,5 @@ mod real_world;
 mod shift_validate;
 mod table_walk;
 mod ui_descriptions;
+mod utf16;
 mod utf8;

@@ -19,7 +19,7 @@ use placemat_codec::{
 };
 use placemat_variants::codecs::{
     Cesu8, FssUtfPlan9, FssUtfXopen, GitOfs, KenDraft, Leb128, Mutf8, PerlUtf8, Printable6, Printable6Big, QuicVarint,
-    SqliteVarint, Utf8, Utf8Ext36, Utf8Ext42, Vlq,
+    SqliteVarint, Utf16Be, Utf16Le, Utf32Be, Utf32Le, Utf8, Utf8Ext36, Utf8Ext42, Vlq,
 };
 use placemat_variants::registry;
 use proptest::prelude::*;
@@ -39,6 +39,10 @@ macro_rules! every_codec_type {
             $check::<Utf8Ext42>($($arg),*),
             $check::<Printable6>($($arg),*),
             $check::<Printable6Big>($($arg),*),
+            $check::<Utf16Le>($($arg),*),
+            $check::<Utf16Be>($($arg),*),
+            $check::<Utf32Le>($($arg),*),
+            $check::<Utf32Be>($($arg),*),
             $check::<Cesu8>($($arg),*),
             $check::<Mutf8>($($arg),*),
             $check::<PerlUtf8>($($arg),*),

@@ -167,7 +167,7 @@ fn row_layouts_are_pinned() {
     // (codec, states merged by acceptance, solved offsets by merged id: dead,
     // start, then in order of first appearance in the table; `None`: `k·6`).
     // `k·7` for git-ofs's u128 rows. perl-utf8 (23 merged states) has no rows.
-    let pinned: [(&str, usize, Option<&[u8]>); 15] = [
+    let pinned: [(&str, usize, Option<&[u8]>); 19] = [
         ("utf8", 9, None),
         ("fss-utf-xopen", 9, None),
         ("fss-utf-plan9", 11, Some(&[0, 32, 1, 7, 13, 19, 25, 38, 44, 49, 55])),
@@ -183,6 +183,10 @@ fn row_layouts_are_pinned() {
         ("leb128", 11, Some(&[0, 4, 12, 28, 48, 42, 37, 32, 23, 17, 8])),
         ("cesu8", 9, None),
         ("mutf8", 10, None),
+        ("utf16le", 5, None),
+        ("utf16be", 5, None),
+        ("utf32le", 6, None),
+        ("utf32be", 6, None),
     ];
     assert_eq!(pinned.len() + 1, registry::all().len(), "every codec but perl-utf8");
     for (name, count, solved) in pinned {

@@ -71,8 +71,9 @@ fn expanded_tables_exactly_where_states_know_the_bits_to_come() {
         // places at most 42 payload bits, and perl-utf8's and QUIC's longest
         // forms carry 64 and 62.
         let continuation_bit = name.starts_with("printable6") || ["vlq", "git-ofs", "sqlite-varint"].contains(&&*name);
-        // Groups least significant first are placed by position, never expanded.
-        let lsb = name == "leb128";
+        // Placed payloads (groups least significant first, little-endian units)
+        // are never expanded.
+        let lsb = ["leb128", "utf16le", "utf32le"].contains(&&*name);
         let too_wide = ["perl-utf8", "quic-varint"].contains(&&*name);
         // After CESU-8's shared `ED`, a three-byte sequence has 12 payload bits
         // to come and a surrogate pair 20.
