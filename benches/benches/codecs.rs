@@ -235,9 +235,74 @@ fn encode(cr: &mut Criterion) {
     g.finish();
 }
 
+// ------------------------------------------------------------------ utf16
+
+/// `placemat transcode --from utf16le --to utf8` and back, and UTF-16
+/// validation, beside encoding_rs and std. Ids `<direction>-<implementation>`:
+/// `to_utf8` (UTF-16LE bytes in, UTF-8 out), `from_utf8` (UTF-8 in, UTF-16LE
+/// out), `validate` (UTF-16LE bytes). `transcoder` is the CLI's engine
+/// (`placemat_codec::io::Transcoder`, one value at a time through `DynCodec`);
+/// `generated` decodes with one codec's table walker into values and encodes
+/// them with the other's generated encoder.
+fn utf16(cr: &mut Criterion) {
+    use placemat_codec::io::{ErrorMode, Transcoder};
+    use placemat_variants::codecs::{Utf16Le, Utf8};
+    let mut g = cr.benchmark_group("utf16");
+    for c in corpora() {
+        let text: String = c.chars().collect();
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let (mut out, mut values, mut wide) = (Vec::new(), Vec::new(), vec![0u16; text.len() + 1]);
+        run(&mut g, "to_utf8-encoding_rs", c.name, le.len(), &le[..], |b| {
+            black_box(encoding_rs::UTF_16LE.decode_without_bom_handling_and_without_replacement(b).map(|s| s.len()));
+        });
+        run(&mut g, "to_utf8-transcoder", c.name, le.len(), &le[..], |b| {
+            out.clear();
+            let mut t = Transcoder::new(&Utf16Le, &Utf8, ErrorMode::Strict).unwrap();
+            t.push(b, &mut out).unwrap();
+            t.finish(&mut out).unwrap();
+            black_box(out.len());
+        });
+        run(&mut g, "to_utf8-generated", c.name, le.len(), &le[..], |b| {
+            values.clear();
+            out.clear();
+            Utf16Le.decode_into(b, &mut values).unwrap();
+            Utf8.encode_all(&values, &mut out).unwrap();
+            black_box(out.len());
+        });
+        run(&mut g, "from_utf8-encoding_rs", c.name, text.len(), text.as_str(), |s| {
+            black_box(encoding_rs::mem::convert_str_to_utf16(s, &mut wide));
+        });
+        run(&mut g, "from_utf8-transcoder", c.name, text.len(), text.as_bytes(), |b| {
+            out.clear();
+            let mut t = Transcoder::new(&Utf8, &Utf16Le, ErrorMode::Strict).unwrap();
+            t.push(b, &mut out).unwrap();
+            t.finish(&mut out).unwrap();
+            black_box(out.len());
+        });
+        run(&mut g, "from_utf8-generated", c.name, text.len(), text.as_bytes(), |b| {
+            values.clear();
+            out.clear();
+            Utf8.decode_into(b, &mut values).unwrap();
+            Utf16Le.encode_all(&values, &mut out).unwrap();
+            black_box(out.len());
+        });
+        run(&mut g, "validate-std", c.name, le.len(), &units[..], |u| {
+            black_box(String::from_utf16(u).is_ok());
+        });
+        run(&mut g, "validate-table", c.name, le.len(), &le[..], |b| {
+            black_box(Utf16Le.validate(b).is_ok());
+        });
+        run(&mut g, "validate-branching", c.name, le.len(), &le[..], |b| {
+            black_box(<Utf16Le as Codec>::Branching::default().validate(b).is_ok());
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = validate, decode, decode_lossy, encode
+    targets = validate, decode, decode_lossy, encode, utf16
 }
 criterion_main!(benches);

@@ -47,7 +47,8 @@
 //! description := doc-comment* visibility? TypeName '{' field (',' field)* ','? '}'
 //! field       := 'name'    ':' "codec-name"                  (required; lowercase, digits, '-')
 //!              | 'summary' ':' "one line"                    (default: the first doc line)
-//!              | 'unit'    ':' 'byte' | 'alphabet' '(' "symbols" ')'   (default: byte)
+//!              | 'unit'    ':' 'byte' | 'u16be' | 'u16le' | 'u32be' | 'u32le' | 'alphabet' '(' "symbols" ')'
+//!                                                            (default: byte)
 //!              | 'value'   ':' 'u32' | 'u64' | 'unbounded'   (required)
 //!              | 'range'   ':' lo '..=' hi | lo '..'         (required; `lo ..` is open)
 //!              | 'exclude' ':' '[' lo '..=' hi, … ']'        (values taken out, e.g. surrogates)
@@ -57,11 +58,26 @@
 //!              | 'forms'   ':' '{' form, … '}'               (required)
 //! form        := ( lo '..=' hi ( 'bias' n )? '=>' )? "pattern"
 //! pattern     := unit (' ' unit)*        unit := [01a-z]{width} '*'?
+//!                                         (width: 8, 16, 32 or the alphabet's bits)
 //! ```
 //!
 //! * **Units.** `byte` units are 8 bits wide. `alphabet("…")` units are the symbols
 //!   of a string of 2ⁿ distinct ASCII characters, each carrying the n-bit digit of
 //!   its position (`alphabet(" abc…_")` for a 6-bit printable encoding).
+//! * **Wide units.** `u16be`, `u16le`, `u32be` and `u32le` are code units of 16 or
+//!   32 bits, serialized as two or four bytes, most significant byte first (`be`)
+//!   or least significant first (`le`), as in UTF-16 and UTF-32. A pattern has one
+//!   word of 16 or 32 bits per code unit, most significant bit first whatever the
+//!   byte order (`"110110yyyyyyyyyy 110111xxxxxxxxxx"`). Payload bits are the low
+//!   bits of the code unit, and a wide unit cannot repeat (`*` is for byte and
+//!   alphabet units). The compiler turns each code unit into its bytes and the
+//!   automaton reads bytes. Errors still cover whole code units at byte offsets (a
+//!   lone UTF-16 surrogate is one error of two bytes), and input that ends inside a
+//!   code unit is a truncated sequence. A little-endian unit's first byte holds its low
+//!   bits, so its transitions *place* their payload, `v = (v << s) | (payload << q)`,
+//!   with `(s, q)` per transition in `placemat_codec::dfa::Parts::places`.
+//!   `groups: lsb_first` works the same way. A placed automaton has no expanded
+//!   decoding table. Big-endian units need no placement.
 //! * **Patterns.** One word per unit, most significant bit first: `0` and `1` are
 //!   fixed bits, any letter (`x`, `v`, `z`) is a payload bit, and payload bits are
 //!   the low bits of a unit. The payload of a form is its units' payload bits,
@@ -79,7 +95,8 @@
 //!   and a repeated unit repeats only as often as the encoder needs. Such a codec
 //!   is not canonical, and the analysis says so.
 //! * **Group order.** `groups: lsb_first` reads a form's payload with the first
-//!   unit's bits least significant (LEB128); it needs a bounded value type.
+//!   unit's bits least significant (LEB128); it needs a bounded value type. With
+//!   wide units the groups are code units.
 //! * **Values of any size.** `value: unbounded` decodes values past `u64` as
 //!   `BigUint`, which needs the `big` feature of `placemat-codec`
 //!   (`placemat-codec = { version = "0.1", features = ["big"] }`); without it the
@@ -94,7 +111,7 @@
 //!   same units, ranges that overlap, are empty,
 //!   leave values without a form, or disagree with the layout, biases that overflow,
 //!   alphabets with repeated symbols or the wrong size, pre-mappings that are not a
-//!   bijection, repetitions with no unit to end them.
+//!   bijection, repetitions with no unit to end them, wide units that repeat.
 //!
 //! # What is generated
 //!

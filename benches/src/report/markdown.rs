@@ -127,6 +127,41 @@ const GROUPS: [(&str, &str); 4] = [
     ("encode", "Encoding values into a reused buffer. `std` = `String::push` per `char`; `std-encode_utf8` = `char::encode_utf8`; `encoder` = the generated `Encoder::encode`; `encode_all` = `Encoder::encode_all` (zero-fills the worst-case buffer first)."),
 ];
 
+/// The directions of the `utf16` group: id prefix, baseline, what it measures.
+const UTF16: [(&str, &str, &str); 3] = [
+    ("to_utf8", "encoding_rs", "UTF-16LE bytes to UTF-8, as `placemat transcode --from utf16le --to utf8`. Baseline: encoding_rs's `UTF_16LE` decoder, which writes UTF-8."),
+    ("from_utf8", "encoding_rs", "UTF-8 to UTF-16LE, as `placemat transcode --from utf8 --to utf16le`. Baseline: `encoding_rs::mem::convert_str_to_utf16` (WHATWG encoders never write UTF-16, so this is encoding_rs's converter for UTF-16 in memory)."),
+    ("validate", "std", "Is the UTF-16LE input valid? Baseline: `String::from_utf16` on the same code units as `u16`s (it also builds the UTF-8 string)."),
+];
+
+/// The `utf16` group, one table per direction: GB/s of the input, and in
+/// parentheses the speed relative to that direction's baseline on the same text.
+fn write_utf16(md: &mut String, results: &Results, order: &[String]) {
+    let group = "utf16";
+    let corpora: Vec<String> = order.iter().filter(|c| results.corpora(group).contains(c)).cloned().collect();
+    if corpora.is_empty() {
+        return;
+    }
+    md.push_str(
+        "## Transcoding UTF-16
+
+`transcoder` is the CLI's engine (`placemat_codec::io::Transcoder`, one value at \
+         a time through `DynCodec`); `generated` decodes with one codec's table walker into values and encodes them \
+         with the other codec's generated encoder; `table` and `branching` are `utf16le`'s validators. GB/s of the \
+         input, and in parentheses the speed relative to the direction's baseline on the same text.\n\n",
+    );
+    for (direction, baseline, what) in UTF16 {
+        let prefix = format!("{direction}-");
+        let imps: Vec<String> = results.implementations(group).into_iter().filter(|i| i.starts_with(&prefix)).collect();
+        let base = format!("{prefix}{baseline}");
+        let _ = writeln!(md, "### `{direction}`\n\n{what}\n");
+        table(md, &corpora, &imps, |imp, c| {
+            results.get(group, imp, c).map(|m| ratio_cell(m.gbps(), results.speedup(group, imp, &base, c)))
+        });
+        md.push('\n');
+    }
+}
+
 /// Writes the report and its figures under `papers_dir`; returns the report path.
 pub fn write_report(
     results: &Results,
@@ -211,6 +246,8 @@ pub fn write_report(
         }
         md.push('\n');
     }
+
+    write_utf16(&mut md, results, &order);
 
     md.push_str("## Figures\n\n");
     for f in write_figures(results, &order, &figures)? {

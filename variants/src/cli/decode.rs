@@ -129,7 +129,10 @@ fn items(
                 pos += len;
             }
             Step::Invalid { len } => {
-                let end = (pos + len + 1).min(data.len());
+                // The error's units and the code unit after them, which may be
+                // the one that showed the error (errors cover whole code units).
+                let unit = usize::from(codec.dfa().facts().unit_bytes);
+                let end = (pos + len + unit).min(data.len());
                 f(Event::Error { offset: base + pos, found: &data[pos..end], len })?;
                 pos += len;
             }
@@ -181,9 +184,15 @@ pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String 
     let Ok(automaton) = placemat_compiler::automaton_of(codec) else {
         return format!("found {}", hex_units(found));
     };
+    let unit = usize::from(codec.dfa().facts().unit_bytes);
     let mut state = 1;
     for (i, &u) in found.iter().enumerate() {
         let next = automaton.edge(state, u).next;
+        // A code unit cut short by the end of the input is a truncation, even
+        // where its first bytes already cannot continue the sequence.
+        if next == DEAD && (i / unit + 1) * unit > found.len() {
+            break;
+        }
         if next == DEAD {
             let expected = runs_text(arms(&automaton, state).iter().filter(|a| a.next != DEAD).map(|a| (a.lo, a.hi)));
             let what = if i == 0 { "a unit that starts a sequence" } else { "a unit continuing the sequence" };

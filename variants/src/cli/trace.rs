@@ -3,9 +3,10 @@
 //! An error shows the U+FFFD that lossy decoding emits; a unit that cut a sequence
 //! short is then read again from the start state, as the lossy rule requires.
 
+use std::collections::VecDeque;
 use std::io::Write;
 
-use placemat_codec::dfa::{DEAD, PLACE_SHIFT};
+use placemat_codec::dfa::{whole_units, DEAD, PLACE_SHIFT};
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
 use super::decode::too_long;
@@ -121,57 +122,58 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
     let mut seq: Vec<u8> = Vec::new();
     let mut offset = 0usize;
     let mut chunk = vec![0u8; 1 << 16];
+    // Units to read, with their offsets: the input's, and after an invalid
+    // sequence the units it does not cover, read again.
+    let mut pending: VecDeque<(usize, u8)> = VecDeque::new();
+    let unit_bytes = usize::from(dfa.facts().unit_bytes);
     loop {
         let n = input::fill(&mut input.reader, &mut chunk)?;
-        for &u in &chunk[..n] {
-            loop {
-                let t = dfa.transition(state, u);
-                let (unit, class) = (format!("{u:02X}"), format!("c{}", t.class));
-                let states = layout.states(state / stride, t.next / stride);
-                if t.next == DEAD {
-                    let len = (offset - seq_start).max(1);
-                    let emitted = format!(
-                        "U+{:04X} (invalid sequence of {len} unit{} at offset {seq_start})",
-                        u64::REPLACEMENT,
-                        if len == 1 { "" } else { "s" }
-                    );
-                    layout.line(out, [&offset.to_string(), &unit, &class, &states, "-"], &emitted)?;
-                    let reread = state != start;
-                    state = start;
-                    value = Partial::default();
-                    seq.clear();
-                    if reread {
-                        seq_start = offset;
-                        continue;
-                    }
-                    seq_start = offset + 1;
-                    break;
-                }
-                value.take(t.payload_bits, dfa.digits()[u as usize], t.place);
+        pending.extend(chunk[..n].iter().enumerate().map(|(k, &u)| (offset + k, u)));
+        offset += n;
+        while let Some((at, u)) = pending.pop_front() {
+            let t = dfa.transition(state, u);
+            let (unit, class) = (format!("{u:02X}"), format!("c{}", t.class));
+            let states = layout.states(state / stride, t.next / stride);
+            if t.next == DEAD {
+                // The maximal subpart, in whole code units; what it leaves of the
+                // units read so far (and this one) is read again.
+                let len = whole_units((at - seq_start).max(1), unit_bytes, usize::MAX);
+                let emitted = format!(
+                    "U+{:04X} (invalid sequence of {len} unit{} at offset {seq_start})",
+                    u64::REPLACEMENT,
+                    if len == 1 { "" } else { "s" }
+                );
+                layout.line(out, [&at.to_string(), &unit, &class, &states, "-"], &emitted)?;
                 seq.push(u);
-                if seq.len() > max_units {
-                    return Err(too_long(codec, &input.name, seq_start, max_units));
+                for (k, &b) in seq.iter().enumerate().skip(len).rev() {
+                    pending.push_front((seq_start + k, b));
                 }
-                let emitted = if t.next == start {
-                    // The codec's own step gives the value (with any pre-mapping undone).
-                    let shown = match codec.step_big(Strategy::Table, &seq) {
-                        Step::Value { value, .. } => abbreviated(&format!("{value:04X}")),
-                        other => format!("{other:?}"),
-                    };
-                    seq.clear();
-                    seq_start = offset + 1;
-                    shown
-                } else {
-                    "-".to_string()
-                };
-                layout.line(out, [&offset.to_string(), &unit, &class, &states, &value.to_string()], &emitted)?;
-                state = t.next;
-                if state == start {
-                    value = Partial::default();
-                }
-                break;
+                (state, value, seq_start) = (start, Partial::default(), seq_start + len);
+                seq.clear();
+                continue;
             }
-            offset += 1;
+            value.take(t.payload_bits, dfa.digits()[u as usize], t.place);
+            seq.push(u);
+            if seq.len() > max_units {
+                return Err(too_long(codec, &input.name, seq_start, max_units));
+            }
+            let emitted = if t.next == start {
+                // The codec's own step gives the value (with any pre-mapping undone).
+                let shown = match codec.step_big(Strategy::Table, &seq) {
+                    Step::Value { value, .. } => abbreviated(&format!("{value:04X}")),
+                    other => format!("{other:?}"),
+                };
+                seq.clear();
+                seq_start = at + 1;
+                shown
+            } else {
+                "-".to_string()
+            };
+            layout.line(out, [&at.to_string(), &unit, &class, &states, &value.to_string()], &emitted)?;
+            state = t.next;
+            if state == start {
+                value = Partial::default();
+            }
         }
         if n < chunk.len() {
             break;

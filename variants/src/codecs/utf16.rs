@@ -26,7 +26,7 @@
 //! reports them.
 //!
 //! # Lineage
-//! RFC 2781 §2.1 (UTF-16) and §3.3 (byte order); Unicode 15, chapter 3, D90–D92
+//! RFC 2781 §2.1 (UTF-16) and §3 (byte order); Unicode 15, chapter 3, D90–D92
 //! and the serializations of §3.10; the WHATWG Encoding Standard's UTF-16
 //! decoder; `papers/specs/encodings.md#utf16le`.
 

@@ -719,3 +719,20 @@ fn trace_shows_least_significant_first_groups_and_shared_units() {
         assert!(dot.starts_with("digraph"), "{codec}: {dot}");
     }
 }
+
+/// Codecs of 16-bit units: errors cover whole code units at byte offsets, in
+/// `decode`'s messages and in `trace`, and a unit cut by the end is a truncation.
+#[test]
+fn utf16_errors_are_whole_code_units() {
+    let (_, err) = fails(&["decode", "utf16le"], &[0x41, 0x00, 0x00, 0xD8, 0x61, 0x00]);
+    assert!(err.contains("at offset 2: found 00 D8 61 00, expected a unit continuing the sequence (DC-DF)"), "{err}");
+    let (_, err) = fails(&["decode", "utf16be"], &[0xD8, 0x00, 0x41]);
+    assert!(err.contains("at offset 0: found D8 00 41 and then the end of the input"), "{err}");
+    let replaced = ok(&["decode", "--errors", "replace", "utf16le"], &[0x00, 0xDC, 0x41, 0x00, 0x42]);
+    assert_eq!(replaced, b"U+FFFD\nU+0041\nU+FFFD\n");
+    let trace = String::from_utf8(ok(&["trace", "utf16le"], &[0x00, 0xDC, 0x41, 0x00])).unwrap();
+    let emitted: Vec<&str> = trace.lines().filter(|l| l.contains("U+")).collect();
+    assert_eq!(emitted.len(), 2, "{trace}");
+    assert!(emitted[0].ends_with("U+FFFD (invalid sequence of 2 units at offset 0)"), "{trace}");
+    assert!(emitted[1].ends_with("U+0041"), "{trace}");
+}

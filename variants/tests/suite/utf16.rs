@@ -4,7 +4,7 @@
 //! U+FFFD per unpaired surrogate unit and one for an odd trailing byte.
 //!
 //! Sources: RFC 2781 §2.1 (U+10000 → `D800 DC00`, U+12345 → `D808 DF45`) and
-//! §3.3 (byte order); the Unicode Standard, chapter 3 (D90–D92, and §3.9's
+//! §3 (byte order); the Unicode Standard, chapter 3 (D90–D92, and §3.9's
 //! example <U+004D, U+0430, U+4E8C, U+10302> in UTF-32 `0000004D 00000430
 //! 00004E8C 00010302` and UTF-16 `004D 0430 4E8C D800 DF02`); the WHATWG
 //! Encoding Standard, §14.2.1 "shared UTF-16 decoder".
