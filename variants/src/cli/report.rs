@@ -89,7 +89,7 @@ struct UnitRoles {
     multi_min: Option<u8>,
     /// The distinct bit patterns of later units, in form order.
     cont_patterns: Vec<UnitPattern>,
-    /// Bits per unit.
+    /// Bits per unit pattern (a byte of a wider code unit).
     width: u32,
 }
 
@@ -101,7 +101,7 @@ impl UnitRoles {
             cont: [false; 256],
             multi_min: None,
             cont_patterns: Vec::new(),
-            width: model.unit_width(),
+            width: model.unit_width() / model.unit_bytes,
         };
         for form in model.forms_upto_u64() {
             let multi = form.units.len() > 1;
