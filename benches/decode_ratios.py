@@ -13,7 +13,10 @@ import os
 
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(os.path.dirname(__file__), "..", "target"))
 BASE = os.path.join(TARGET, "criterion", "decode")
-CODECS = ["cesu8", "mutf8", "perl-utf8", "vlq", "git-ofs", "quic-varint", "sqlite-varint", "leb128"]
+CODECS = [
+    "utf16le", "utf16be", "utf32le", "utf32be", "cesu8", "mutf8", "perl-utf8",
+    "vlq", "git-ofs", "quic-varint", "sqlite-varint", "leb128",
+]
 
 
 def mean(directory, corpus):
