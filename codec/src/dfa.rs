@@ -30,6 +30,7 @@
 //!     depth: &[0, 0],
 //!     remaining: &[],
 //!     places: None,
+//!     simd: None,
 //! })
 //! .unwrap();
 //! assert_eq!((dfa.class_count(), dfa.state_count()), (2, 2));
@@ -203,6 +204,9 @@ pub struct Parts<'a> {
     /// | q` for `v = (v << s) | (payload << q)`. Payload groups least
     /// significant first (LEB128) and little-endian units (UTF-16LE) need it.
     pub places: Option<&'a [u64]>,
+    /// The SIMD validator's tables, for a codec whose validity is local
+    /// (`placemat_compiler::automaton::local` proves it and derives them).
+    pub simd: Option<crate::simd::Tables>,
 }
 
 /// In a [`Parts::places`] entry, the shift of the value read so far (`s`) sits
@@ -287,6 +291,7 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     biases: B,
     expanded: Option<B>,
     places: Option<B>,
+    simd: Option<crate::simd::Tables>,
     stride: usize,
     facts: Facts,
     shift: Shift,
@@ -308,6 +313,7 @@ impl Dfa<&'static [u32], &'static [u64]> {
             biases: parts.biases,
             expanded: parts.expanded,
             places: parts.places,
+            simd: parts.simd,
             stride,
             facts: parts.facts,
             shift: Shift::of(&parts.shift, 1),
@@ -328,6 +334,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             biases: parts.biases.to_vec(),
             expanded: parts.expanded.map(<[u64]>::to_vec),
             places: parts.places.map(<[u64]>::to_vec),
+            simd: parts.simd,
             stride,
             facts: parts.facts,
             shift: Shift::of(&parts.shift, 1),
@@ -345,6 +352,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             biases: self.biases.as_ref(),
             expanded: self.expanded.as_ref().map(|x| x.as_ref()),
             places: self.places.as_ref().map(|x| x.as_ref()),
+            simd: self.simd,
             stride: self.stride,
             facts: self.facts,
             shift: self.shift,
@@ -492,10 +500,47 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
 
     /// Checks that `input` is a concatenation of valid sequences.
     ///
+    /// Runs the SIMD validator when the codec has one and the machine can
+    /// ([`Dfa::validate_simd`]), else [`Dfa::validate_scalar`].
+    pub fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+        match crate::simd::Isa::detect().and_then(|isa| self.validate_simd(isa, input)) {
+            Some(result) => result,
+            None => self.validate_scalar(input),
+        }
+    }
+
+    /// The SIMD validator's tables, for a codec whose validity is local.
+    pub fn simd(&self) -> Option<&crate::simd::Tables> {
+        self.simd.as_ref()
+    }
+
+    /// Validates with the SIMD kernel for `isa`: `None` if the codec has no
+    /// SIMD tables or the machine lacks `isa`. The kernel answers per 64-byte
+    /// chunk; on failure [`Dfa::step`] recomputes the exact error from the
+    /// last sequence boundary at least [`Tables::restart`] units before the
+    /// failing chunk, which lies before the first invalid unit.
+    ///
+    /// [`Tables::restart`]: crate::simd::Tables::restart
+    pub fn validate_simd(&self, isa: crate::simd::Isa, input: &[u8]) -> Option<Result<(), DecodeError>> {
+        let t = self.simd.as_ref()?;
+        if !crate::simd::Isa::all().contains(&Some(isa)) {
+            return None;
+        }
+        Some(crate::simd::validate(isa, t, input).or_else(|chunk| {
+            let mut from = chunk.saturating_sub(usize::from(t.restart));
+            while from > 0 && input.get(from).is_none_or(|&u| t.is_continuation(u)) {
+                from -= 1;
+            }
+            self.slow_validate(input, from)
+        }))
+    }
+
+    /// Validation without SIMD.
+    ///
     /// Runs the shift-DFA validator when the automaton has shift rows, else
     /// [`Dfa::validate_by_table`]. On failure the exact position is recomputed by
     /// [`Dfa::step`] from the last sequence boundary the fast loop saw.
-    pub fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+    pub fn validate_scalar(&self, input: &[u8]) -> Result<(), DecodeError> {
         let sync = &self.facts.sync_units;
         let ascii = self.facts.ascii_transparent;
         let found = match self.shift.width {

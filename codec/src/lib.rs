@@ -55,6 +55,8 @@ pub use codec::{Codec, CodecInfo, DynCodec, DynDecoder, Strategy, Unit};
 pub use decode::{Decoder, Item, ItemError, Items, Step};
 pub use encode::Encoder;
 pub use error::{DecodeError, EncodeError};
+/// The SIMD validators' kernel and tables (the `placemat-simd` crate).
+pub use placemat_simd as simd;
 pub use stream::StreamDecoder;
 pub use value::Value;
 

@@ -25,6 +25,7 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         depth: a.facts.depth.as_deref().unwrap(),
         remaining: a.facts.remaining.as_deref().unwrap(),
         places: a.places.as_deref(),
+        simd: a.local.as_ref().ok().map(|l| l.tables),
     }
 }
 

@@ -117,6 +117,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let simd = simd_tables(a);
     quote! {
         /// The merged state offsets of the shift validator, one per state.
         static SHIFT_OFFSETS: [u8; #n_offsets] = #offsets;
@@ -141,7 +142,47 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
             depth: &DEPTH,
             remaining: &REMAINING,
             places: #places,
+            simd: #simd,
         });
         &DFA
+    }
+}
+
+/// The SIMD validator's tables, for a codec whose validity is local.
+fn simd_tables(a: &Automaton) -> TokenStream {
+    let Ok(local) = &a.local else {
+        return quote!(::core::option::Option::None);
+    };
+    let t = &local.tables;
+    let (ph, pl, ch) = (hex_array(&t.prev_high, 2), hex_array(&t.prev_low, 2), hex_array(&t.cur_high, 2));
+    let cl = match &t.cur_low {
+        Some(low) => {
+            let low = hex_array(low, 2);
+            quote!(::core::option::Option::Some(#low))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let th = hex_array(&t.thresholds, 2);
+    let (need, start, ascii, restart) = (t.need, t.start, t.ascii, t.restart);
+    let end = match t.continuation_end {
+        Some(end) => quote!(::core::option::Option::Some(#end)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        // Derived and proved equal to the automaton by
+        // `placemat_compiler::automaton::local`: bits 0-6 are error classes
+        // (nibble boxes of forbidden unit pairs), bit 7 marks continuation units.
+        ::core::option::Option::Some(::placemat_codec::simd::Tables {
+            prev_high: #ph,
+            prev_low: #pl,
+            cur_high: #ch,
+            cur_low: #cl,
+            thresholds: #th,
+            need: #need,
+            start: #start,
+            ascii: #ascii,
+            continuation_end: #end,
+            restart: #restart,
+        })
     }
 }

@@ -35,6 +35,9 @@ pub enum TableError {
     BadShift,
     /// The expanded table or its `remaining` certificate disagrees with the table.
     BadExpanded,
+    /// The SIMD tables break an invariant of `placemat_simd::Tables::check`, or
+    /// come with units wider than a byte.
+    BadSimd,
 }
 
 impl TableError {
@@ -49,6 +52,7 @@ impl TableError {
             TableError::BadDepth => "the depth certificate does not prove the automaton acyclic",
             TableError::BadShift => "the shift rows do not follow the transitions",
             TableError::BadExpanded => "the expanded table disagrees with the table",
+            TableError::BadSimd => "the SIMD tables break the kernel's invariants",
         }
     }
 }
@@ -79,6 +83,11 @@ pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
     }
     if !expanded_table(p, stride) {
         return Err(TableError::BadExpanded);
+    }
+    if let Some(t) = &p.simd {
+        if t.check().is_err() || p.facts.unit_bytes != 1 {
+            return Err(TableError::BadSimd);
+        }
     }
     Ok(stride)
 }

@@ -43,6 +43,7 @@ mod determinize;
 pub use determinize::ConflictKind;
 use determinize::Failure;
 pub mod facts;
+pub mod local;
 mod machine;
 mod minimize;
 pub mod pack;
@@ -245,6 +246,8 @@ pub struct Automaton {
     pub expanded: Option<Vec<u64>>,
     /// Each packed transition's place code, when [`Automaton::placed`].
     pub places: Option<Vec<u64>>,
+    /// The SIMD validator's checks, or why the codec is not local ([`local`]).
+    pub local: Result<local::LocalChecks, local::NotLocal>,
 }
 
 impl Automaton {
@@ -280,12 +283,14 @@ impl Automaton {
             transitions: Vec::new(),
             expanded: None,
             places: None,
+            local: Err(local::NotLocal { reason: String::new(), witness: None }),
         };
         a.facts = facts::derive(&a);
         a.transitions = pack::transitions(&a)?;
         a.expanded = pack::expanded(&a);
         a.places = pack::places(&a);
         a.shift = shift_layout::layout(&a);
+        a.local = local::derive(&a);
         Ok(a)
     }
 

@@ -97,6 +97,7 @@ impl Automaton {
             depth: f.depth.as_deref().unwrap_or(&[]),
             remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
             places: self.places.as_deref(),
+            simd: self.local.as_ref().ok().map(|l| l.tables),
         }
     }
 

@@ -206,7 +206,13 @@ pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String 
     )
 }
 
-fn decode_error(codec: &dyn DynCodec, name: &str, offset: impl Display, found: &[u8], len: usize) -> CliError {
+pub(super) fn decode_error(
+    codec: &dyn DynCodec,
+    name: &str,
+    offset: impl Display,
+    found: &[u8],
+    len: usize,
+) -> CliError {
     CliError::msg(format!(
         "{name}: invalid {} input at offset {offset}: {}",
         codec.info().name,

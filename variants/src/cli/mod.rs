@@ -25,6 +25,7 @@
 //! assert!(out.lines().any(|l| l.starts_with("utf8  ")));
 //! ```
 
+mod bench;
 mod chart;
 mod compare;
 mod decode;
@@ -36,6 +37,7 @@ mod report;
 mod source;
 mod tables;
 mod trace;
+mod validate;
 
 use std::io::{self, Write};
 
@@ -171,6 +173,27 @@ pub enum Command {
         #[command(flatten)]
         codec: CodecArgs,
     },
+    /// Check that the input is valid: silent with exit 0 if it is, else the
+    /// message `decode` gives in strict mode and exit 1.
+    Validate {
+        /// The codec and the input.
+        #[command(flatten)]
+        codec: CodecArgs,
+        /// Which validator runs.
+        #[arg(long, value_enum, default_value_t)]
+        strategy: validate::ValidateStrategy,
+    },
+    /// Time every strategy of a codec (validate: SIMD, table, branching;
+    /// decode: table, branching; encode) on UTF-8 files transcoded into it, or
+    /// on the built-in corpora: medians of interleaved repetitions, in GB/s.
+    Bench {
+        /// The codec (or, with `--spec`, only files) and the UTF-8 files.
+        #[command(flatten)]
+        codec: CodecArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: bench::Format,
+    },
     /// Print the unit classes and the transition table, or Graphviz with `--dot`.
     Tables {
         /// The codec and the input.
@@ -225,6 +248,14 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
                 return Err(CliError::usage(format!("`tables` takes no input file (got `{extra}`)")));
             }
             tables::run(codec.get(), dot, out)
+        }
+        Command::Validate { codec, strategy } => {
+            let (codec, file) = source::resolve(&codec)?;
+            validate::run(codec.get(), file.as_deref(), strategy, max_units)
+        }
+        Command::Bench { codec, format } => {
+            let (codec, files) = source::resolve_many(&codec)?;
+            bench::run(codec.get(), &files, format, out)
         }
         Command::Compare(args) => compare::run(&args, out),
         Command::Report { out: dir } => report::run(dir.as_deref(), out),

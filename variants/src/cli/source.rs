@@ -65,6 +65,15 @@ fn names_a_codec_too(args: &[String]) -> bool {
 
 /// Splits `<codec> [FILE]` (or `[FILE]` with `--spec`) into a codec and a file.
 pub fn resolve(args: &CodecArgs) -> Result<(CodecRef, Option<String>), CliError> {
+    let (codec, files) = resolve_many(args)?;
+    if let Some(extra) = files.get(1) {
+        return Err(CliError::usage(format!("unexpected argument `{extra}`")));
+    }
+    Ok((codec, files.into_iter().next()))
+}
+
+/// Splits `<codec> [FILE…]` (or `[FILE…]` with `--spec`) into a codec and files.
+pub fn resolve_many(args: &CodecArgs) -> Result<(CodecRef, Vec<String>), CliError> {
     let mut rest = args.args.iter();
     let codec = match &args.spec {
         Some(_) if names_a_codec_too(&args.args) => {
@@ -85,11 +94,7 @@ pub fn resolve(args: &CodecArgs) -> Result<(CodecRef, Option<String>), CliError>
             }
         },
     };
-    let file = rest.next().cloned();
-    if let Some(extra) = rest.next() {
-        return Err(CliError::usage(format!("unexpected argument `{extra}`")));
-    }
-    Ok((codec, file))
+    Ok((codec, rest.cloned().collect()))
 }
 
 /// The two codecs of `transcode`.

@@ -18,6 +18,7 @@ mod panic_free;
 mod printable6;
 mod real_world;
 mod shift_validate;
+mod simd;
 mod table_walk;
 mod ui_descriptions;
 mod utf16;

@@ -1,0 +1,298 @@
+//! Is validity *local*? The analysis behind the SIMD validators.
+//!
+//! A codec is local when an input is valid exactly if (1) every pair of
+//! adjacent units is one that occurs in valid text and (2) after each lead unit
+//! come exactly the continuation units it requires. Then a validator needs no
+//! state beyond a few units back, and checks 16 or 32 positions at once
+//! (`placemat_simd`). This pass decides it from the automaton and derives the
+//! tables:
+//!
+//! 1. the lead units (those the start state reads) and the continuation units
+//!    (those every other state reads) must be disjoint, and each lead must
+//!    require one number of continuations;
+//! 2. those numbers must grow with the unit's value, so that "requires `k` or
+//!    more" is "at least `thresholds[k]`";
+//! 3. the pairs that never occur in valid text (less those the count check
+//!    rejects anyway) are covered by at most seven *nibble boxes* (`cover`),
+//!    or eight when continuation units are `80` up to some unit;
+//! 4. `proof` builds the automaton of what the resulting checks accept and
+//!    compares it with the codec's, state pair by state pair: the checks accept
+//!    exactly the valid inputs, and flag an error at most `restart` units after
+//!    the unit that makes an input invalid.
+//!
+//! Any step that fails says why, with a witness where there is one:
+//!
+//! ```
+//! use placemat_compiler::automaton::{Automaton, BuildOptions};
+//! use placemat_compiler::Description;
+//! let utf8 = Description::parse_str(r#"
+//!     pub Utf8 { name: "utf8", value: u32, range: 0 ..= 0x10FFFF, exclude: [0xD800 ..= 0xDFFF],
+//!                layout: shortest,
+//!                forms: { 0x0000 ..= 0x007F => "0xxxxxxx", 0x0080 ..= 0x07FF => "110xxxxx 10xxxxxx",
+//!                         0x0800 ..= 0xFFFF => "1110xxxx 10xxxxxx 10xxxxxx",
+//!                         0x10000 ..= 0x10FFFF => "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx" } }
+//! "#).unwrap();
+//! let a = Automaton::build(&utf8.model, BuildOptions::default()).unwrap();
+//! let local = a.local.as_ref().unwrap();
+//! assert_eq!(local.tables.need, 3);
+//! assert_eq!(&local.tables.thresholds[1..4], [0xC0, 0xE0, 0xF0]);
+//! assert!(local.boxes.len() <= 7 && local.tables.ascii);
+//!
+//! let two_kinds = Description::parse_str(r#"
+//!     pub Fss { name: "fss", value: u32, range: 0 ..= 0x3FFF,
+//!               forms: { "0xxxxxxx", "1xxxxxxx 1xxxxxxx" } }
+//! "#).unwrap();
+//! let a = Automaton::build(&two_kinds.model, BuildOptions::default()).unwrap();
+//! let why = a.local.as_ref().unwrap_err();
+//! assert!(why.reason.contains("both starts a sequence and continues one"), "{}", why.reason);
+//! ```
+//!
+//! # Lineage
+//! The checks are those of Keiser and Lemire's UTF-8 validator ("Validating
+//! UTF-8 in less than one instruction per byte", 2021: three nibble lookups and
+//! a continuation count), generalized; the proof is the usual product
+//! construction for language equivalence.
+
+mod cover;
+mod proof;
+
+use std::fmt::Write as _;
+
+use super::Automaton;
+pub use cover::NibbleBox;
+pub use placemat_codec::simd::Tables;
+
+/// The derived checks of a local codec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalChecks {
+    /// The SIMD validator's tables.
+    pub tables: Tables,
+    /// The error classes, bit `i` of the tables is box `i`.
+    pub boxes: Vec<NibbleBox>,
+    /// The continuation units, when bit 7 of the tables marks them (else
+    /// `Tables::continuation_end` tells them, and bit 7 is an eighth class).
+    pub continuation: Option<NibbleBox>,
+    /// How many units each lead requires after it, by unit (`None`: not a lead).
+    pub lengths: Vec<Option<u8>>,
+    /// Pairs that never occur in valid text, and pairs the classes must flag.
+    pub forbidden_pairs: usize,
+    /// Pairs left to the count check.
+    pub left_to_count: usize,
+}
+
+/// Why a codec is not local.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotLocal {
+    /// One sentence.
+    pub reason: String,
+    /// An input on which the local checks and the codec disagree, or that shows
+    /// the reason.
+    pub witness: Option<Vec<u8>>,
+}
+
+impl NotLocal {
+    fn new(reason: impl Into<String>) -> NotLocal {
+        NotLocal { reason: reason.into(), witness: None }
+    }
+}
+
+/// A set of units as 256 bits.
+type Units = [bool; 256];
+
+/// Derives the local checks of `a`, or says why there are none.
+pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
+    if a.unit_bytes != 1 {
+        return Err(NotLocal::new(format!(
+            "its code units are {} bytes wide; the checks read single bytes",
+            a.unit_bytes
+        )));
+    }
+    if a.facts.cyclic {
+        return Err(NotLocal::new("its sequences have no length limit, so no lead says how many units follow"));
+    }
+    let (leads, conts) = lead_and_continuation_units(a)?;
+    let lengths = lengths(a, &leads)?;
+    let need = lengths.iter().flatten().copied().max().unwrap_or(0);
+    if need == 0 {
+        return Err(NotLocal::new("every sequence is one unit: a table lookup per unit is all it takes"));
+    }
+    if need > 15 {
+        return Err(NotLocal::new(format!("a lead requires {need} continuation units; the checks look 15 back")));
+    }
+    let thresholds = thresholds(&lengths, &conts, need)?;
+    let level = |u: u8| (1..=need).rev().find(|&k| u >= thresholds[k as usize]).unwrap_or(0);
+    let continuation = NibbleBox::of(&conts);
+    let start = (0..=255u8)
+        .find(|&u| lengths[u as usize] == Some(0) && level(u) == 0)
+        .ok_or_else(|| NotLocal::new("no single-unit value can stand before the input and after its end"))?;
+    let allowed = allowed_pairs(a);
+    let mut forbidden = vec![[false; 256]; 256];
+    let (mut forbidden_pairs, mut left_to_count) = (0, 0);
+    for p in 0..256 {
+        for c in 0..256 {
+            if allowed[p][c] {
+                continue;
+            }
+            forbidden_pairs += 1;
+            // A lead requiring two or more continuations, followed by something
+            // else: the count check flags the next position (or the end). A unit
+            // that never occurs but counts as a lead: its own pair with the unit
+            // after it, or the end, flags it.
+            let never = lengths[c].is_none() && !conts[c];
+            if (level(p as u8) >= 2 && !conts[c]) || (never && level(c as u8) >= 1) {
+                left_to_count += 1;
+            } else {
+                forbidden[p][c] = true;
+            }
+        }
+    }
+    // Seven classes and a table bit for continuation units, or eight classes
+    // and continuation units told by comparison (`80` up to some unit).
+    let end = continuation_end(&conts);
+    let (boxes, continuation) = match continuation.and_then(|c| Some((cover::search(&forbidden, &allowed, 7)?, c))) {
+        Some((boxes, c)) => (boxes, Some(c)),
+        None => match end.and_then(|_| cover::search(&forbidden, &allowed, 8)) {
+            Some(boxes) => (boxes, None),
+            None => return Err(NotLocal::new("its forbidden pairs of units need more than 8 nibble classes")),
+        },
+    };
+    let mut tables = assemble(&boxes, continuation, thresholds, need, start);
+    tables.continuation_end = if continuation.is_none() { end } else { None };
+    tables.ascii = (0..0x80u8).all(|u| lengths[u as usize] == Some(0) && level(u) == 0 && !conts[u as usize])
+        && (0..=255u8).all(|x| level(x) >= 1 || (0..0x80u8).all(|b| tables.pair(x, b).0 == 0));
+    tables.restart = proof::prove(a, &tables)?;
+    if let Err(e) = tables.check() {
+        return Err(NotLocal::new(format!("the derived tables break a kernel invariant: {e}")));
+    }
+    Ok(LocalChecks { tables, boxes, continuation, lengths, forbidden_pairs, left_to_count })
+}
+
+fn lead_and_continuation_units(a: &Automaton) -> Result<(Units, Units), NotLocal> {
+    let mut leads = [false; 256];
+    let mut conts = [false; 256];
+    for u in 0..=255u8 {
+        leads[u as usize] = a.edge(1, u).next != 0;
+        conts[u as usize] = (2..a.state_count()).any(|s| a.edge(s, u).next != 0);
+        if leads[u as usize] && conts[u as usize] {
+            return Err(NotLocal {
+                reason: format!("unit {u:02X} both starts a sequence and continues one, so no unit marks a boundary"),
+                witness: Some(vec![u]),
+            });
+        }
+    }
+    Ok((leads, conts))
+}
+
+/// Units still to come from every live state, if every path agrees.
+fn lengths(a: &Automaton, leads: &Units) -> Result<Vec<Option<u8>>, NotLocal> {
+    let mut to_go: Vec<Option<u8>> = vec![None; a.state_count()];
+    to_go[1] = Some(0);
+    // Not cyclic: the depth falls along every edge, so decreasing depth order works.
+    let depth = a.facts.depth.as_deref().unwrap_or(&[]);
+    let mut order: Vec<usize> = (2..a.state_count()).collect();
+    order.sort_by_key(|&s| depth.get(s).copied().unwrap_or(0));
+    for s in order {
+        let mut seen = None;
+        for e in a.edges[s].iter().filter(|e| e.next != 0) {
+            let n = to_go[e.next].map(|n| n + 1);
+            if seen.is_some() && seen != n {
+                return Err(NotLocal::new("one state ends sequences after different numbers of units"));
+            }
+            seen = n;
+        }
+        to_go[s] = seen;
+    }
+    let mut lengths = vec![None; 256];
+    for u in 0..=255u8 {
+        if leads[u as usize] {
+            lengths[u as usize] = to_go[a.edge(1, u).next];
+        }
+    }
+    Ok(lengths)
+}
+
+/// `thresholds[k]`: one past every continuation unit and every lead requiring
+/// fewer than `k`; every lead at or above it must require `k` or more.
+fn thresholds(lengths: &[Option<u8>], conts: &Units, need: u8) -> Result<[u8; 16], NotLocal> {
+    let mut t = [0xFF; 16];
+    for k in 1..=need {
+        let below = (0..256).filter(|&u| conts[u] || lengths[u].is_some_and(|n| n < k)).max();
+        let at = below.map_or(0, |u| u + 1);
+        if let Some(u) = (at..256).find(|&u| lengths[u].is_some_and(|n| n < k)) {
+            let mut why = String::new();
+            let _ = write!(why, "lead {u:02X} requires fewer continuation units than a smaller lead");
+            return Err(NotLocal { reason: why, witness: Some(vec![u as u8]) });
+        }
+        if at > 255 {
+            return Err(NotLocal::new("the largest unit is no lead"));
+        }
+        if k >= 2 && at < 0x80 {
+            return Err(NotLocal::new(format!("leads requiring {k} continuations start below 80")));
+        }
+        t[k as usize] = at as u8;
+    }
+    Ok(t)
+}
+
+/// `allowed[p][c]`: `p c` occurs in some valid input.
+fn allowed_pairs(a: &Automaton) -> Vec<Units> {
+    let follow: Vec<Units> =
+        (0..a.state_count()).map(|s| std::array::from_fn(|c| s != 0 && a.edge(s, c as u8).next != 0)).collect();
+    let mut allowed = vec![[false; 256]; 256];
+    for s in 1..a.state_count() {
+        for p in 0..=255u8 {
+            let next = a.edge(s, p).next;
+            if next != 0 {
+                for c in 0..256 {
+                    allowed[p as usize][c] |= follow[next][c];
+                }
+            }
+        }
+    }
+    allowed
+}
+
+/// The unit after the continuation units, if they are `80` up to it.
+fn continuation_end(conts: &Units) -> Option<u8> {
+    let end = (0x80..256).find(|&u| !conts[u]).unwrap_or(256);
+    let exact = (0..256).all(|u| conts[u] == (0x80..end).contains(&u));
+    (exact && end > 0x80 && end < 256).then_some(end as u8)
+}
+
+fn assemble(boxes: &[NibbleBox], cont: Option<NibbleBox>, thresholds: [u8; 16], need: u8, start: u8) -> Tables {
+    let mut t = Tables {
+        prev_high: [0; 16],
+        prev_low: [0; 16],
+        cur_high: [0; 16],
+        cur_low: None,
+        thresholds,
+        need,
+        start,
+        ascii: false,
+        continuation_end: None,
+        restart: 0,
+    };
+    let mut cur_low = [0u8; 16];
+    for (i, b) in boxes.iter().chain(cont.as_ref()).enumerate() {
+        let bit = if i == boxes.len() { 0x80 } else { 1u8 << i };
+        let put = |table: &mut [u8; 16], set: u16| {
+            for (n, slot) in table.iter_mut().enumerate() {
+                if set >> n & 1 == 1 {
+                    *slot |= bit;
+                }
+            }
+        };
+        put(&mut t.prev_high, b.prev_high);
+        put(&mut t.prev_low, b.prev_low);
+        put(&mut t.cur_high, b.cur_high);
+        put(&mut cur_low, b.cur_low);
+    }
+    if cur_low != [0xFF; 16] {
+        // Bits no class uses stay clear everywhere; only real differences count.
+        let used = (0..boxes.len()).fold(if cont.is_some() { 0x80u8 } else { 0 }, |m, i| m | 1 << i);
+        if cur_low.iter().any(|&l| l & used != used) {
+            t.cur_low = Some(cur_low);
+        }
+    }
+    t
+}

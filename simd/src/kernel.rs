@@ -1,0 +1,213 @@
+//! The kernel, written once over a small set of vector operations and
+//! instantiated per instruction set by `kernel!` (`x86.rs`, `neon.rs`).
+//!
+//! An instantiating module defines the vector type `V`, its width `W` in bytes
+//! (16 or 32, dividing [`crate::CHUNK`]) and, each with
+//! `#[target_feature(enable = $features)]`: `load` (unaligned, `unsafe`),
+//! `splat`, `table` (16 bytes repeated across the vector), `table_wide` (`W` bytes), `lookup` (each byte
+//! of the index, `0..16`, picks a table byte), `high` and `low` (nibbles),
+//! `and`, `or`, `xor`, `max` (unsigned), `subs` (saturating), `less_signed` (all ones where `a < b` as signed bytes), `any` (some byte is not 0) and
+//! `any_high` (some byte has bit 7 set).
+
+/// Instantiates `validate` for the instruction set whose helpers are in scope.
+macro_rules! kernel {
+    ($features:literal) => {
+        use $crate::{Tables, CHUNK};
+
+        /// The tables as vectors, loaded once per call.
+        struct Vectors {
+            prev_high: V,
+            prev_low: V,
+            cur_high: V,
+            cur_low: V,
+            /// `thresholds[k] - 80`: a saturating subtraction leaves bit 7 set
+            /// exactly for units at least `thresholds[k]`.
+            must: [V; 16],
+            bit7: V,
+            /// Lane `W - k` holds `thresholds[k] - 1` for `k` in `1..=need`, the
+            /// others `FF`: a saturating subtraction from the last `W` units
+            /// leaves a lane set exactly where a lead's sequence runs past them.
+            incomplete: V,
+            /// `thresholds[4] - 1`: units above it are the rare leads of five
+            /// units and more (when `need > 3`).
+            rare: V,
+            /// `continuation_end` as a signed byte: units (signed) below it and
+            /// at least `80` (every negative one) are continuations.
+            continuation_end: V,
+        }
+
+        #[target_feature(enable = $features)]
+        fn vectors(t: &Tables) -> Vectors {
+            Vectors {
+                prev_high: table(&t.prev_high),
+                prev_low: table(&t.prev_low),
+                cur_high: table(&t.cur_high),
+                cur_low: table(&t.cur_low.unwrap_or([0xFF; 16])),
+                must: core::array::from_fn(|k| splat(t.thresholds[k].wrapping_sub(0x80))),
+                bit7: splat(0x80),
+                incomplete: table_wide(&core::array::from_fn(|j| {
+                    let k = W - j;
+                    if k <= usize::from(t.need) { t.thresholds[k].wrapping_sub(1) } else { 0xFF }
+                })),
+                rare: splat(t.thresholds[4].wrapping_sub(1)),
+                continuation_end: splat(t.continuation_end.unwrap_or(0x80)),
+            }
+        }
+
+        /// The flags of the `W` positions at `p`: non-zero where one is flagged.
+        ///
+        /// # Safety
+        /// `p - 15 ..= p + W - 1` must be readable.
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn block<const K: usize, const LOW: bool, const SPLIT: bool>(v: &Vectors, p: *const u8) -> V {
+            // SAFETY: the caller guarantees `p - 15 ..= p + W - 1` readable, and
+            // `k <= K <= 15` (`Tables::check`).
+            let (cur, prev1) = unsafe { (load(p), load(p.sub(1))) };
+            let row = and(lookup(v.prev_high, high(prev1)), lookup(v.prev_low, low(prev1)));
+            let mut col = lookup(v.cur_high, high(cur));
+            if LOW {
+                col = and(col, lookup(v.cur_low, low(cur)));
+            }
+            let mut must = splat(0);
+            for k in 2..=K {
+                // SAFETY: as above.
+                let prev = unsafe { load(p.sub(k)) };
+                must = or(must, subs(prev, v.must[k]));
+            }
+            if SPLIT {
+                let two = and(less_signed(prev1, v.continuation_end), less_signed(cur, v.continuation_end));
+                or(xor(and(must, v.bit7), and(two, v.bit7)), and(row, col))
+            } else {
+                xor(and(must, v.bit7), and(row, col))
+            }
+        }
+
+        /// The flags of the `CHUNK` positions at `p`.
+        ///
+        /// # Safety
+        /// `p - 15 .. p + CHUNK` must be readable.
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn chunk<const K: usize, const LOW: bool, const SPLIT: bool>(v: &Vectors, p: *const u8) -> V {
+            let mut err = splat(0);
+            for j in (0..CHUNK).step_by(W) {
+                // SAFETY: `p + j - 15 ..= p + j + W - 1` lies in the chunk and
+                // the 15 bytes before it.
+                err = or(err, unsafe { block::<K, LOW, SPLIT>(v, p.add(j)) });
+            }
+            err
+        }
+
+        /// Runs the chunks of `len` bytes (a multiple of `CHUNK`) at `start`;
+        /// the offset of the first failing one.
+        ///
+        /// # Safety
+        /// `start - 32 .. start + len` must be readable.
+        #[target_feature(enable = $features)]
+        unsafe fn chunks<const K: usize, const LOW: bool, const SPLIT: bool>(
+            v: &Vectors,
+            t: &Tables,
+            start: *const u8,
+            len: usize,
+        ) -> Result<(), usize> {
+            // Whether the sequence before the next chunk is cut short.
+            // SAFETY: the `W <= 32` bytes before `start` are readable.
+            let mut pending = subs(unsafe { load(start.sub(W)) }, v.incomplete);
+            // Whether the chunk before held a lead of five units or more.
+            let mut rare_before = true;
+            for off in (0..len).step_by(CHUNK) {
+                // SAFETY: `off + CHUNK <= len`: the chunk and the 32 bytes before
+                // it are readable.
+                let p = unsafe { start.add(off) };
+                let mut seen = splat(0);
+                if t.ascii || K > 3 {
+                    for j in (0..CHUNK).step_by(W) {
+                        // SAFETY: within the chunk.
+                        seen = max(seen, unsafe { load(p.add(j)) });
+                    }
+                }
+                if t.ascii && !any_high(seen) {
+                    if any(pending) {
+                        return Err(off);
+                    }
+                    rare_before = false;
+                    continue;
+                }
+                // Without such leads here or in the chunk before (at most 15
+                // units back), units 4 and more back cannot require a
+                // continuation: the check of 2 and 3 back is enough.
+                let rare = K > 3 && any(subs(seen, v.rare));
+                let short = K > 3 && !rare && !rare_before;
+                rare_before = rare;
+                // SAFETY: the chunk and the 32 bytes before it are readable.
+                let err = unsafe { if short { chunk::<3, LOW, SPLIT>(v, p) } else { chunk::<K, LOW, SPLIT>(v, p) } };
+                if any(err) {
+                    return Err(off);
+                }
+                // SAFETY: the chunk's last `W` bytes.
+                pending = subs(unsafe { load(p.add(CHUNK - W)) }, v.incomplete);
+            }
+            Ok(())
+        }
+
+        /// The head (the first chunk, after `start` units), the chunks in
+        /// place, and the tail (what is left, then at least two `start` units)
+        /// in a buffer.
+        ///
+        /// # Safety
+        /// `t` passes `Tables::check`, with `t.need == K`.
+        #[target_feature(enable = $features)]
+        unsafe fn drive<const K: usize, const LOW: bool, const SPLIT: bool>(t: &Tables, input: &[u8]) -> Result<(), usize> {
+            let v = vectors(t);
+            let n = input.len();
+            let main_end = n / CHUNK * CHUNK;
+            let mut buf = [t.start; 32 + 2 * CHUNK];
+            if main_end > 0 {
+                buf[32..32 + CHUNK].copy_from_slice(&input[..CHUNK]);
+                // SAFETY: `buf[0 .. 32 + CHUNK]` is the buffer.
+                unsafe { chunks::<K, LOW, SPLIT>(&v, t, buf.as_ptr().add(32), CHUNK)? };
+                // SAFETY: the chunks from `CHUNK` to `main_end <= n` are in the
+                // input, and so are the 32 bytes before them.
+                unsafe { chunks::<K, LOW, SPLIT>(&v, t, input.as_ptr().add(CHUNK), main_end - CHUNK) }
+                    .map_err(|off| CHUNK + off)?;
+                buf[..32].copy_from_slice(&input[main_end - 32..main_end]);
+            }
+            let rest = n - main_end;
+            buf[32..32 + rest].copy_from_slice(&input[main_end..]);
+            buf[32 + rest..].fill(t.start);
+            let len = if rest + 2 <= CHUNK { CHUNK } else { 2 * CHUNK };
+            // SAFETY: `buf[0 .. 32 + len]` is in the buffer.
+            unsafe { chunks::<K, LOW, SPLIT>(&v, t, buf.as_ptr().add(32), len) }.map_err(|off| (main_end + off).min(n))
+        }
+
+        /// Validates `input` (see [`crate::validate`]).
+        ///
+        /// # Safety
+        /// The machine has the instruction set, and `t` passes
+        /// `Tables::check`.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn validate(t: &Tables, input: &[u8]) -> Result<(), usize> {
+            // SAFETY: the caller's guarantees, and `need` is the `K` chosen.
+            unsafe { $crate::kernel::by_need!(t, input, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15) }
+        }
+    };
+}
+
+/// Calls `drive::<K, LOW, SPLIT>` for the tables' `need`, low-nibble table
+/// and continuation test.
+macro_rules! by_need {
+    ($t:expr, $input:expr, $($k:literal)*) => {
+        match ($t.need, $t.cur_low.is_some(), $t.continuation_end.is_some()) {
+            $(
+                ($k, false, false) => drive::<$k, false, false>($t, $input),
+                ($k, true, false) => drive::<$k, true, false>($t, $input),
+                ($k, false, true) => drive::<$k, false, true>($t, $input),
+                ($k, true, true) => drive::<$k, true, true>($t, $input),
+            )*
+            _ => unreachable!("Tables::check bounds `need` to 1..=15"),
+        }
+    };
+}
+
+pub(crate) use {by_need, kernel};

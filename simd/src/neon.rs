@@ -1,0 +1,88 @@
+//! The kernel for aarch64 NEON (16-byte vectors); the kernel is in `kernel.rs`.
+
+use core::arch::aarch64::*;
+
+type V = uint8x16_t;
+const W: usize = 16;
+
+/// # Safety
+/// `p .. p + 16` must be readable.
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn load(p: *const u8) -> V {
+    // SAFETY: the caller's guarantee; `vld1q_u8` has no alignment requirement.
+    unsafe { vld1q_u8(p) }
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn splat(b: u8) -> V {
+    vdupq_n_u8(b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn table(t: &[u8; 16]) -> V {
+    // SAFETY: `t` is 16 readable bytes.
+    unsafe { vld1q_u8(t.as_ptr()) }
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn table_wide(t: &[u8; W]) -> V {
+    table(t)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn lookup(t: V, i: V) -> V {
+    vqtbl1q_u8(t, i)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn high(v: V) -> V {
+    vshrq_n_u8::<4>(v)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn low(v: V) -> V {
+    vandq_u8(v, vdupq_n_u8(0x0F))
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn and(a: V, b: V) -> V {
+    vandq_u8(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn or(a: V, b: V) -> V {
+    vorrq_u8(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn xor(a: V, b: V) -> V {
+    veorq_u8(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn max(a: V, b: V) -> V {
+    vmaxq_u8(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn less_signed(a: V, b: V) -> V {
+    vcltq_s8(vreinterpretq_s8_u8(a), vreinterpretq_s8_u8(b))
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn subs(a: V, b: V) -> V {
+    vqsubq_u8(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn any(v: V) -> bool {
+    vmaxvq_u8(v) != 0
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn any_high(v: V) -> bool {
+    vmaxvq_u8(v) >= 0x80
+}
+
+crate::kernel::kernel!("neon");

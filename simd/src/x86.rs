@@ -1,0 +1,181 @@
+//! The kernel for x86-64: SSSE3/SSE4.1 (16-byte vectors) and AVX2 (32-byte).
+//! Each helper is a single instruction or two; the kernel is in `kernel.rs`.
+
+pub(crate) mod sse41 {
+    use core::arch::x86_64::*;
+
+    type V = __m128i;
+    const W: usize = 16;
+
+    /// # Safety
+    /// `p .. p + 16` must be readable.
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: the caller's guarantee; the load is unaligned.
+        unsafe { _mm_loadu_si128(p.cast()) }
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn splat(b: u8) -> V {
+        _mm_set1_epi8(b as i8)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn table(t: &[u8; 16]) -> V {
+        // SAFETY: `t` is 16 readable bytes.
+        unsafe { _mm_loadu_si128(t.as_ptr().cast()) }
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn table_wide(t: &[u8; W]) -> V {
+        table(t)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn lookup(t: V, i: V) -> V {
+        _mm_shuffle_epi8(t, i)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn high(v: V) -> V {
+        _mm_and_si128(_mm_srli_epi16::<4>(v), _mm_set1_epi8(0x0F))
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn low(v: V) -> V {
+        _mm_and_si128(v, _mm_set1_epi8(0x0F))
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn and(a: V, b: V) -> V {
+        _mm_and_si128(a, b)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn or(a: V, b: V) -> V {
+        _mm_or_si128(a, b)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn xor(a: V, b: V) -> V {
+        _mm_xor_si128(a, b)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn max(a: V, b: V) -> V {
+        _mm_max_epu8(a, b)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn less_signed(a: V, b: V) -> V {
+        _mm_cmpgt_epi8(b, a)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn subs(a: V, b: V) -> V {
+        _mm_subs_epu8(a, b)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn any(v: V) -> bool {
+        _mm_testz_si128(v, v) == 0
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn any_high(v: V) -> bool {
+        _mm_movemask_epi8(v) != 0
+    }
+
+    crate::kernel::kernel!("ssse3,sse4.1");
+}
+
+pub(crate) mod avx2 {
+    use core::arch::x86_64::*;
+
+    type V = __m256i;
+    const W: usize = 32;
+
+    /// # Safety
+    /// `p .. p + 32` must be readable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: the caller's guarantee; the load is unaligned.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn splat(b: u8) -> V {
+        _mm256_set1_epi8(b as i8)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn table(t: &[u8; 16]) -> V {
+        // SAFETY: `t` is 16 readable bytes.
+        _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn table_wide(t: &[u8; W]) -> V {
+        // SAFETY: `t` is 32 readable bytes.
+        unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn lookup(t: V, i: V) -> V {
+        _mm256_shuffle_epi8(t, i)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn high(v: V) -> V {
+        _mm256_and_si256(_mm256_srli_epi16::<4>(v), _mm256_set1_epi8(0x0F))
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn low(v: V) -> V {
+        _mm256_and_si256(v, _mm256_set1_epi8(0x0F))
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn and(a: V, b: V) -> V {
+        _mm256_and_si256(a, b)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn or(a: V, b: V) -> V {
+        _mm256_or_si256(a, b)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn xor(a: V, b: V) -> V {
+        _mm256_xor_si256(a, b)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn max(a: V, b: V) -> V {
+        _mm256_max_epu8(a, b)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn less_signed(a: V, b: V) -> V {
+        _mm256_cmpgt_epi8(b, a)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn subs(a: V, b: V) -> V {
+        _mm256_subs_epu8(a, b)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn any(v: V) -> bool {
+        _mm256_testz_si256(v, v) == 0
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn any_high(v: V) -> bool {
+        _mm256_movemask_epi8(v) != 0
+    }
+
+    crate::kernel::kernel!("avx2");
+}

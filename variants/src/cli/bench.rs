@@ -1,0 +1,281 @@
+//! `placemat bench`: every strategy of one codec on the user's files (UTF-8
+//! text, transcoded into the codec first) or, without files, on the built-in
+//! corpora. Repetitions of the strategies are interleaved, so that drift on a
+//! shared machine hits them alike; each gets the median time, in GB/s of the
+//! codec's bytes, and a ratio to its operation's baseline (for utf8: std's
+//! `from_utf8` for validators, `chars()` into a `Vec<u32>` for decoders).
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+use placemat_codec::simd::Isa;
+use placemat_codec::{DynCodec, Step, Strategy};
+
+use super::validate::by_steps;
+use super::{CliError, CliResult};
+
+/// How `bench` prints.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum Format {
+    /// Aligned columns.
+    #[default]
+    Table,
+    /// Comma-separated values with a header line.
+    Csv,
+    /// One JSON array of objects.
+    Json,
+}
+
+/// One measured strategy.
+struct Row {
+    input: String,
+    operation: &'static str,
+    strategy: String,
+    bytes: usize,
+    median: Duration,
+    baseline: String,
+    ratio: f64,
+}
+
+type Run<'a> = Box<dyn Fn() -> usize + 'a>;
+
+/// The strategies for `codec` on `bytes` (the codec's encoding of `values`).
+fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -> Vec<(&'static str, String, Run<'a>)> {
+    let mut s: Vec<(&'static str, String, Run<'a>)> = Vec::new();
+    let utf8 = codec.info().name == "utf8";
+    if utf8 {
+        s.push(("validate", "std from_utf8".into(), Box::new(move || std::str::from_utf8(bytes).map_or(0, str::len))));
+        s.push((
+            "validate",
+            "simdutf8 basic".into(),
+            Box::new(move || simdutf8::basic::from_utf8(bytes).map_or(0, str::len)),
+        ));
+    }
+    if codec.dfa().simd().is_some() {
+        for isa in Isa::all().into_iter().flatten() {
+            let run = move || usize::from(codec.dfa().validate_simd(isa, bytes).is_some_and(|r| r.is_ok()));
+            s.push(("validate", format!("simd ({})", isa.name()), Box::new(run)));
+        }
+    }
+    s.push(("validate", "table".into(), Box::new(move || usize::from(codec.dfa().validate_scalar(bytes).is_ok()))));
+    s.push((
+        "validate",
+        "branching".into(),
+        Box::new(move || usize::from(by_steps(codec, Strategy::Branching, bytes).is_ok())),
+    ));
+    if utf8 {
+        let run = move || {
+            let text = std::str::from_utf8(bytes).unwrap_or("");
+            text.chars().map(u32::from).collect::<Vec<u32>>().len()
+        };
+        s.push(("decode", "std chars() into Vec<u32>".into(), Box::new(run)));
+    }
+    s.push((
+        "decode",
+        "table".into(),
+        Box::new(move || {
+            let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
+            let _ = codec.dfa().decode_into(bytes, &mut out);
+            out.len()
+        }),
+    ));
+    s.push(("decode", "branching".into(), Box::new(move || decode_by_steps(codec, bytes))));
+    s.push((
+        "encode",
+        "generated encoder".into(),
+        Box::new(move || {
+            let mut out = Vec::with_capacity(bytes.len());
+            values.iter().filter(|&&v| codec.encode_push(v, &mut out).is_ok()).count()
+        }),
+    ));
+    s
+}
+
+fn decode_by_steps(codec: &dyn DynCodec, bytes: &[u8]) -> usize {
+    let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
+    let mut pos = 0;
+    while pos < bytes.len() {
+        match codec.step(Strategy::Branching, &bytes[pos..]) {
+            Step::Value { value, len } => {
+                out.push(value);
+                pos += len;
+            }
+            _ => break,
+        }
+    }
+    out.len()
+}
+
+/// Medians of interleaved repetitions, about `budget` per strategy. Before
+/// each timed run the input's cache lines are read, so that no strategy pays
+/// for the memory the one before it (an encoder's output, say) evicted.
+fn measure(runs: &[(&'static str, String, Run<'_>)], input: &[u8], budget: Duration) -> Vec<Duration> {
+    let time = |run: &Run<'_>| {
+        for line in input.chunks(64) {
+            black_box(line[0]);
+        }
+        let start = Instant::now();
+        black_box(run());
+        start.elapsed()
+    };
+    let once: Vec<Duration> = runs.iter().map(|(_, _, r)| time(r)).collect();
+    let slowest = once.iter().max().copied().unwrap_or_default().max(Duration::from_nanos(1));
+    let reps = (budget.as_nanos() / slowest.as_nanos()).clamp(5, 2000) as usize;
+    let mut times = vec![Vec::with_capacity(reps); runs.len()];
+    for _ in 0..reps {
+        for (i, (_, _, r)) in runs.iter().enumerate() {
+            times[i].push(time(r));
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort_unstable();
+            t[t.len() / 2]
+        })
+        .collect()
+}
+
+/// The inputs: each file's text, or the built-in corpora.
+fn inputs(files: &[String]) -> Result<Vec<(String, Vec<u32>)>, CliError> {
+    if files.is_empty() {
+        let names = ["english", "russian", "chinese", "emoji", "mixed"];
+        return Ok(names
+            .iter()
+            .map(|&n| (n.to_string(), crate::corpus::by_name(n).expect("a built-in corpus").text))
+            .collect());
+    }
+    files
+        .iter()
+        .map(|f| {
+            let mut bytes = Vec::new();
+            let mut input = super::input::open(Some(f))?;
+            input.reader.read_to_end(&mut bytes)?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                let at = e.utf8_error().valid_up_to();
+                CliError::msg(format!("{f}: `bench` reads UTF-8 text, and the bytes at offset {at} are not"))
+            })?;
+            Ok((f.clone(), text.chars().map(u32::from).collect()))
+        })
+        .collect()
+}
+
+/// `placemat bench`.
+pub fn run(codec: &dyn DynCodec, files: &[String], format: Format, out: &mut dyn Write) -> CliResult {
+    let mut rows = Vec::new();
+    for (name, text) in inputs(files)? {
+        let values: Vec<u64> = text.iter().map(|&c| u64::from(c)).collect();
+        let mut bytes = Vec::new();
+        for &v in &values {
+            codec.encode_push(v, &mut bytes).map_err(|e| {
+                CliError::msg(format!("{name}: U+{v:04X} cannot be encoded by {}: {e}", codec.info().name))
+            })?;
+        }
+        let runs = strategies(codec, &bytes, &values);
+        let medians = measure(&runs, &bytes, Duration::from_millis(150));
+        for (i, (operation, strategy, _)) in runs.iter().enumerate() {
+            let base = runs.iter().position(|(op, _, _)| op == operation).unwrap_or(i);
+            rows.push(Row {
+                input: name.clone(),
+                operation,
+                strategy: strategy.clone(),
+                bytes: bytes.len(),
+                median: medians[i],
+                baseline: runs[base].1.clone(),
+                ratio: medians[base].as_secs_f64() / medians[i].as_secs_f64().max(1e-12),
+            });
+        }
+    }
+    let text = match format {
+        Format::Table => table(&rows),
+        Format::Csv => csv(&rows),
+        Format::Json => json(&rows),
+    };
+    Ok(out.write_all(text.as_bytes())?)
+}
+
+fn gbps(r: &Row) -> f64 {
+    r.bytes as f64 / r.median.as_secs_f64().max(1e-12) / 1e9
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<16} {:<9} {:<28} {:>10} {:>9} {:>7}  baseline",
+        "input", "operation", "strategy", "bytes", "GB/s", "ratio"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<16} {:<9} {:<28} {:>10} {:>9.3} {:>6.2}x  {}",
+            r.input,
+            r.operation,
+            r.strategy,
+            r.bytes,
+            gbps(r),
+            r.ratio,
+            r.baseline
+        );
+    }
+    s
+}
+
+fn csv(rows: &[Row]) -> String {
+    let quote =
+        |t: &str| if t.contains([',', '"']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t.to_string() };
+    let mut s = String::from("input,operation,strategy,bytes,median_ns,gb_per_s,baseline,ratio\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{:.4},{},{:.4}",
+            quote(&r.input),
+            r.operation,
+            quote(&r.strategy),
+            r.bytes,
+            r.median.as_nanos(),
+            gbps(r),
+            quote(&r.baseline),
+            r.ratio
+        );
+    }
+    s
+}
+
+fn json(rows: &[Row]) -> String {
+    let text = |t: &str| {
+        let mut q = String::from("\"");
+        for c in t.chars() {
+            match c {
+                '"' => q.push_str("\\\""),
+                '\\' => q.push_str("\\\\"),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(q, "\\u{:04x}", c as u32);
+                }
+                c => q.push(c),
+            }
+        }
+        q.push('"');
+        q
+    };
+    let items: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "  {{\"input\": {}, \"operation\": \"{}\", \"strategy\": {}, \"bytes\": {}, \"median_ns\": {}, \
+                 \"gb_per_s\": {:.4}, \"baseline\": {}, \"ratio\": {:.4}}}",
+                text(&r.input),
+                r.operation,
+                text(&r.strategy),
+                r.bytes,
+                r.median.as_nanos(),
+                gbps(r),
+                text(&r.baseline),
+                r.ratio
+            )
+        })
+        .collect();
+    format!("[\n{}\n]\n", items.join(",\n"))
+}

@@ -1,0 +1,105 @@
+//! `placemat validate`: silent and exit 0 when the input is valid; otherwise the
+//! message `decode` gives in strict mode, and exit 1. The input is read in
+//! chunks of 64 KiB and validated chunk by chunk with the chosen strategy; a
+//! sequence cut by a chunk's end is carried into the next.
+
+use placemat_codec::simd::Isa;
+use placemat_codec::{DecodeError, DynCodec, Step, Strategy};
+
+use super::decode::{decode_error, too_long};
+use super::input;
+use super::{CliError, CliResult};
+
+const CHUNK: usize = 1 << 16;
+
+/// Which validator runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum ValidateStrategy {
+    /// The fastest the codec and the machine have: SIMD, else the shift DFA.
+    #[default]
+    Auto,
+    /// The SIMD validator (an error for a codec without one).
+    Simd,
+    /// The shift DFA, or the table walker where the codec has no shift rows.
+    Table,
+    /// The generated branching decoder, one sequence at a time.
+    Branching,
+}
+
+/// A validator over a whole buffer.
+pub(super) type Validator<'a> = Box<dyn Fn(&[u8]) -> Result<(), DecodeError> + 'a>;
+
+/// The validator `strategy` names for `codec`, or why there is none.
+pub(super) fn validator(codec: &dyn DynCodec, strategy: ValidateStrategy) -> Result<Validator<'_>, CliError> {
+    Ok(match strategy {
+        ValidateStrategy::Auto => Box::new(move |b| codec.validate(b)),
+        ValidateStrategy::Table => Box::new(move |b| codec.dfa().validate_scalar(b)),
+        ValidateStrategy::Branching => Box::new(move |b| by_steps(codec, Strategy::Branching, b)),
+        ValidateStrategy::Simd => {
+            let isa = simd_isa(codec)?;
+            Box::new(move |b| codec.dfa().validate_simd(isa, b).expect("checked by simd_isa"))
+        }
+    })
+}
+
+/// The instruction set for `codec`'s SIMD validator, or why it has none.
+pub(super) fn simd_isa(codec: &dyn DynCodec) -> Result<Isa, CliError> {
+    let name = &codec.info().name;
+    if codec.dfa().simd().is_none() {
+        let why = match placemat_compiler::automaton_of(codec) {
+            Ok(a) => a.local.err().map_or_else(String::new, |e| e.reason),
+            Err(e) => e.to_string(),
+        };
+        return Err(CliError::msg(format!("{name} has no SIMD validator: {why}")));
+    }
+    Isa::detect()
+        .ok_or_else(|| CliError::msg("this machine (or build) has no SSE4.1, AVX2 or NEON for the SIMD validator"))
+}
+
+/// Validation one step at a time with a decoding strategy.
+pub(super) fn by_steps(codec: &dyn DynCodec, strategy: Strategy, input: &[u8]) -> Result<(), DecodeError> {
+    let mut pos = 0;
+    while pos < input.len() {
+        match codec.step(strategy, &input[pos..]) {
+            Step::Value { len, .. } => pos += len,
+            Step::Invalid { len } => return Err(DecodeError::new(pos, Some(len))),
+            Step::Incomplete => return Err(DecodeError::new(pos, None)),
+        }
+    }
+    Ok(())
+}
+
+/// `placemat validate`.
+pub fn run(codec: &dyn DynCodec, file: Option<&str>, strategy: ValidateStrategy, max_units: usize) -> CliResult {
+    let check = validator(codec, strategy)?;
+    let mut input = input::open(file)?;
+    let name = input.name.clone();
+    let unit = usize::from(codec.dfa().facts().unit_bytes);
+    let mut data: Vec<u8> = Vec::with_capacity(2 * CHUNK);
+    let mut base = 0usize;
+    loop {
+        let have = data.len();
+        data.resize(have + CHUNK, 0);
+        let n = input::fill(&mut input.reader, &mut data[have..])?;
+        data.truncate(have + n);
+        let eof = n < CHUNK;
+        let Err(e) = check(&data) else {
+            base += data.len();
+            data.clear();
+            if eof {
+                return Ok(());
+            }
+            continue;
+        };
+        let at = e.valid_up_to();
+        match e.error_len() {
+            Some(len) => return Err(decode_error(codec, &name, base + at, &data[at..], len)),
+            None if eof => return Err(decode_error(codec, &name, base + at, &data[at..], data.len() - at)),
+            None if (data.len() - at) / unit > max_units => return Err(too_long(codec, &name, base + at, max_units)),
+            None => {
+                data.drain(..at);
+                base += at;
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The SIMD validators against the scalar ones: the analysis's verdict for
+//! every codec, every input of one to three units, the test vectors at every
+//! offset of a 64-byte chunk and across chunk edges, random and mutated
+//! inputs, and strict UTF-8 against std. Every available instruction set is
+//! run, and the kernels' formula (`placemat_simd::reference`) too.
+
+use placemat_codec::dfa::Dfa;
+use placemat_codec::simd::{reference, Isa};
+use placemat_codec::{DecodeError, DynCodec};
+use placemat_variants::{corpus, registry};
+
+fn isas() -> Vec<Isa> {
+    Isa::all().into_iter().flatten().collect()
+}
+
+/// The codecs with SIMD tables.
+fn local_codecs() -> Vec<&'static dyn DynCodec> {
+    registry::all().iter().copied().filter(|c| c.dfa().simd().is_some()).collect()
+}
+
+/// Every strategy that validates with the SIMD tables agrees with the scalar
+/// validator, exactly (the formula: as a yes or no, and in the same chunk).
+fn check(dfa: &Dfa<&[u32], &[u64]>, input: &[u8]) {
+    let expected = dfa.validate_scalar(input);
+    let t = dfa.simd().expect("SIMD tables");
+    let flagged = reference::first_error(t, input);
+    assert_eq!(flagged.is_none(), expected.is_ok(), "formula on {input:02X?}");
+    for isa in isas() {
+        assert_eq!(dfa.validate_simd(isa, input), Some(expected), "{isa:?} on {input:02X?}");
+        let chunk = placemat_codec::simd::validate(isa, t, input);
+        assert_eq!(chunk, flagged.map_or(Ok(()), |at| Err(at / 64 * 64)), "{isa:?} chunk on {input:02X?}");
+    }
+}
+
+#[test]
+fn the_verdict_of_every_codec_is_pinned() {
+    let local: Vec<_> = local_codecs().iter().map(|c| c.info().name.to_string()).collect();
+    assert_eq!(local, ["utf8", "fss-utf-plan9", "ken-draft"]);
+    let utf8 = registry::find("utf8").unwrap().dfa();
+    let t = utf8.simd().unwrap();
+    assert_eq!((t.need, &t.thresholds[1..4], t.ascii, t.cur_low), (3, &[0xC0, 0xE0, 0xF0][..], true, None));
+}
+
+#[test]
+fn every_input_of_one_to_three_units() {
+    for codec in local_codecs() {
+        let dfa = codec.dfa();
+        for a in 0..=255u8 {
+            check(&dfa, &[a]);
+            for b in 0..=255u8 {
+                check(&dfa, &[a, b]);
+                for c in 0..=255u8 {
+                    let input = [a, b, c];
+                    let expected = dfa.validate_scalar(&input);
+                    for isa in isas() {
+                        assert_eq!(dfa.validate_simd(isa, &input), Some(expected), "{isa:?} on {input:02X?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The encodings of values at the edges of the codec's range and forms, and
+/// broken variants of each: cut short, a unit replaced, a unit too many.
+fn vectors(codec: &dyn DynCodec) -> Vec<Vec<u8>> {
+    let info = codec.info();
+    let mut values = vec![info.min, info.max];
+    for bits in 1..info.value_bits.min(40) {
+        let edge = 1u64 << bits;
+        values.extend([edge - 1, edge, edge + 1]);
+    }
+    for &(lo, hi) in info.excluded.iter() {
+        values.extend([lo.wrapping_sub(1), lo, hi, hi + 1]);
+    }
+    let mut out = Vec::new();
+    for v in values {
+        let mut bytes = Vec::new();
+        if codec.encode_push(v, &mut bytes).is_err() {
+            continue;
+        }
+        out.push(bytes.clone());
+        for i in 0..bytes.len() {
+            for unit in [0x00, 0x41, 0x7F, 0x80, 0xBF, 0xC0, 0xC1, 0xE0, 0xED, 0xF4, 0xF5, 0xFE, 0xFF] {
+                let mut bad = bytes.clone();
+                bad[i] = unit;
+                out.push(bad);
+            }
+        }
+        out.push(bytes[..bytes.len() - 1].to_vec());
+        out.push([&bytes[..], &[0x80]].concat());
+    }
+    out
+}
+
+#[test]
+fn vectors_at_every_offset_of_a_chunk_and_across_chunk_edges() {
+    for codec in local_codecs() {
+        let dfa = codec.dfa();
+        let mut wide = Vec::new();
+        codec.encode_push(0x3B1, &mut wide).unwrap(); // α: a two-unit background
+        for v in vectors(codec) {
+            for offset in 0..=130 {
+                for background in [&b"a"[..], &wide] {
+                    let mut input: Vec<u8> = background.iter().copied().cycle().take(offset).collect();
+                    input.extend_from_slice(&v);
+                    check(&dfa, &input);
+                    input.extend(background.iter().copied().cycle().take(70));
+                    check(&dfa, &input);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn random_and_mutated_inputs() {
+    let mut rng = corpus::Rng::new(7);
+    let corpora: Vec<_> = ["mixed", "emoji", "random-lengths"].iter().map(|n| corpus::by_name(n).unwrap()).collect();
+    for codec in local_codecs() {
+        let dfa = codec.dfa();
+        for c in &corpora {
+            let mut text = Vec::new();
+            for &v in &c.text[..3000.min(c.text.len())] {
+                codec.encode_push(u64::from(v), &mut text).unwrap();
+            }
+            check(&dfa, &text);
+            for _ in 0..400 {
+                let from = rng.below(text.len() - 300);
+                let mut piece = text[from..from + rng.below(300)].to_vec();
+                for _ in 0..rng.below(3) {
+                    if !piece.is_empty() {
+                        let at = rng.below(piece.len());
+                        piece[at] = rng.range(0, 255) as u8;
+                    }
+                }
+                check(&dfa, &piece);
+            }
+        }
+        for _ in 0..2000 {
+            let bytes: Vec<u8> = (0..rng.below(200)).map(|_| rng.range(0x70, 0xFF) as u8).collect();
+            check(&dfa, &bytes);
+        }
+    }
+}
+
+#[test]
+fn utf8_simd_agrees_with_std() {
+    let dfa = registry::find("utf8").unwrap().dfa();
+    let mut rng = corpus::Rng::new(3);
+    let text = corpus::by_name("mixed").unwrap().utf8();
+    let mut inputs = vec![text.clone(), corpus::mutated_utf8()];
+    for _ in 0..3000 {
+        let from = rng.below(text.len() - 200);
+        let mut piece = text[from..from + rng.below(200)].to_vec();
+        if !piece.is_empty() && rng.below(2) == 0 {
+            let at = rng.below(piece.len());
+            piece[at] = rng.range(0x80, 0xFF) as u8;
+        }
+        inputs.push(piece);
+    }
+    for input in inputs {
+        let std = std::str::from_utf8(&input).map(drop).map_err(|e| DecodeError::new(e.valid_up_to(), e.error_len()));
+        for isa in isas() {
+            assert_eq!(dfa.validate_simd(isa, &input), Some(std), "{isa:?}");
+        }
+    }
+}
+
+#[test]
+fn codecs_without_simd_tables_say_so() {
+    let xopen = registry::find("fss-utf-xopen").unwrap().dfa();
+    assert!(xopen.simd().is_none());
+    for isa in isas() {
+        assert_eq!(xopen.validate_simd(isa, b"abc"), None);
+    }
+}
