@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use placemat_benches::{for_each_codec, hoehrmann, implementation, naive, Encoded};
+use placemat_codec::simd::Isa;
 use placemat_codec::{Codec, Decoder, Encoder};
 use placemat_variants::corpus::{self, Corpus};
 
@@ -51,8 +52,19 @@ fn run<I: ?Sized>(g: &mut Group, imp: &str, corpus: &str, bytes: usize, input: &
 fn validate_codec<C: Codec + Default>(g: &mut Group, c: &Corpus) {
     let name = &C::info().name;
     let e = Encoded::<C>::new(c);
+    // `simd`: the best instruction set (what `Decoder::validate` runs); for
+    // utf8 also each other one the machine has.
+    let isas: Vec<Isa> = Isa::all().into_iter().flatten().collect();
+    for (i, &isa) in isas.iter().enumerate().take(if name == "utf8" { isas.len() } else { 1 }) {
+        if C::dfa().simd().is_some() {
+            let id = if i == 0 { "simd".to_string() } else { format!("simd-{}", isa.name()) };
+            run(g, &implementation(name, &id), c.name, e.bytes.len(), &e.bytes[..], |b| {
+                black_box(C::dfa().validate_simd(isa, b).is_some_and(|r| r.is_ok()));
+            });
+        }
+    }
     run(g, &implementation(name, "table"), c.name, e.bytes.len(), &e.bytes[..], |b| {
-        black_box(C::default().validate(b).is_ok());
+        black_box(C::dfa().validate_scalar(b).is_ok());
     });
     run(g, &implementation(name, "branching"), c.name, e.bytes.len(), &e.bytes[..], |b| {
         black_box(C::Branching::default().validate(b).is_ok());

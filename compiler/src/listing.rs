@@ -61,7 +61,7 @@ pub fn arms(dfa: &Automaton, state: usize) -> Vec<Arm> {
     out
 }
 
-fn ranges_text(units: &[u8]) -> String {
+pub(crate) fn ranges_text(units: &[u8]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < units.len() {

@@ -6,7 +6,7 @@
 //! `#[target_feature(enable = $features)]`: `load` (unaligned, `unsafe`),
 //! `splat`, `table` (16 bytes repeated across the vector), `table_wide` (`W` bytes), `lookup` (each byte
 //! of the index, `0..16`, picks a table byte), `high` and `low` (nibbles),
-//! `and`, `or`, `xor`, `max` (unsigned), `subs` (saturating), `less_signed` (all ones where `a < b` as signed bytes), `any` (some byte is not 0) and
+//! `and`, `or`, `xor`, `max` (unsigned), `subs` (saturating), `equal` (all ones where equal), `less_signed` (all ones where `a < b` as signed bytes), `any` (some byte is not 0) and
 //! `any_high` (some byte has bit 7 set).
 
 /// Instantiates `validate` for the instruction set whose helpers are in scope.
@@ -34,6 +34,8 @@ macro_rules! kernel {
             /// `continuation_end` as a signed byte: units (signed) below it and
             /// at least `80` (every negative one) are continuations.
             continuation_end: V,
+            floor: V,
+            nibble_f: V,
         }
 
         #[target_feature(enable = $features)]
@@ -43,14 +45,24 @@ macro_rules! kernel {
                 prev_low: table(&t.prev_low),
                 cur_high: table(&t.cur_high),
                 cur_low: table(&t.cur_low.unwrap_or([0xFF; 16])),
-                must: core::array::from_fn(|k| splat(t.thresholds[k].wrapping_sub(0x80))),
+                // Past `need`, `FF`: the subtraction leaves nothing, so that a
+                // kernel built for a larger `K` checks exactly the same.
+                must: core::array::from_fn(|k| {
+                    splat(if k <= usize::from(t.need) { t.thresholds[k].wrapping_sub(0x80) } else { 0xFF })
+                }),
                 bit7: splat(0x80),
                 incomplete: table_wide(&core::array::from_fn(|j| {
                     let k = W - j;
-                    if k <= usize::from(t.need) { t.thresholds[k].wrapping_sub(1) } else { 0xFF }
+                    if k <= usize::from(t.need) {
+                        t.thresholds[k].wrapping_sub(1)
+                    } else {
+                        0xFF
+                    }
                 })),
                 rare: splat(t.thresholds[4].wrapping_sub(1)),
                 continuation_end: splat(t.continuation_end.unwrap_or(0x80)),
+                floor: table(&t.floor.unwrap_or([0; 16])),
+                nibble_f: splat(0x0F),
             }
         }
 
@@ -60,7 +72,10 @@ macro_rules! kernel {
         /// `p - 15 ..= p + W - 1` must be readable.
         #[target_feature(enable = $features)]
         #[inline]
-        unsafe fn block<const K: usize, const LOW: bool, const SPLIT: bool>(v: &Vectors, p: *const u8) -> V {
+        unsafe fn block<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
+            v: &Vectors,
+            p: *const u8,
+        ) -> V {
             // SAFETY: the caller guarantees `p - 15 ..= p + W - 1` readable, and
             // `k <= K <= 15` (`Tables::check`).
             let (cur, prev1) = unsafe { (load(p), load(p.sub(1))) };
@@ -75,12 +90,17 @@ macro_rules! kernel {
                 let prev = unsafe { load(p.sub(k)) };
                 must = or(must, subs(prev, v.must[k]));
             }
-            if SPLIT {
+            let mut flags = if SPLIT {
                 let two = and(less_signed(prev1, v.continuation_end), less_signed(cur, v.continuation_end));
                 or(xor(and(must, v.bit7), and(two, v.bit7)), and(row, col))
             } else {
                 xor(and(must, v.bit7), and(row, col))
+            };
+            if FLOOR {
+                let floor = and(equal(high(prev1), v.nibble_f), lookup(v.floor, low(prev1)));
+                flags = or(flags, subs(floor, cur));
             }
+            flags
         }
 
         /// The flags of the `CHUNK` positions at `p`.
@@ -89,12 +109,15 @@ macro_rules! kernel {
         /// `p - 15 .. p + CHUNK` must be readable.
         #[target_feature(enable = $features)]
         #[inline]
-        unsafe fn chunk<const K: usize, const LOW: bool, const SPLIT: bool>(v: &Vectors, p: *const u8) -> V {
+        unsafe fn chunk<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
+            v: &Vectors,
+            p: *const u8,
+        ) -> V {
             let mut err = splat(0);
             for j in (0..CHUNK).step_by(W) {
                 // SAFETY: `p + j - 15 ..= p + j + W - 1` lies in the chunk and
                 // the 15 bytes before it.
-                err = or(err, unsafe { block::<K, LOW, SPLIT>(v, p.add(j)) });
+                err = or(err, unsafe { block::<K, LOW, SPLIT, FLOOR>(v, p.add(j)) });
             }
             err
         }
@@ -105,7 +128,7 @@ macro_rules! kernel {
         /// # Safety
         /// `start - 32 .. start + len` must be readable.
         #[target_feature(enable = $features)]
-        unsafe fn chunks<const K: usize, const LOW: bool, const SPLIT: bool>(
+        unsafe fn chunks<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
             v: &Vectors,
             t: &Tables,
             start: *const u8,
@@ -141,7 +164,13 @@ macro_rules! kernel {
                 let short = K > 3 && !rare && !rare_before;
                 rare_before = rare;
                 // SAFETY: the chunk and the 32 bytes before it are readable.
-                let err = unsafe { if short { chunk::<3, LOW, SPLIT>(v, p) } else { chunk::<K, LOW, SPLIT>(v, p) } };
+                let err = unsafe {
+                    if short {
+                        chunk::<3, LOW, SPLIT, FLOOR>(v, p)
+                    } else {
+                        chunk::<K, LOW, SPLIT, FLOOR>(v, p)
+                    }
+                };
                 if any(err) {
                     return Err(off);
                 }
@@ -156,9 +185,12 @@ macro_rules! kernel {
         /// in a buffer.
         ///
         /// # Safety
-        /// `t` passes `Tables::check`, with `t.need == K`.
+        /// `t` passes `Tables::check`, with `t.need <= K`.
         #[target_feature(enable = $features)]
-        unsafe fn drive<const K: usize, const LOW: bool, const SPLIT: bool>(t: &Tables, input: &[u8]) -> Result<(), usize> {
+        unsafe fn drive<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
+            t: &Tables,
+            input: &[u8],
+        ) -> Result<(), usize> {
             let v = vectors(t);
             let n = input.len();
             let main_end = n / CHUNK * CHUNK;
@@ -166,10 +198,10 @@ macro_rules! kernel {
             if main_end > 0 {
                 buf[32..32 + CHUNK].copy_from_slice(&input[..CHUNK]);
                 // SAFETY: `buf[0 .. 32 + CHUNK]` is the buffer.
-                unsafe { chunks::<K, LOW, SPLIT>(&v, t, buf.as_ptr().add(32), CHUNK)? };
+                unsafe { chunks::<K, LOW, SPLIT, FLOOR>(&v, t, buf.as_ptr().add(32), CHUNK)? };
                 // SAFETY: the chunks from `CHUNK` to `main_end <= n` are in the
                 // input, and so are the 32 bytes before them.
-                unsafe { chunks::<K, LOW, SPLIT>(&v, t, input.as_ptr().add(CHUNK), main_end - CHUNK) }
+                unsafe { chunks::<K, LOW, SPLIT, FLOOR>(&v, t, input.as_ptr().add(CHUNK), main_end - CHUNK) }
                     .map_err(|off| CHUNK + off)?;
                 buf[..32].copy_from_slice(&input[main_end - 32..main_end]);
             }
@@ -178,7 +210,8 @@ macro_rules! kernel {
             buf[32 + rest..].fill(t.start);
             let len = if rest + 2 <= CHUNK { CHUNK } else { 2 * CHUNK };
             // SAFETY: `buf[0 .. 32 + len]` is in the buffer.
-            unsafe { chunks::<K, LOW, SPLIT>(&v, t, buf.as_ptr().add(32), len) }.map_err(|off| (main_end + off).min(n))
+            unsafe { chunks::<K, LOW, SPLIT, FLOOR>(&v, t, buf.as_ptr().add(32), len) }
+                .map_err(|off| (main_end + off).min(n))
         }
 
         /// Validates `input` (see [`crate::validate`]).
@@ -188,24 +221,41 @@ macro_rules! kernel {
         /// `Tables::check`.
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn validate(t: &Tables, input: &[u8]) -> Result<(), usize> {
-            // SAFETY: the caller's guarantees, and `need` is the `K` chosen.
-            unsafe { $crate::kernel::by_need!(t, input, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15) }
+            // SAFETY: the caller's guarantees, and the `K` chosen is at least `need`.
+            unsafe { $crate::kernel::by_need!(t, input) }
         }
     };
 }
 
-/// Calls `drive::<K, LOW, SPLIT>` for the tables' `need`, low-nibble table
-/// and continuation test.
+/// Calls `drive` for the tables: `K` the smallest of 3, 5, 7 and 15 at least
+/// `need` (a larger `K` checks the same, a little slower), and the optional
+/// tables and tests as constants.
 macro_rules! by_need {
-    ($t:expr, $input:expr, $($k:literal)*) => {
-        match ($t.need, $t.cur_low.is_some(), $t.continuation_end.is_some()) {
-            $(
-                ($k, false, false) => drive::<$k, false, false>($t, $input),
-                ($k, true, false) => drive::<$k, true, false>($t, $input),
-                ($k, false, true) => drive::<$k, false, true>($t, $input),
-                ($k, true, true) => drive::<$k, true, true>($t, $input),
-            )*
-            _ => unreachable!("Tables::check bounds `need` to 1..=15"),
+    ($t:expr, $input:expr) => {{
+        let k = match $t.need {
+            0..=3 => 3,
+            4..=5 => 5,
+            6..=7 => 7,
+            _ => 15,
+        };
+        $crate::kernel::by_need!(@k k, $t, $input, 3 5 7 15)
+    }};
+    (@k $k:ident, $t:expr, $input:expr, $($n:literal)*) => {
+        match $k {
+            $($n => $crate::kernel::by_need!(@modes $n, $t, $input),)*
+            _ => unreachable!("`k` is one of 3, 5, 7 and 15"),
+        }
+    };
+    (@modes $n:literal, $t:expr, $input:expr) => {
+        match ($t.cur_low.is_some(), $t.continuation_end.is_some(), $t.floor.is_some()) {
+            (false, false, false) => drive::<$n, false, false, false>($t, $input),
+            (false, false, true) => drive::<$n, false, false, true>($t, $input),
+            (false, true, false) => drive::<$n, false, true, false>($t, $input),
+            (false, true, true) => drive::<$n, false, true, true>($t, $input),
+            (true, false, false) => drive::<$n, true, false, false>($t, $input),
+            (true, false, true) => drive::<$n, true, false, true>($t, $input),
+            (true, true, false) => drive::<$n, true, true, false>($t, $input),
+            (true, true, true) => drive::<$n, true, true, true>($t, $input),
         }
     };
 }

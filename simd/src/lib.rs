@@ -18,7 +18,7 @@
 //! #     cur_high: [2, 2, 2, 2, 2, 2, 2, 2, 173, 205, 217, 217, 2, 2, 2, 2],
 //! #     cur_low: None,
 //! #     thresholds: [255, 192, 224, 240, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255],
-//! #     need: 3, start: 0, ascii: true, continuation_end: None, restart: 2,
+//! #     need: 3, start: 0, ascii: true, continuation_end: None, floor: None, restart: 2,
 //! # };
 //! # assert_eq!(UTF8.check(), Ok(()));
 //! // Some(..) where the machine has SSE4.1, AVX2 or NEON, None elsewhere.
@@ -49,6 +49,8 @@
 //!   so `c` must be one.
 //! - It is an error when bit 7 of `pair` differs from `must`: a continuation unit
 //!   nothing asked for, or a missing one.
+//! - With [`Tables::floor`], it is an error when `p` is one of `F0`–`FF` and `c`
+//!   is below the floor of `p`.
 //!
 //! The end of input is checked by running two more positions with the unit
 //! `start`. The SIMD kernels answer per 64-byte chunk: the offset of the first

@@ -71,6 +71,11 @@ fn less_signed(a: V, b: V) -> V {
 }
 #[target_feature(enable = "neon")]
 #[inline]
+fn equal(a: V, b: V) -> V {
+    vceqq_u8(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
 fn subs(a: V, b: V) -> V {
     vqsubq_u8(a, b)
 }

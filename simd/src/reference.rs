@@ -11,7 +11,7 @@
 //!     cur_low: None,
 //!     thresholds: [0xFF, 0xC0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
 //!                  0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
-//!     need: 1, start: 0, ascii: true, continuation_end: None, restart: 0,
+//!     need: 1, start: 0, ascii: true, continuation_end: None, floor: None, restart: 0,
 //! };
 //! assert_eq!(reference::first_error(&t, b"a\xC3\xA9b"), None);
 //! assert_eq!(reference::first_error(&t, b"a\x80"), Some(1)); // nothing asked for it
@@ -38,7 +38,7 @@ pub fn first_error(t: &Tables, input: &[u8]) -> Option<usize> {
 pub fn flagged(t: &Tables, back: impl Fn(usize) -> u8, cur: u8) -> bool {
     let (errors, two_continuations) = t.pair(back(1), cur);
     let must = (2..=t.need as usize).any(|k| back(k) >= t.thresholds[k]);
-    errors != 0 || two_continuations != must
+    errors != 0 || two_continuations != must || cur < t.floor_of(back(1))
 }
 
 /// Whether the sequence before position `at` of `input` is cut short (some

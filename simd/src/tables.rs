@@ -33,6 +33,11 @@ pub struct Tables {
     /// continuation units are `80` up to (not including) this unit, told by
     /// a comparison: for codecs whose forbidden pairs need eight classes.
     pub continuation_end: Option<u8>,
+    /// When set, the smallest unit that may follow each of `F0`–`FF` (by low
+    /// nibble): a smaller one is an error. The overlong forms of UTF-8's long
+    /// leads (`F0 80`–`F0 8F`, `F8 80`–`F8 87`, `FC 80`–`FC 83`, …) are such a
+    /// staircase, which would otherwise take one class per step.
+    pub floor: Option<[u8; 16]>,
     /// An error is flagged at most this many units after the first unit that
     /// makes the input invalid, so the exact error lies after the last
     /// sequence boundary before `chunk - restart`.
@@ -72,6 +77,15 @@ impl Tables {
             None => 0xFF,
         };
         self.cur_high[(unit >> 4) as usize] & low
+    }
+
+    /// The smallest unit that may follow `unit` ([`Tables::floor`]; 0 for no
+    /// limit).
+    pub const fn floor_of(&self, unit: u8) -> u8 {
+        match &self.floor {
+            Some(f) if unit >= 0xF0 => f[(unit & 15) as usize],
+            _ => 0,
+        }
     }
 
     /// The continuation units `unit` requires, as the thresholds tell: the

@@ -73,6 +73,11 @@ pub(crate) mod sse41 {
     }
     #[target_feature(enable = "ssse3,sse4.1")]
     #[inline]
+    fn equal(a: V, b: V) -> V {
+        _mm_cmpeq_epi8(a, b)
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
     fn subs(a: V, b: V) -> V {
         _mm_subs_epu8(a, b)
     }
@@ -160,6 +165,11 @@ pub(crate) mod avx2 {
     #[inline]
     fn less_signed(a: V, b: V) -> V {
         _mm256_cmpgt_epi8(b, a)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn equal(a: V, b: V) -> V {
+        _mm256_cmpeq_epi8(a, b)
     }
     #[target_feature(enable = "avx2")]
     #[inline]

@@ -163,6 +163,13 @@ fn simd_tables(a: &Automaton) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let th = hex_array(&t.thresholds, 2);
+    let floor = match &t.floor {
+        Some(f) => {
+            let f = hex_array(f, 2);
+            quote!(::core::option::Option::Some(#f))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let (need, start, ascii, restart) = (t.need, t.start, t.ascii, t.restart);
     let end = match t.continuation_end {
         Some(end) => quote!(::core::option::Option::Some(#end)),
@@ -182,6 +189,7 @@ fn simd_tables(a: &Automaton) -> TokenStream {
             start: #start,
             ascii: #ascii,
             continuation_end: #end,
+            floor: #floor,
             restart: #restart,
         })
     }

@@ -104,7 +104,7 @@ impl CorpusSize {
 }
 
 /// The size of a codec's tables.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AutomatonSize {
     /// Unit classes.
     pub classes: usize,
@@ -112,11 +112,19 @@ pub struct AutomatonSize {
     pub states: usize,
     /// Bytes of the class map, digit map, transitions and biases.
     pub table_bytes: usize,
+    /// Whether validity is local, so that a SIMD validator is derived
+    /// (`automaton::local::text::verdict`).
+    pub simd: String,
 }
 
 impl AutomatonSize {
     /// Measures `dfa`.
     pub fn of(a: &Automaton) -> Self {
-        AutomatonSize { classes: a.class_count(), states: a.state_count(), table_bytes: a.table_bytes() }
+        AutomatonSize {
+            classes: a.class_count(),
+            states: a.state_count(),
+            table_bytes: a.table_bytes(),
+            simd: crate::automaton::local::text::verdict(&a.local),
+        }
     }
 }

@@ -283,7 +283,7 @@ impl Automaton {
             transitions: Vec::new(),
             expanded: None,
             places: None,
-            local: Err(local::NotLocal { reason: String::new(), witness: None }),
+            local: Err(local::NotLocal { short: String::new(), reason: String::new(), witness: None }),
         };
         a.facts = facts::derive(&a);
         a.transitions = pack::transitions(&a)?;

@@ -14,7 +14,9 @@
 //!    more" is "at least `thresholds[k]`";
 //! 3. the pairs that never occur in valid text (less those the count check
 //!    rejects anyway) are covered by at most seven *nibble boxes* (`cover`),
-//!    or eight when continuation units are `80` up to some unit;
+//!    or eight when continuation units are `80` up to some unit, if need be
+//!    after taking out the pairs below a *floor* after each of F0-FF (the
+//!    overlong staircase of long leads);
 //! 4. `proof` builds the automaton of what the resulting checks accept and
 //!    compares it with the codec's, state pair by state pair: the checks accept
 //!    exactly the valid inputs, and flag an error at most `restart` units after
@@ -55,6 +57,7 @@
 
 mod cover;
 mod proof;
+pub mod text;
 
 use std::fmt::Write as _;
 
@@ -78,11 +81,15 @@ pub struct LocalChecks {
     pub forbidden_pairs: usize,
     /// Pairs left to the count check.
     pub left_to_count: usize,
+    /// Pairs left to the floors after F0-FF (`Tables::floor`).
+    pub left_to_floors: usize,
 }
 
 /// Why a codec is not local.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotLocal {
+    /// A few words, for a table cell (`compare`).
+    pub short: String,
     /// One sentence.
     pub reason: String,
     /// An input on which the local checks and the codec disagree, or that shows
@@ -91,8 +98,13 @@ pub struct NotLocal {
 }
 
 impl NotLocal {
-    fn new(reason: impl Into<String>) -> NotLocal {
-        NotLocal { reason: reason.into(), witness: None }
+    fn new(short: impl Into<String>, reason: impl Into<String>) -> NotLocal {
+        NotLocal { short: short.into(), reason: reason.into(), witness: None }
+    }
+
+    fn with_witness(mut self, units: Vec<u8>) -> NotLocal {
+        self.witness = Some(units);
+        self
     }
 }
 
@@ -102,29 +114,38 @@ type Units = [bool; 256];
 /// Derives the local checks of `a`, or says why there are none.
 pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
     if a.unit_bytes != 1 {
-        return Err(NotLocal::new(format!(
-            "its code units are {} bytes wide; the checks read single bytes",
-            a.unit_bytes
-        )));
+        return Err(NotLocal::new(
+            "units > 1 byte",
+            format!("its code units are {} bytes wide; the checks read single bytes", a.unit_bytes),
+        ));
     }
     if a.facts.cyclic {
-        return Err(NotLocal::new("its sequences have no length limit, so no lead says how many units follow"));
+        return Err(NotLocal::new(
+            "no length limit",
+            "its sequences have no length limit, so no lead says how many units follow",
+        ));
     }
     let (leads, conts) = lead_and_continuation_units(a)?;
     let lengths = lengths(a, &leads)?;
     let need = lengths.iter().flatten().copied().max().unwrap_or(0);
     if need == 0 {
-        return Err(NotLocal::new("every sequence is one unit: a table lookup per unit is all it takes"));
+        return Err(NotLocal::new(
+            "single units only",
+            "every sequence is one unit: a table lookup per unit is all it takes",
+        ));
     }
     if need > 15 {
-        return Err(NotLocal::new(format!("a lead requires {need} continuation units; the checks look 15 back")));
+        return Err(NotLocal::new(
+            "sequences too long",
+            format!("a lead requires {need} continuation units; the checks look 15 back"),
+        ));
     }
     let thresholds = thresholds(&lengths, &conts, need)?;
     let level = |u: u8| (1..=need).rev().find(|&k| u >= thresholds[k as usize]).unwrap_or(0);
     let continuation = NibbleBox::of(&conts);
-    let start = (0..=255u8)
-        .find(|&u| lengths[u as usize] == Some(0) && level(u) == 0)
-        .ok_or_else(|| NotLocal::new("no single-unit value can stand before the input and after its end"))?;
+    let start = (0..=255u8).find(|&u| lengths[u as usize] == Some(0) && level(u) == 0).ok_or_else(|| {
+        NotLocal::new("no start unit", "no single-unit value can stand before the input and after its end")
+    })?;
     let allowed = allowed_pairs(a);
     let mut forbidden = vec![[false; 256]; 256];
     let (mut forbidden_pairs, mut left_to_count) = (0, 0);
@@ -147,24 +168,39 @@ pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
         }
     }
     // Seven classes and a table bit for continuation units, or eight classes
-    // and continuation units told by comparison (`80` up to some unit).
+    // and continuation units told by comparison (`80` up to some unit); each
+    // first without, then with floors after F0-FF.
     let end = continuation_end(&conts);
-    let (boxes, continuation) = match continuation.and_then(|c| Some((cover::search(&forbidden, &allowed, 7)?, c))) {
-        Some((boxes, c)) => (boxes, Some(c)),
-        None => match end.and_then(|_| cover::search(&forbidden, &allowed, 8)) {
-            Some(boxes) => (boxes, None),
-            None => return Err(NotLocal::new("its forbidden pairs of units need more than 8 nibble classes")),
-        },
+    let floor = floors(&allowed, &lengths);
+    let beyond_floor: Vec<Units> = (0..256)
+        .map(|p| std::array::from_fn(|c| forbidden[p][c] && c < usize::from(floor_of(&floor, p as u8))))
+        .map(|floored: Units| floored)
+        .collect();
+    let less_floored: Vec<Units> =
+        (0..256).map(|p| std::array::from_fn(|c| forbidden[p][c] && !beyond_floor[p][c])).collect();
+    let attempts = [(7, false), (7, true), (8, false), (8, true)];
+    let found = attempts.iter().find_map(|&(classes, floored)| {
+        if (classes == 7 && continuation.is_none()) || (classes == 8 && end.is_none()) {
+            return None;
+        }
+        let pairs = if floored { &less_floored } else { &forbidden };
+        cover::search(pairs, &allowed, classes).map(|boxes| (boxes, classes, floored))
+    });
+    let Some((boxes, classes, floored)) = found else {
+        return Err(NotLocal::new("> 8 pair classes", "its forbidden pairs of units need more than 8 nibble classes"));
     };
+    let continuation = if classes == 7 { continuation } else { None };
     let mut tables = assemble(&boxes, continuation, thresholds, need, start);
     tables.continuation_end = if continuation.is_none() { end } else { None };
+    tables.floor = floored.then_some(floor);
     tables.ascii = (0..0x80u8).all(|u| lengths[u as usize] == Some(0) && level(u) == 0 && !conts[u as usize])
         && (0..=255u8).all(|x| level(x) >= 1 || (0..0x80u8).all(|b| tables.pair(x, b).0 == 0));
     tables.restart = proof::prove(a, &tables)?;
     if let Err(e) = tables.check() {
-        return Err(NotLocal::new(format!("the derived tables break a kernel invariant: {e}")));
+        return Err(NotLocal::new("bad tables", format!("the derived tables break a kernel invariant: {e}")));
     }
-    Ok(LocalChecks { tables, boxes, continuation, lengths, forbidden_pairs, left_to_count })
+    let left_to_floors = if floored { beyond_floor.iter().flatten().filter(|&&f| f).count() } else { 0 };
+    Ok(LocalChecks { tables, boxes, continuation, lengths, forbidden_pairs, left_to_count, left_to_floors })
 }
 
 fn lead_and_continuation_units(a: &Automaton) -> Result<(Units, Units), NotLocal> {
@@ -174,10 +210,8 @@ fn lead_and_continuation_units(a: &Automaton) -> Result<(Units, Units), NotLocal
         leads[u as usize] = a.edge(1, u).next != 0;
         conts[u as usize] = (2..a.state_count()).any(|s| a.edge(s, u).next != 0);
         if leads[u as usize] && conts[u as usize] {
-            return Err(NotLocal {
-                reason: format!("unit {u:02X} both starts a sequence and continues one, so no unit marks a boundary"),
-                witness: Some(vec![u]),
-            });
+            let why = format!("unit {u:02X} both starts a sequence and continues one, so no unit marks a boundary");
+            return Err(NotLocal::new(format!("{u:02X} leads and continues"), why).with_witness(vec![u]));
         }
     }
     Ok((leads, conts))
@@ -196,7 +230,7 @@ fn lengths(a: &Automaton, leads: &Units) -> Result<Vec<Option<u8>>, NotLocal> {
         for e in a.edges[s].iter().filter(|e| e.next != 0) {
             let n = to_go[e.next].map(|n| n + 1);
             if seen.is_some() && seen != n {
-                return Err(NotLocal::new("one state ends sequences after different numbers of units"));
+                return Err(NotLocal::new("lengths vary", "one state ends sequences after different numbers of units"));
             }
             seen = n;
         }
@@ -221,13 +255,13 @@ fn thresholds(lengths: &[Option<u8>], conts: &Units, need: u8) -> Result<[u8; 16
         if let Some(u) = (at..256).find(|&u| lengths[u].is_some_and(|n| n < k)) {
             let mut why = String::new();
             let _ = write!(why, "lead {u:02X} requires fewer continuation units than a smaller lead");
-            return Err(NotLocal { reason: why, witness: Some(vec![u as u8]) });
+            return Err(NotLocal::new("lengths not ordered", why).with_witness(vec![u as u8]));
         }
         if at > 255 {
-            return Err(NotLocal::new("the largest unit is no lead"));
+            return Err(NotLocal::new("lengths not ordered", "the largest unit is no lead"));
         }
         if k >= 2 && at < 0x80 {
-            return Err(NotLocal::new(format!("leads requiring {k} continuations start below 80")));
+            return Err(NotLocal::new("leads below 80", format!("leads requiring {k} continuations start below 80")));
         }
         t[k as usize] = at as u8;
     }
@@ -252,6 +286,26 @@ fn allowed_pairs(a: &Automaton) -> Vec<Units> {
     allowed
 }
 
+/// The smallest unit allowed after each of F0-FF (by low nibble): 0 after a
+/// single-unit value, `FF` after a unit that never occurs.
+fn floors(allowed: &[Units], lengths: &[Option<u8>]) -> [u8; 16] {
+    std::array::from_fn(|low| {
+        let p = 0xF0 | low;
+        if lengths[p] == Some(0) {
+            return 0;
+        }
+        (0..256).find(|&c| allowed[p][c]).map_or(0xFF, |c| c as u8)
+    })
+}
+
+fn floor_of(floor: &[u8; 16], p: u8) -> u8 {
+    if p >= 0xF0 {
+        floor[usize::from(p & 15)]
+    } else {
+        0
+    }
+}
+
 /// The unit after the continuation units, if they are `80` up to it.
 fn continuation_end(conts: &Units) -> Option<u8> {
     let end = (0x80..256).find(|&u| !conts[u]).unwrap_or(256);
@@ -270,6 +324,7 @@ fn assemble(boxes: &[NibbleBox], cont: Option<NibbleBox>, thresholds: [u8; 16], 
         start,
         ascii: false,
         continuation_end: None,
+        floor: None,
         restart: 0,
     };
     let mut cur_low = [0u8; 16];

@@ -22,6 +22,7 @@ use crate::automaton::Automaton;
 struct State {
     row: u8,
     cont: bool,
+    floor: u8,
     level: u8,
     owed: u8,
     codec: u16,
@@ -35,10 +36,16 @@ impl State {
             Some(_) => (bits, self.cont && t.is_continuation(unit)),
             None => (bits & 0x7F, bits & 0x80 != 0),
         };
-        let flagged = errors != 0 || two != (self.owed >= 1);
+        let flagged = errors != 0 || two != (self.owed >= 1) || unit < self.floor;
         let owed = self.level.saturating_sub(1).max(self.owed.saturating_sub(1));
-        let next =
-            State { row: t.row(unit), cont: t.is_continuation(unit), level: t.level(unit), owed, codec: self.codec };
+        let next = State {
+            row: t.row(unit),
+            cont: t.is_continuation(unit),
+            floor: t.floor_of(unit),
+            level: t.level(unit),
+            owed,
+            codec: self.codec,
+        };
         (flagged, next)
     }
 
@@ -58,7 +65,7 @@ impl State {
 /// Proves the checks equal to the codec; returns `Tables::restart`.
 pub(super) fn prove(a: &Automaton, t: &Tables) -> Result<u8, NotLocal> {
     let units = representatives(a, t);
-    let start = State { row: t.row(t.start), cont: false, level: 0, owed: 0, codec: 1 };
+    let start = State { row: t.row(t.start), cont: false, floor: t.floor_of(t.start), level: 0, owed: 0, codec: 1 };
     let mut states = vec![start];
     let mut parent: Vec<Option<(usize, u8)>> = vec![None];
     let mut index = HashMap::from([(start, 0usize)]);
@@ -92,16 +99,19 @@ pub(super) fn prove(a: &Automaton, t: &Tables) -> Result<u8, NotLocal> {
         }
         i += 1;
     }
-    let longest = longest_dead_run(states.len(), &dead_edges)
-        .ok_or_else(|| NotLocal::new("after some invalid unit, the checks can go on without flagging it"))?;
-    u8::try_from(longest + 2).map_err(|_| NotLocal::new("the checks flag some errors more than 250 units late"))
+    let longest = longest_dead_run(states.len(), &dead_edges).ok_or_else(|| {
+        NotLocal::new("errors flagged late", "after some invalid unit, the checks can go on without flagging it")
+    })?;
+    u8::try_from(longest + 2)
+        .map_err(|_| NotLocal::new("errors flagged late", "the checks flag some errors more than 250 units late"))
 }
 
 /// One unit per class of units the product cannot tell apart.
 fn representatives(a: &Automaton, t: &Tables) -> Vec<u8> {
     let mut seen = HashMap::new();
     for u in 0..=255u8 {
-        seen.entry((a.classes[u as usize], t.row(u), t.col(u), t.level(u), t.is_continuation(u))).or_insert(u);
+        let key = (a.classes[u as usize], t.row(u), t.col(u), t.level(u), t.is_continuation(u), t.floor_of(u));
+        seen.entry(key).or_insert(u);
     }
     let mut units: Vec<u8> = seen.into_values().collect();
     units.sort_unstable();
@@ -156,6 +166,7 @@ fn witness(parent: &[Option<(usize, u8)>], mut i: usize, last: Option<u8>, what:
     units.reverse();
     let hex: Vec<String> = units.iter().map(|u| format!("{u:02X}")).collect();
     NotLocal {
+        short: "not pair-local".into(),
         reason: format!(
             "checks of single units, adjacent pairs and continuation counts would {what} `{}`",
             hex.join(" ")
