@@ -18,7 +18,7 @@
 //! let trans = [0, 0, 2 | (7 << 16), 0];
 //! // With no live state but the start, every unit is a sync unit.
 //! let facts =
-//!     Facts { ascii_transparent: true, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4] };
+//!     Facts { ascii_transparent: true, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], continuation_bits: 0 };
 //! let dfa = Dfa::new(Parts {
 //!     classes: &classes,
 //!     digits: &digits,
@@ -88,6 +88,7 @@ mod check;
 pub mod expanded;
 mod lockstep;
 mod shift;
+mod unchecked;
 mod walk;
 
 pub use check::TableError;
@@ -149,6 +150,10 @@ pub struct Facts {
     /// The sync units: bit `u % 64` of word `u / 64` is set when every state but
     /// the start rejects unit `u`, so that a sequence starts at it in valid input.
     pub sync_units: [u64; 4],
+    /// Every transition out of a state other than the start carries this many
+    /// payload bits, and none adds a bias or places its payload (0 if not so):
+    /// valid input then decodes without the table (see [`Dfa::decode_into`]).
+    pub continuation_bits: u8,
 }
 
 /// The shift-DFA validator's rows (see the `shift` module): for every unit one
@@ -583,11 +588,25 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         Ok(())
     }
 
-    /// Appends the values of `input` to `out`: the table decoder's bulk loop, two
-    /// walks side by side over pairs of chunks, reading the expanded table when
-    /// there is one (the `walk` module's docs have the details). On error, the
-    /// values before it have been appended.
+    /// Appends the values of `input` to `out`. With SIMD tables, and continuation
+    /// units that all carry the same payload bits ([`Facts::continuation_bits`]),
+    /// blocks of input are validated by SIMD and decoded without checks
+    /// (the `unchecked` module); otherwise, and from the first block that fails,
+    /// [`Dfa::decode_by_table`]. On error, the values before it have been
+    /// appended.
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
+        match unchecked::decode_into(self, input, out) {
+            Ok(()) => Ok(()),
+            Err(from) => walk::decode_into(self, &input[from..], out)
+                .map_err(|e| DecodeError::new(from + e.valid_up_to(), e.error_len())),
+        }
+    }
+
+    /// The table decoder's bulk loop: two walks side by side over pairs of
+    /// chunks, reading the expanded table when there is one (the `walk`
+    /// module's docs have the details). On error, the values before it have
+    /// been appended.
+    pub fn decode_by_table<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
         walk::decode_into(self, input, out)
     }
 }

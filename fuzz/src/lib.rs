@@ -10,6 +10,7 @@
 //! |---|---|
 //! | [`decoders`] | table, branching, run-time tables and the reference interpreter, item by item, with errors; the bulk paths (validate, decode, lossy) |
 //! | [`utf8_std`] | strict UTF-8 against `std::str::from_utf8` and `String::from_utf8_lossy` |
+//! | [`simd`] | every SIMD validator (each instruction set the machine has) against the scalar one and the kernels' formula, and utf8's against std |
 //! | [`stream`] | streaming and `io` transcoding with random chunk splits against the whole input |
 //! | [`round_trip`] | encode → decode, the generated encoder against the reference and run-time encoders, and the codec's range |
 //! | [`description`] | the description parser and builder on arbitrary text: errors, never panics; a description that builds decodes like its reference interpreter |
@@ -161,6 +162,30 @@ pub fn utf8_std(input: &[u8]) {
         .map(|v| char::from_u32(v).expect("lossy output is scalar values"))
         .collect();
     assert_eq!(lossy, String::from_utf8_lossy(input), "lossy on {input:02X?}");
+}
+
+/// The SIMD validators of the codecs that have one (the first byte picks the
+/// codec) against the scalar validator, exactly, and against the formula they
+/// compute (`placemat_simd::reference`), per 64-byte chunk.
+pub fn simd(data: &[u8]) {
+    let Some((&pick, input)) = data.split_first() else { return };
+    let local: Vec<&dyn DynCodec> =
+        placemat_variants::registry::all().iter().copied().filter(|c| c.dfa().simd().is_some()).collect();
+    let codec = local[usize::from(pick) % local.len()];
+    let dfa = codec.dfa();
+    let t = dfa.simd().expect("filtered on SIMD tables");
+    let expected = dfa.validate_scalar(input);
+    let flagged = placemat_codec::simd::reference::first_error(t, input);
+    assert_eq!(flagged.is_none(), expected.is_ok(), "formula of {} on {input:02X?}", codec.info().name);
+    for isa in placemat_codec::simd::Isa::all().into_iter().flatten() {
+        assert_eq!(dfa.validate_simd(isa, input), Some(expected), "{isa:?} {} on {input:02X?}", codec.info().name);
+        let chunk = placemat_codec::simd::validate(isa, t, input);
+        assert_eq!(chunk, flagged.map_or(Ok(()), |at| Err(at / 64 * 64)), "{isa:?} chunk on {input:02X?}");
+    }
+    if codec.info().name == "utf8" {
+        let std = std::str::from_utf8(input).map(drop).map_err(|e| (e.valid_up_to(), e.error_len()));
+        assert_eq!(expected.map_err(|e| (e.valid_up_to(), e.error_len())), std, "utf8 on {input:02X?}");
+    }
 }
 
 /// A small deterministic generator of chunk lengths.

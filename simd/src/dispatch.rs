@@ -47,7 +47,7 @@ impl Isa {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
 fn has(isa: Isa) -> bool {
     match isa {
         Isa::Avx2 => std::is_x86_feature_detected!("avx2"),
@@ -56,7 +56,7 @@ fn has(isa: Isa) -> bool {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "std")))]
 fn has(isa: Isa) -> bool {
     match isa {
         Isa::Avx2 => cfg!(target_feature = "avx2"),
@@ -65,12 +65,15 @@ fn has(isa: Isa) -> bool {
     }
 }
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 fn has(isa: Isa) -> bool {
     isa == Isa::Neon && cfg!(target_feature = "neon")
 }
 
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 fn has(_: Isa) -> bool {
     false
 }
@@ -89,7 +92,7 @@ pub fn validate(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
     run(isa, tables, input)
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn run(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
     match isa {
         // SAFETY: `validate` checked that the machine has the instruction set
@@ -101,7 +104,7 @@ fn run(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
     }
 }
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 fn run(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
     match isa {
         // SAFETY: `validate` checked that the machine has NEON (`Isa::all`) and
@@ -111,7 +114,10 @@ fn run(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
     }
 }
 
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 fn run(_: Isa, _: &Tables, _: &[u8]) -> Result<(), usize> {
     unreachable!("Isa::all lists nothing on this target")
 }

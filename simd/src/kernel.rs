@@ -34,7 +34,9 @@ macro_rules! kernel {
             /// `continuation_end` as a signed byte: units (signed) below it and
             /// at least `80` (every negative one) are continuations.
             continuation_end: V,
+            /// The floors after F0-FF, by low nibble (`Tables::floor`).
             floor: V,
+            /// `0F`: the high nibble of F0-FF.
             nibble_f: V,
         }
 

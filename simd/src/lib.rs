@@ -4,8 +4,8 @@
 //! adjacent units and by how many continuation units each lead unit requires.
 //! `placemat-compiler` proves that a codec is local and derives its [`Tables`];
 //! this crate runs one kernel over them, written once and instantiated for SSE4.1,
-//! AVX2 and NEON. All the crate's `unsafe` code is here, in `x86.rs`, `neon.rs`
-//! and the shared `kernel.rs`.
+//! AVX2 and NEON. All the crate's `unsafe` code is here, in `x86.rs`, `neon.rs`,
+//! the shared `kernel.rs`, and the calls into them in `dispatch.rs`.
 //!
 //! Validating strict UTF-8 with the tables the compiler derives for it (printed
 //! here as data):
@@ -69,13 +69,19 @@
 #![warn(missing_docs)]
 
 mod dispatch;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 #[macro_use]
 mod kernel;
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod neon;
 pub mod reference;
 mod tables;
-#[cfg(target_arch = "x86_64")]
+// Not on soft-float targets such as `x86_64-unknown-none`, whose code may not
+// touch vector registers.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86;
 
 pub use dispatch::{validate, Isa};

@@ -38,9 +38,10 @@ pub struct Tables {
     /// leads (`F0 80`–`F0 8F`, `F8 80`–`F8 87`, `FC 80`–`FC 83`, …) are such a
     /// staircase, which would otherwise take one class per step.
     pub floor: Option<[u8; 16]>,
-    /// An error is flagged at most this many units after the first unit that
+    /// An error is flagged at most `restart - 1` units after the unit that
     /// makes the input invalid, so the exact error lies after the last
-    /// sequence boundary before `chunk - restart`.
+    /// sequence boundary before `chunk - restart` (strictly before that unit,
+    /// which a restart must not skip).
     pub restart: u8,
 }
 

@@ -72,6 +72,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let (ascii, bytes, cyclic) = (f.ascii_transparent, f.byte_digits, f.cyclic);
     let unit_bytes = Literal::u8_unsuffixed(a.unit_bytes as u8);
     let sync = hex_array(&f.sync_units, 16);
+    let continuation_bits = Literal::u8_unsuffixed(f.continuation_bits);
     let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
     let depth = f.depth.as_deref().unwrap_or(&[]);
     let (n_depth, depth) = (Literal::usize_unsuffixed(depth.len()), hex_array(depth, 2));
@@ -136,6 +137,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
                 cyclic: #cyclic,
                 unit_bytes: #unit_bytes,
                 sync_units: #sync,
+                continuation_bits: #continuation_bits,
             },
             shift: #shift,
             expanded: #expanded,
@@ -178,7 +180,8 @@ fn simd_tables(a: &Automaton) -> TokenStream {
     quote! {
         // Derived and proved equal to the automaton by
         // `placemat_compiler::automaton::local`: bits 0-6 are error classes
-        // (nibble boxes of forbidden unit pairs), bit 7 marks continuation units.
+        // (nibble boxes of forbidden unit pairs), bit 7 marks continuation units
+        // (or, with `continuation_end`, is an eighth class).
         ::core::option::Option::Some(::placemat_codec::simd::Tables {
             prev_high: #ph,
             prev_low: #pl,

@@ -514,6 +514,7 @@ impl ::placemat_codec::Codec for Utf8 {
                     0xffffffffffffffff, 0xffffffffffffffff, 0x0000000000000000,
                     0xffffffffffffffff,
                 ],
+                continuation_bits: 6,
             },
             shift: {
                 static ROWS: [u64; 256] = [
@@ -1409,6 +1410,31 @@ impl ::placemat_codec::Codec for Utf8 {
             depth: &DEPTH,
             remaining: &REMAINING,
             places: ::core::option::Option::None,
+            simd: ::core::option::Option::Some(::placemat_codec::simd::Tables {
+                prev_high: [
+                    0x7d, 0x7d, 0x7d, 0x7d, 0x7d, 0x7d, 0x7d, 0x7d, 0x80, 0x80, 0x80,
+                    0x80, 0x0e, 0x02, 0x16, 0x72,
+                ],
+                prev_low: [
+                    0xaf, 0x8b, 0x83, 0x83, 0xc3, 0xe3, 0xe3, 0xe3, 0xe3, 0xe3, 0xe3,
+                    0xe3, 0xe3, 0xf3, 0xe3, 0xe3,
+                ],
+                cur_high: [
+                    0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0xad, 0xcd, 0xd9,
+                    0xd9, 0x02, 0x02, 0x02, 0x02,
+                ],
+                cur_low: ::core::option::Option::None,
+                thresholds: [
+                    0xff, 0xc0, 0xe0, 0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                    0xff, 0xff, 0xff, 0xff, 0xff,
+                ],
+                need: 3u8,
+                start: 0u8,
+                ascii: true,
+                continuation_end: ::core::option::Option::None,
+                floor: ::core::option::Option::None,
+                restart: 2u8,
+            }),
         });
         &DFA
     }

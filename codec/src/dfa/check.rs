@@ -72,7 +72,7 @@ pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
         Ok(stride) => stride,
         Err(e) => return Err(e),
     };
-    if !facts(p, stride) {
+    if !facts(p, stride) || !continuation_bits(p, stride) {
         return Err(TableError::BadFacts);
     }
     if !depth(p, stride) {
@@ -90,6 +90,29 @@ pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
         }
     }
     Ok(stride)
+}
+
+/// `Facts::continuation_bits`, when not 0: every live transition out of a
+/// state other than the start carries that many payload bits, none adds a
+/// bias, and nothing is placed.
+const fn continuation_bits(p: &Parts<'_>, stride: usize) -> bool {
+    let bits = p.facts.continuation_bits as u32;
+    if bits == 0 {
+        return true;
+    }
+    if p.places.is_some() || bits > 8 {
+        return false;
+    }
+    let mut i = 0;
+    while i < p.transitions.len() {
+        let e = p.transitions[i];
+        let live = (e & STATE_MASK) != 0;
+        if live && (e >> BIAS_SHIFT != 0 || (i / stride >= 2 && (e >> BITS_SHIFT) & 0xF != bits)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The next state (not premultiplied) of state `s` on class `c`.

@@ -44,6 +44,11 @@ pub struct Facts {
     /// bits, that number per state (0 for dead and start), for the expanded table
     /// (never in an automaton whose transitions place their payload).
     pub remaining: Option<Vec<u8>>,
+    /// Every transition out of a state other than the start carries this many
+    /// payload bits, and none adds a bias or places its payload (0 if not so):
+    /// a valid sequence then decodes without the table, from its lead's digit
+    /// and its continuation units' digits.
+    pub continuation_bits: u8,
 }
 
 impl Facts {
@@ -65,6 +70,20 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),
         remaining: if a.placed { None } else { remaining(a) },
+        continuation_bits: continuation_bits(a),
+    }
+}
+
+/// The payload bits every transition out of a state other than the start
+/// carries, if they agree and no transition adds a bias or places its payload.
+fn continuation_bits(a: &Automaton) -> u8 {
+    if a.placed || a.edges.iter().flatten().any(|e| e.next != 0 && e.bias != 0) {
+        return 0;
+    }
+    let mut bits = (2..a.state_count()).flat_map(|s| a.edges[s].iter()).filter(|e| e.next != 0).map(|e| e.payload_bits);
+    match bits.next() {
+        Some(first) if bits.all(|b| b == first) => first as u8,
+        _ => 0,
     }
 }
 

@@ -91,6 +91,7 @@ impl Automaton {
                 cyclic: f.cyclic,
                 unit_bytes: self.unit_bytes as u8,
                 sync_units: f.sync_units,
+                continuation_bits: f.continuation_bits,
             },
             shift,
             expanded: self.expanded.as_deref(),

@@ -44,6 +44,11 @@ fn utf8_std_seeds() {
 }
 
 #[test]
+fn simd_seeds() {
+    run_seeds("simd", targets::simd);
+}
+
+#[test]
 fn stream_seeds() {
     run_seeds("stream", targets::stream);
 }
@@ -69,6 +74,11 @@ proptest! {
     #[test]
     fn utf8_std_random(data in proptest::collection::vec(any::<u8>(), 0..64)) {
         targets::utf8_std(&data);
+    }
+
+    #[test]
+    fn simd_random(data in proptest::collection::vec(any::<u8>(), 0..200)) {
+        targets::simd(&data);
     }
 
     #[test]

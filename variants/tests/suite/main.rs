@@ -8,6 +8,7 @@ mod common;
 
 mod automata;
 mod cli;
+mod cli_validate;
 mod compare;
 mod fuzz_seeds;
 mod historical;

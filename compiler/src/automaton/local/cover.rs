@@ -4,7 +4,8 @@
 //! A pair `p c` is four nibbles (`p >> 4`, `p & 15`, `c >> 4`, `c & 15`). A
 //! box is a product of four nibble sets; the tables flag bit `i` for a pair
 //! exactly when each of its nibbles is in the matching set of box `i`. The
-//! search covers every pair that must be flagged with at most seven boxes, none
+//! search covers every pair that must be flagged with at most seven (or eight)
+//! boxes, none
 //! of which holds a pair that occurs in valid text. It is greedy: seed a box at
 //! an uncovered pair, grow it a nibble at a time by whatever covers the most
 //! uncovered pairs while staying clear of valid ones, and repeat; a few seed

@@ -8,7 +8,7 @@
 //! tables:
 //!
 //! 1. the lead units (those the start state reads) and the continuation units
-//!    (those every other state reads) must be disjoint, and each lead must
+//!    (those any state but the start reads) must be disjoint, and each lead must
 //!    require one number of continuations;
 //! 2. those numbers must grow with the unit's value, so that "requires `k` or
 //!    more" is "at least `thresholds[k]`";
@@ -174,7 +174,6 @@ pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
     let floor = floors(&allowed, &lengths);
     let beyond_floor: Vec<Units> = (0..256)
         .map(|p| std::array::from_fn(|c| forbidden[p][c] && c < usize::from(floor_of(&floor, p as u8))))
-        .map(|floored: Units| floored)
         .collect();
     let less_floored: Vec<Units> =
         (0..256).map(|p| std::array::from_fn(|c| forbidden[p][c] && !beyond_floor[p][c])).collect();

@@ -1,8 +1,9 @@
 //! The proof that the derived checks accept exactly the codec's valid inputs.
 //!
 //! The checks (the formula of `placemat_simd`'s docs) are themselves an
-//! automaton: its state is the previous unit's table row and level, and how
-//! many continuations are still owed to leads further back. The product with
+//! automaton: its state is the previous unit's table row, level, floor and
+//! whether it is a continuation unit, and how many continuations are still
+//! owed to leads further back. The product with
 //! the codec's automaton, explored from both start states over every unit
 //! class, must never reach a state where one side has rejected and the other
 //! has not: the checks flag a unit the codec accepts (too strict), or the input

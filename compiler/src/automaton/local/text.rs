@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 use super::{LocalChecks, NibbleBox, NotLocal};
 use crate::listing::ranges_text;
 
-/// A short verdict for `compare`: `yes, 7 classes`, or `no: ` and the reason
+/// A short verdict for `compare`: `yes (7 classes)`, or `no: ` and the reason
 /// in a few words (`tables` gives all of it).
 pub fn verdict(local: &Result<LocalChecks, NotLocal>) -> String {
     match local {
-        Ok(l) => format!("yes, {} classes", l.boxes.len()),
+        Ok(l) => format!("yes ({} classes)", l.boxes.len()),
         Err(e) => format!("no: {}", e.short),
     }
 }
@@ -30,7 +30,12 @@ pub fn listing(local: &Result<LocalChecks, NotLocal>) -> String {
         }
     };
     let t = &l.tables;
-    let _ = writeln!(s, "  proved equal to the automaton; an error is flagged at most {} units late", t.restart);
+    let late = t.restart - 1;
+    let units = if late == 1 { "unit" } else { "units" };
+    let _ = writeln!(
+        s,
+        "  proved equal to the automaton; an error is flagged at most {late} {units} after the unit at fault"
+    );
     let thresholds: Vec<String> =
         (1..=t.need).map(|k| format!("{k}+ at {:02X}", t.thresholds[usize::from(k)])).collect();
     let _ = writeln!(s, "  leads requiring continuations: {}", thresholds.join(", "));

@@ -1,0 +1,130 @@
+//! `placemat validate` and `placemat bench` as processes: silence and exit 0 on
+//! valid input, `decode`'s strict message and exit 1 on invalid input, for every
+//! strategy; the refusal of `--strategy simd` where there is no SIMD validator;
+//! and `bench`'s three formats.
+
+use crate::cli::{fails, ok, placemat, usage, SPEC};
+
+const STRATEGIES: [&str; 4] = ["auto", "simd", "table", "branching"];
+
+#[test]
+fn valid_input_is_silent_with_exit_0_for_every_strategy() {
+    let text = "naïve — 漢字 😀 ".repeat(5000);
+    for strategy in STRATEGIES {
+        let out = placemat(&["validate", "utf8", "--strategy", strategy], text.as_bytes());
+        assert!(out.status.success(), "{strategy}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{strategy}");
+    }
+    assert!(ok(&["validate", "--spec", SPEC], text.as_bytes()).is_empty());
+    assert!(ok(&["validate", "ken-draft"], b"plain").is_empty());
+}
+
+#[test]
+fn invalid_input_gives_decodes_strict_message_for_every_strategy() {
+    // An overlong sequence past the first 64 KiB read, and a sequence cut by the
+    // end of the input after one.
+    let mut overlong = "é".repeat(40_000).into_bytes();
+    overlong.extend_from_slice(b"\xE0\x80\x80 more");
+    let mut cut = "a".repeat(70_000).into_bytes();
+    cut.extend_from_slice(b"\xF0\x9F\x98");
+    for input in [overlong, cut] {
+        let (_, expected) = fails(&["decode", "utf8"], &input);
+        for strategy in STRATEGIES {
+            let (stdout, stderr) = fails(&["validate", "utf8", "--strategy", strategy], &input);
+            assert!(stdout.is_empty());
+            assert_eq!(stderr, expected, "{strategy}");
+        }
+    }
+    let (_, stderr) = fails(&["validate", "utf8"], b"ab\xE0\x80\x80");
+    assert_eq!(
+        stderr,
+        "placemat: <stdin>: invalid utf8 input at offset 2: found E0 80, expected a unit continuing the sequence (A0-BF)\n"
+    );
+}
+
+#[test]
+fn whole_unit_errors_of_wide_codecs() {
+    // UTF-16LE: an unpaired low surrogate at byte 2, and an odd trailing byte.
+    let (_, stderr) = fails(&["validate", "utf16le"], b"a\x00\x00\xDCb\x00");
+    assert!(stderr.contains("at offset 2"), "{stderr}");
+    let (_, stderr) = fails(&["validate", "utf16le", "--strategy", "branching"], b"a\x00b");
+    assert!(stderr.contains("at offset 2") && stderr.contains("end of the input"), "{stderr}");
+}
+
+#[test]
+fn strategy_simd_without_a_simd_validator_says_why() {
+    let (_, stderr) = fails(&["validate", "utf16le", "--strategy", "simd"], b"a\x00");
+    assert_eq!(
+        stderr,
+        "placemat: utf16le has no SIMD validator: its code units are 2 bytes wide; the checks read single bytes\n"
+    );
+    let (_, stderr) = fails(&["validate", "fss-utf-xopen", "--strategy", "simd"], b"a");
+    assert!(stderr.contains("unit 80 both starts a sequence and continues one"), "{stderr}");
+    let err = usage(&["validate", "utf8", "--strategy", "vector"], b"");
+    assert!(err.contains("vector"), "{err}");
+}
+
+const TEXT: &str = "Grüße, мир, 世界! ";
+
+fn bench_file() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("placemat-bench-{}.txt", std::process::id()));
+    std::fs::write(&path, TEXT.repeat(200)).unwrap();
+    path
+}
+
+#[test]
+fn bench_prints_every_strategy_with_ratios_in_three_formats() {
+    let path = bench_file();
+    let file = path.to_str().unwrap();
+    let csv = String::from_utf8(ok(&["bench", "utf8", file, "--format", "csv"], b"")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("input,operation,strategy,bytes,median_ns,gb_per_s,baseline,ratio"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let strategies: Vec<(&str, &str)> = rows.iter().map(|r| (r[1], r[2])).collect();
+    for want in [
+        ("validate", "std from_utf8"),
+        ("validate", "simdutf8 basic"),
+        ("validate", "table"),
+        ("validate", "branching"),
+        ("decode", "std chars() into Vec<u32>"),
+        ("decode", "table"),
+        ("decode", "branching"),
+        ("encode", "generated encoder"),
+    ] {
+        assert!(strategies.contains(&want), "{want:?} in {strategies:?}");
+    }
+    if placemat_codec::simd::Isa::detect().is_some() {
+        assert!(strategies.iter().any(|&(op, s)| op == "validate" && s.starts_with("simd (")), "{strategies:?}");
+    }
+    for r in &rows {
+        assert_eq!(r[3], (TEXT.len() * 200).to_string(), "the codec's bytes: {r:?}");
+        assert!(r[5].parse::<f64>().unwrap() > 0.0 && r[7].parse::<f64>().unwrap() > 0.0, "{r:?}");
+    }
+    let json = ok(&["bench", "--spec", SPEC, file, "--format", "json"], b"");
+    let parsed: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let items = parsed.as_array().unwrap();
+    assert!(items.iter().all(|i| i["input"] == file && i["bytes"] == TEXT.len() * 200));
+    let table = String::from_utf8(ok(&["bench", "ken-draft", file], b"")).unwrap();
+    assert!(table.starts_with("input ") && table.contains("generated encoder"), "{table}");
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn bench_refuses_text_that_is_not_utf8_and_values_the_codec_cannot_encode() {
+    let path = std::env::temp_dir().join(format!("placemat-bench-bad-{}.txt", std::process::id()));
+    std::fs::write(&path, b"ok \xFF").unwrap();
+    let file = path.to_str().unwrap();
+    let (_, stderr) = fails(&["bench", "utf8", file], b"");
+    assert_eq!(stderr, format!("placemat: {file}: `bench` reads UTF-8 text, and the bytes at offset 3 are not\n"));
+    std::fs::write(&path, "a😀").unwrap();
+    let two = std::env::temp_dir().join(format!("placemat-bench-two-{}.placemat", std::process::id()));
+    std::fs::write(
+        &two,
+        r#"pub Two { name: "two", value: u32, range: 0 ..= 0x7FF, forms: { "0xxxxxxx", "110xxxxx 10xxxxxx" } }"#,
+    )
+    .unwrap();
+    let (_, stderr) = fails(&["bench", "--spec", two.to_str().unwrap(), file], b"");
+    assert!(stderr.contains("U+1F600 cannot be encoded by two"), "{stderr}");
+    let _ = std::fs::remove_file(path);
+    let _ = std::fs::remove_file(two);
+}
