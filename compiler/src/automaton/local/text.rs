@@ -31,10 +31,10 @@ pub fn listing(local: &Result<LocalChecks, NotLocal>) -> String {
     };
     let t = &l.tables;
     let late = t.restart - 1;
-    let units = if late == 1 { "unit" } else { "units" };
+    let plural = if late == 1 { "unit" } else { "units" };
     let _ = writeln!(
         s,
-        "  proved equal to the automaton; an error is flagged at most {late} {units} after the unit at fault"
+        "  proved equal to the automaton; an error is flagged at most {late} {plural} after the unit at fault"
     );
     let thresholds: Vec<String> =
         (1..=t.need).map(|k| format!("{k}+ at {:02X}", t.thresholds[usize::from(k)])).collect();
