@@ -6,7 +6,7 @@
 //! `#[target_feature(enable = $features)]`: `load` (unaligned, `unsafe`),
 //! `splat`, `table` (16 bytes repeated across the vector), `table_wide` (`W` bytes), `lookup` (each byte
 //! of the index, `0..16`, picks a table byte), `high` and `low` (nibbles),
-//! `and`, `or`, `xor`, `max` (unsigned), `subs` (saturating), `equal` (all ones where equal), `less_signed` (all ones where `a < b` as signed bytes), `any` (some byte is not 0) and
+//! `and`, `or`, `xor`, `max` (unsigned), `subs` (saturating), `equal` (all ones where equal), `joined` (the vector `back` reads the units before `cur` from, given the `W` units before it), `back::<N>` (the units `N` places back, `N` in `1..=15`), `less_signed` (all ones where `a < b` as signed bytes), `any` (some byte is not 0) and
 //! `any_high` (some byte has bit 7 set).
 
 /// Instantiates `validate` for the instruction set whose helpers are in scope.
@@ -68,30 +68,25 @@ macro_rules! kernel {
             }
         }
 
-        /// The flags of the `W` positions at `p`: non-zero where one is flagged.
-        ///
-        /// # Safety
-        /// `p - 15 ..= p + W - 1` must be readable.
+        /// The flags of the `W` positions of `cur`, whose previous `W` units
+        /// are `before`: non-zero where one is flagged.
         #[target_feature(enable = $features)]
         #[inline]
-        unsafe fn block<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
+        fn block<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
             v: &Vectors,
-            p: *const u8,
+            cur: V,
+            before: V,
         ) -> V {
-            // SAFETY: the caller guarantees `p - 15 ..= p + W - 1` readable, and
-            // `k <= K <= 15` (`Tables::check`).
-            let (cur, prev1) = unsafe { (load(p), load(p.sub(1))) };
+            let joined = joined(cur, before);
+            let prev1 = back::<1>(cur, joined);
             let row = and(lookup(v.prev_high, high(prev1)), lookup(v.prev_low, low(prev1)));
             let mut col = lookup(v.cur_high, high(cur));
             if LOW {
                 col = and(col, lookup(v.cur_low, low(cur)));
             }
             let mut must = splat(0);
-            for k in 2..=K {
-                // SAFETY: as above.
-                let prev = unsafe { load(p.sub(k)) };
-                must = or(must, subs(prev, v.must[k]));
-            }
+            // The units `k` back, `k` in `2..=K`, each against its threshold.
+            $crate::kernel::must_terms!(must, cur, joined, v, K; 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
             let mut flags = if SPLIT {
                 let two = and(less_signed(prev1, v.continuation_end), less_signed(cur, v.continuation_end));
                 or(xor(and(must, v.bit7), and(two, v.bit7)), and(row, col))
@@ -108,7 +103,7 @@ macro_rules! kernel {
         /// The flags of the `CHUNK` positions at `p`.
         ///
         /// # Safety
-        /// `p - 15 .. p + CHUNK` must be readable.
+        /// `p - W .. p + CHUNK` must be readable.
         #[target_feature(enable = $features)]
         #[inline]
         unsafe fn chunk<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
@@ -116,10 +111,13 @@ macro_rules! kernel {
             p: *const u8,
         ) -> V {
             let mut err = splat(0);
+            // SAFETY: the `W <= 32` units before the chunk are readable.
+            let mut before = unsafe { load(p.sub(W)) };
             for j in (0..CHUNK).step_by(W) {
-                // SAFETY: `p + j - 15 ..= p + j + W - 1` lies in the chunk and
-                // the 15 bytes before it.
-                err = or(err, unsafe { block::<K, LOW, SPLIT, FLOOR>(v, p.add(j)) });
+                // SAFETY: `p + j .. p + j + W` lies in the chunk.
+                let cur = unsafe { load(p.add(j)) };
+                err = or(err, block::<K, LOW, SPLIT, FLOOR>(v, cur, before));
+                before = cur;
             }
             err
         }
@@ -152,32 +150,33 @@ macro_rules! kernel {
                         seen = max(seen, unsafe { load(p.add(j)) });
                     }
                 }
-                if t.ascii && !any_high(seen) {
-                    if any(pending) {
-                        return Err(off);
-                    }
+                // An all-ASCII chunk only needs the sequence before it complete:
+                // its flags are `pending`. Either way one test follows (a test of
+                // `pending` alone would be a branch on where characters end).
+                let err = if t.ascii && !any_high(seen) {
                     rare_before = false;
-                    continue;
-                }
-                // Without such leads here or in the chunk before (at most 15
-                // units back), units 4 and more back cannot require a
-                // continuation: the check of 2 and 3 back is enough.
-                let rare = K > 3 && any(subs(seen, v.rare));
-                let short = K > 3 && !rare && !rare_before;
-                rare_before = rare;
-                // SAFETY: the chunk and the 32 bytes before it are readable.
-                let err = unsafe {
-                    if short {
-                        chunk::<3, LOW, SPLIT, FLOOR>(v, p)
-                    } else {
-                        chunk::<K, LOW, SPLIT, FLOOR>(v, p)
+                    pending
+                } else {
+                    // Without leads of five units or more here or in the chunk
+                    // before (at most 15 units back), units 4 and more back
+                    // cannot require a continuation: 2 and 3 back are enough.
+                    let rare = K > 3 && any(subs(seen, v.rare));
+                    let short = K > 3 && !rare && !rare_before;
+                    rare_before = rare;
+                    // SAFETY: the chunk and the 32 units before it are readable;
+                    // so are its last `W` units.
+                    unsafe {
+                        pending = subs(load(p.add(CHUNK - W)), v.incomplete);
+                        if short {
+                            chunk::<3, LOW, SPLIT, FLOOR>(v, p)
+                        } else {
+                            chunk::<K, LOW, SPLIT, FLOOR>(v, p)
+                        }
                     }
                 };
                 if any(err) {
                     return Err(off);
                 }
-                // SAFETY: the chunk's last `W` bytes.
-                pending = subs(unsafe { load(p.add(CHUNK - W)) }, v.incomplete);
             }
             Ok(())
         }
@@ -262,4 +261,14 @@ macro_rules! by_need {
     };
 }
 
-pub(crate) use {by_need, kernel};
+/// `must |= subs(back::<k>(cur, joined), v.must[k])` for each listed `k` up
+/// to `K` (constants, so that each `back` is one instruction).
+macro_rules! must_terms {
+    ($must:ident, $cur:ident, $joined:ident, $v:ident, $k_max:ident; $($k:literal)*) => {$(
+        if $k_max >= $k {
+            $must = or($must, subs(back::<$k>($cur, $joined), $v.must[$k]));
+        }
+    )*};
+}
+
+pub(crate) use {by_need, kernel, must_terms};

@@ -31,6 +31,32 @@ fn table_wide(t: &[u8; W]) -> V {
 }
 #[target_feature(enable = "neon")]
 #[inline]
+fn joined(_cur: V, before: V) -> V {
+    before
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn back<const N: usize>(cur: V, joined: V) -> V {
+    match N {
+        1 => vextq_u8::<15>(joined, cur),
+        2 => vextq_u8::<14>(joined, cur),
+        3 => vextq_u8::<13>(joined, cur),
+        4 => vextq_u8::<12>(joined, cur),
+        5 => vextq_u8::<11>(joined, cur),
+        6 => vextq_u8::<10>(joined, cur),
+        7 => vextq_u8::<9>(joined, cur),
+        8 => vextq_u8::<8>(joined, cur),
+        9 => vextq_u8::<7>(joined, cur),
+        10 => vextq_u8::<6>(joined, cur),
+        11 => vextq_u8::<5>(joined, cur),
+        12 => vextq_u8::<4>(joined, cur),
+        13 => vextq_u8::<3>(joined, cur),
+        14 => vextq_u8::<2>(joined, cur),
+        _ => vextq_u8::<1>(joined, cur),
+    }
+}
+#[target_feature(enable = "neon")]
+#[inline]
 fn lookup(t: V, i: V) -> V {
     vqtbl1q_u8(t, i)
 }

@@ -33,6 +33,32 @@ pub(crate) mod sse41 {
     }
     #[target_feature(enable = "ssse3,sse4.1")]
     #[inline]
+    fn joined(_cur: V, before: V) -> V {
+        before
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    fn back<const N: usize>(cur: V, joined: V) -> V {
+        match N {
+            1 => _mm_alignr_epi8::<15>(cur, joined),
+            2 => _mm_alignr_epi8::<14>(cur, joined),
+            3 => _mm_alignr_epi8::<13>(cur, joined),
+            4 => _mm_alignr_epi8::<12>(cur, joined),
+            5 => _mm_alignr_epi8::<11>(cur, joined),
+            6 => _mm_alignr_epi8::<10>(cur, joined),
+            7 => _mm_alignr_epi8::<9>(cur, joined),
+            8 => _mm_alignr_epi8::<8>(cur, joined),
+            9 => _mm_alignr_epi8::<7>(cur, joined),
+            10 => _mm_alignr_epi8::<6>(cur, joined),
+            11 => _mm_alignr_epi8::<5>(cur, joined),
+            12 => _mm_alignr_epi8::<4>(cur, joined),
+            13 => _mm_alignr_epi8::<3>(cur, joined),
+            14 => _mm_alignr_epi8::<2>(cur, joined),
+            _ => _mm_alignr_epi8::<1>(cur, joined),
+        }
+    }
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
     fn lookup(t: V, i: V) -> V {
         _mm_shuffle_epi8(t, i)
     }
@@ -125,6 +151,34 @@ pub(crate) mod avx2 {
     fn table_wide(t: &[u8; W]) -> V {
         // SAFETY: `t` is 32 readable bytes.
         unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+    }
+    /// The high half of `before` and the low half of `cur`: per 128-bit lane,
+    /// what comes before `cur`'s lane.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn joined(cur: V, before: V) -> V {
+        _mm256_permute2x128_si256::<0x21>(before, cur)
+    }
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn back<const N: usize>(cur: V, joined: V) -> V {
+        match N {
+            1 => _mm256_alignr_epi8::<15>(cur, joined),
+            2 => _mm256_alignr_epi8::<14>(cur, joined),
+            3 => _mm256_alignr_epi8::<13>(cur, joined),
+            4 => _mm256_alignr_epi8::<12>(cur, joined),
+            5 => _mm256_alignr_epi8::<11>(cur, joined),
+            6 => _mm256_alignr_epi8::<10>(cur, joined),
+            7 => _mm256_alignr_epi8::<9>(cur, joined),
+            8 => _mm256_alignr_epi8::<8>(cur, joined),
+            9 => _mm256_alignr_epi8::<7>(cur, joined),
+            10 => _mm256_alignr_epi8::<6>(cur, joined),
+            11 => _mm256_alignr_epi8::<5>(cur, joined),
+            12 => _mm256_alignr_epi8::<4>(cur, joined),
+            13 => _mm256_alignr_epi8::<3>(cur, joined),
+            14 => _mm256_alignr_epi8::<2>(cur, joined),
+            _ => _mm256_alignr_epi8::<1>(cur, joined),
+        }
     }
     #[target_feature(enable = "avx2")]
     #[inline]

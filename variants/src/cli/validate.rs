@@ -1,10 +1,11 @@
 //! `placemat validate`: silent and exit 0 when the input is valid; otherwise the
 //! message `decode` gives in strict mode, and exit 1. The input is read in
-//! chunks of 64 KiB and validated chunk by chunk with the chosen strategy; a
-//! sequence cut by a chunk's end is carried into the next.
+//! chunks of 64 KiB and validated chunk by chunk with the chosen strategy
+//! (`placemat_codec::StreamValidator`); a sequence cut by a chunk's end is
+//! carried into the next.
 
 use placemat_codec::simd::Isa;
-use placemat_codec::{DecodeError, DynCodec, Step, Strategy};
+use placemat_codec::{DecodeError, DynCodec, Step, Strategy, StreamValidator};
 
 use super::decode::{decode_error, too_long};
 use super::input;
@@ -75,31 +76,28 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, strategy: ValidateStrategy,
     let mut input = input::open(file)?;
     let name = input.name.clone();
     let unit = usize::from(codec.dfa().facts().unit_bytes);
-    let mut data: Vec<u8> = Vec::with_capacity(2 * CHUNK);
-    let mut base = 0usize;
+    let mut stream = StreamValidator::new(|b: &[u8]| check(b));
+    let mut chunk = vec![0u8; CHUNK];
     loop {
-        let have = data.len();
-        data.resize(have + CHUNK, 0);
-        let n = input::fill(&mut input.reader, &mut data[have..])?;
-        data.truncate(have + n);
-        let eof = n < CHUNK;
-        let Err(e) = check(&data) else {
-            base += data.len();
-            data.clear();
-            if eof {
-                return Ok(());
-            }
-            continue;
-        };
-        let at = e.valid_up_to();
-        match e.error_len() {
-            Some(len) => return Err(decode_error(codec, &name, base + at, &data[at..], len)),
-            None if eof => return Err(decode_error(codec, &name, base + at, &data[at..], data.len() - at)),
-            None if (data.len() - at) / unit > max_units => return Err(too_long(codec, &name, base + at, max_units)),
-            None => {
-                data.drain(..at);
-                base += at;
-            }
+        let n = input::fill(&mut input.reader, &mut chunk)?;
+        // What the error message may need: the open sequence and this chunk.
+        let (base, held) = (stream.offset(), stream.pending().to_vec());
+        if let Err(e) = stream.push(&chunk[..n]) {
+            let data = [&held[..], &chunk[..n]].concat();
+            let at = e.valid_up_to() - base;
+            let len = e.error_len().unwrap_or(data.len() - at);
+            return Err(decode_error(codec, &name, e.valid_up_to(), &data[at..], len));
         }
+        if stream.pending().len() / unit > max_units {
+            return Err(too_long(codec, &name, stream.offset(), max_units));
+        }
+        if n < CHUNK {
+            break;
+        }
+    }
+    let (offset, held) = (stream.offset(), stream.pending().to_vec());
+    match stream.finish() {
+        Ok(()) => Ok(()),
+        Err(_) => Err(decode_error(codec, &name, offset, &held, held.len())),
     }
 }

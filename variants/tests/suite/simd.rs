@@ -217,3 +217,32 @@ fn these_checks_catch_a_table_with_one_class_missing() {
         assert_eq!(placemat_codec::simd::validate(isa, &t, b"\xED\xA0\x80"), Ok(()));
     }
 }
+
+#[test]
+fn streaming_validation_on_the_simd_path_agrees_with_whole_input_validation() {
+    let mut rng = corpus::Rng::new(5);
+    for codec in local_codecs() {
+        let mut text = Vec::new();
+        for &v in &corpus::by_name("mixed").unwrap().text[..4000] {
+            codec.encode_push(u64::from(v), &mut text).unwrap();
+        }
+        for round in 0..60 {
+            let mut input = text[..rng.below(text.len())].to_vec();
+            if round % 2 == 1 && !input.is_empty() {
+                let at = rng.below(input.len());
+                input[at] = rng.range(0x80, 0xFF) as u8;
+            }
+            let whole = codec.validate(&input);
+            let mut stream = placemat_codec::StreamValidator::new(|b: &[u8]| codec.validate(b));
+            let mut pushed = Ok(());
+            let mut rest = &input[..];
+            while !rest.is_empty() && pushed.is_ok() {
+                let (chunk, tail) = rest.split_at(1 + rng.below(rest.len().min(300)));
+                pushed = stream.push(chunk);
+                rest = tail;
+            }
+            let streamed = pushed.and_then(|()| stream.finish());
+            assert_eq!(streamed, whole, "{} round {round}", codec.info().name);
+        }
+    }
+}
