@@ -103,6 +103,13 @@ fn decode_codec<C: Codec + Default>(g: &mut Group, c: &Corpus) {
         C::Branching::default().decode_into(b, &mut out).unwrap();
         black_box(out.len());
     });
+    if C::dfa().simd().is_some() && C::dfa().facts().continuation_bits != 0 {
+        run(g, &implementation(name, "simd-unchecked"), c.name, e.bytes.len(), &e.bytes[..], |b| {
+            out.clear();
+            C::dfa().decode_validated_into(b, &mut out).unwrap();
+            black_box(out.len());
+        });
+    }
 }
 
 fn decode(cr: &mut Criterion) {

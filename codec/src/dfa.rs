@@ -588,26 +588,27 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         Ok(())
     }
 
-    /// Appends the values of `input` to `out`. With SIMD tables, and continuation
-    /// units that all carry the same payload bits ([`Facts::continuation_bits`]),
-    /// blocks of input are validated by SIMD and decoded without checks
-    /// (the `unchecked` module); otherwise, and from the first block that fails,
-    /// [`Dfa::decode_by_table`]. On error, the values before it have been
-    /// appended.
+    /// Appends the values of `input` to `out`: the table decoder's bulk loop, two
+    /// walks side by side over pairs of chunks, reading the expanded table when
+    /// there is one (the `walk` module's docs have the details). On error, the
+    /// values before it have been appended.
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
+        walk::decode_into(self, input, out)
+    }
+
+    /// [`Dfa::decode_into`] with SIMD validation in front: for a codec with
+    /// SIMD tables whose continuation units all carry the same payload bits
+    /// ([`Facts::continuation_bits`]), blocks of 16 KiB are validated by SIMD and
+    /// decoded without checks (the `unchecked` module); from the first block that
+    /// fails, and for other codecs, the table decoder. Slower than the table
+    /// decoder's two walks on this project's machines (`papers/benchmarks.md`,
+    /// `simd-unchecked`), so not the default.
+    pub fn decode_validated_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
         match unchecked::decode_into(self, input, out) {
             Ok(()) => Ok(()),
             Err(from) => walk::decode_into(self, &input[from..], out)
                 .map_err(|e| DecodeError::new(from + e.valid_up_to(), e.error_len())),
         }
-    }
-
-    /// The table decoder's bulk loop: two walks side by side over pairs of
-    /// chunks, reading the expanded table when there is one (the `walk`
-    /// module's docs have the details). On error, the values before it have
-    /// been appended.
-    pub fn decode_by_table<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
-        walk::decode_into(self, input, out)
     }
 }
 

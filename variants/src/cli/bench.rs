@@ -82,6 +82,14 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
         }),
     ));
     s.push(("decode", "branching".into(), Box::new(move || decode_by_steps(codec, bytes))));
+    if codec.dfa().simd().is_some() && codec.dfa().facts().continuation_bits != 0 {
+        let run = move || {
+            let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
+            let _ = codec.dfa().decode_validated_into(bytes, &mut out);
+            out.len()
+        };
+        s.push(("decode", "simd + unchecked".into(), Box::new(run)));
+    }
     s.push((
         "encode",
         "generated encoder".into(),

@@ -246,3 +246,26 @@ fn streaming_validation_on_the_simd_path_agrees_with_whole_input_validation() {
         }
     }
 }
+
+#[test]
+fn decoding_behind_simd_validation_agrees_with_the_table_decoder() {
+    let mut rng = corpus::Rng::new(9);
+    for codec in local_codecs() {
+        let dfa = codec.dfa();
+        let mut text = Vec::new();
+        for &v in &corpus::by_name("random-lengths").unwrap().text[..30_000] {
+            codec.encode_push(u64::from(v), &mut text).unwrap();
+        }
+        for round in 0..12 {
+            let mut input = text.clone();
+            if round > 0 {
+                let at = rng.below(input.len());
+                input[at] = rng.range(0x80, 0xFF) as u8;
+            }
+            let (mut fast, mut table) = (Vec::<u64>::new(), Vec::<u64>::new());
+            let got = dfa.decode_validated_into(&input, &mut fast);
+            assert_eq!(got, dfa.decode_into(&input, &mut table), "{} round {round}", codec.info().name);
+            assert_eq!(fast, table, "{} round {round}", codec.info().name);
+        }
+    }
+}
