@@ -28,8 +28,8 @@ macro_rules! kernel {
             /// others `FF`: a saturating subtraction from the last `W` units
             /// leaves a lane set exactly where a lead's sequence runs past them.
             incomplete: V,
-            /// `thresholds[4] - 1`: units above it are the rare leads of five
-            /// units and more (when `need > 3`).
+            /// Units above it are rare: leads of five units and more
+            /// (`thresholds[4] - 1`, when `need > 3`) and, with floors, F0-FF.
             rare: V,
             /// `continuation_end` as a signed byte: units (signed) below it and
             /// at least `80` (every negative one) are continuations.
@@ -61,7 +61,7 @@ macro_rules! kernel {
                         0xFF
                     }
                 })),
-                rare: splat(t.thresholds[4].wrapping_sub(1)),
+                rare: splat(if t.floor.is_some() { t.thresholds[4].min(0xF0) } else { t.thresholds[4] }.wrapping_sub(1)),
                 continuation_end: splat(t.continuation_end.unwrap_or(0x80)),
                 floor: table(&t.floor.unwrap_or([0; 16])),
                 nibble_f: splat(0x0F),
@@ -137,7 +137,7 @@ macro_rules! kernel {
             // Whether the sequence before the next chunk is cut short.
             // SAFETY: the `W <= 32` bytes before `start` are readable.
             let mut pending = subs(unsafe { load(start.sub(W)) }, v.incomplete);
-            // Whether the chunk before held a lead of five units or more.
+            // Whether the chunk before held a rare unit (`Vectors::rare`).
             let mut rare_before = true;
             for off in (0..len).step_by(CHUNK) {
                 // SAFETY: `off + CHUNK <= len`: the chunk and the 32 bytes before
@@ -157,9 +157,10 @@ macro_rules! kernel {
                     rare_before = false;
                     pending
                 } else {
-                    // Without leads of five units or more here or in the chunk
-                    // before (at most 15 units back), units 4 and more back
-                    // cannot require a continuation: 2 and 3 back are enough.
+                    // Without rare units here or in the chunk before (at most 15
+                    // units back), units 4 and more back cannot require a
+                    // continuation, 2 and 3 back are enough, and no floor
+                    // applies.
                     let rare = K > 3 && any(subs(seen, v.rare));
                     let short = K > 3 && !rare && !rare_before;
                     rare_before = rare;
@@ -168,7 +169,7 @@ macro_rules! kernel {
                     unsafe {
                         pending = subs(load(p.add(CHUNK - W)), v.incomplete);
                         if short {
-                            chunk::<3, LOW, SPLIT, FLOOR>(v, p)
+                            chunk::<3, LOW, SPLIT, false>(v, p)
                         } else {
                             chunk::<K, LOW, SPLIT, FLOOR>(v, p)
                         }

@@ -177,14 +177,27 @@ pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
         .collect();
     let less_floored: Vec<Units> =
         (0..256).map(|p| std::array::from_fn(|c| forbidden[p][c] && !beyond_floor[p][c])).collect();
-    let attempts = [(7, false), (7, true), (8, false), (8, true)];
-    let found = attempts.iter().find_map(|&(classes, floored)| {
+    // A cover that needs the fourth table (the current unit's low nibble)
+    // costs on every block; floors cost only in chunks with units F0-FF, so a
+    // floored cover without that table comes first.
+    let attempt = |classes: usize, floored: bool| {
         if (classes == 7 && continuation.is_none()) || (classes == 8 && end.is_none()) {
             return None;
         }
         let pairs = if floored { &less_floored } else { &forbidden };
         cover::search(pairs, &allowed, classes).map(|boxes| (boxes, classes, floored))
-    });
+    };
+    let low_free = |found: &Option<(Vec<NibbleBox>, usize, bool)>| {
+        found.as_ref().is_some_and(|(boxes, _, _)| boxes.iter().all(|b| b.cur_low == 0xFFFF))
+    };
+    let plain = attempt(7, false);
+    let found = if low_free(&plain) {
+        plain
+    } else {
+        let floored = attempt(7, true);
+        let order = if low_free(&floored) { [floored, plain] } else { [plain, floored] };
+        order.into_iter().flatten().next().or_else(|| attempt(8, false)).or_else(|| attempt(8, true))
+    };
     let Some((boxes, classes, floored)) = found else {
         return Err(NotLocal::new("> 8 pair classes", "its forbidden pairs of units need more than 8 nibble classes"));
     };
