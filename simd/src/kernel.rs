@@ -24,6 +24,10 @@ macro_rules! kernel {
             /// exactly for units at least `thresholds[k]`.
             must: [V; 16],
             bit7: V,
+            /// The fourth table is in use (`Tables::cur_low`).
+            low: bool,
+            /// Continuation units by comparison (`Tables::continuation_end`).
+            split: bool,
             /// Lane `W - k` holds `thresholds[k] - 1` for `k` in `1..=need`, the
             /// others `FF`: a saturating subtraction from the last `W` units
             /// leaves a lane set exactly where a lead's sequence runs past them.
@@ -53,6 +57,8 @@ macro_rules! kernel {
                     splat(if k <= usize::from(t.need) { t.thresholds[k].wrapping_sub(0x80) } else { 0xFF })
                 }),
                 bit7: splat(0x80),
+                low: t.cur_low.is_some(),
+                split: t.continuation_end.is_some(),
                 incomplete: table_wide(&core::array::from_fn(|j| {
                     let k = W - j;
                     if k <= usize::from(t.need) {
@@ -72,7 +78,7 @@ macro_rules! kernel {
         /// are `before`: non-zero where one is flagged.
         #[target_feature(enable = $features)]
         #[inline]
-        fn block<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
+        fn block<const K: usize, const FLOOR: bool>(
             v: &Vectors,
             cur: V,
             before: V,
@@ -81,13 +87,13 @@ macro_rules! kernel {
             let prev1 = back::<1>(cur, joined);
             let row = and(lookup(v.prev_high, high(prev1)), lookup(v.prev_low, low(prev1)));
             let mut col = lookup(v.cur_high, high(cur));
-            if LOW {
+            if v.low {
                 col = and(col, lookup(v.cur_low, low(cur)));
             }
             let mut must = splat(0);
             // The units `k` back, `k` in `2..=K`, each against its threshold.
             $crate::kernel::must_terms!(must, cur, joined, v, K; 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-            let mut flags = if SPLIT {
+            let mut flags = if v.split {
                 let two = and(less_signed(prev1, v.continuation_end), less_signed(cur, v.continuation_end));
                 or(xor(and(must, v.bit7), and(two, v.bit7)), and(row, col))
             } else {
@@ -106,7 +112,7 @@ macro_rules! kernel {
         /// `p - W .. p + CHUNK` must be readable.
         #[target_feature(enable = $features)]
         #[inline]
-        unsafe fn chunk<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
+        unsafe fn chunk<const K: usize, const FLOOR: bool>(
             v: &Vectors,
             p: *const u8,
         ) -> V {
@@ -116,7 +122,7 @@ macro_rules! kernel {
             for j in (0..CHUNK).step_by(W) {
                 // SAFETY: `p + j .. p + j + W` lies in the chunk.
                 let cur = unsafe { load(p.add(j)) };
-                err = or(err, block::<K, LOW, SPLIT, FLOOR>(v, cur, before));
+                err = or(err, block::<K, FLOOR>(v, cur, before));
                 before = cur;
             }
             err
@@ -128,7 +134,7 @@ macro_rules! kernel {
         /// # Safety
         /// `start - 32 .. start + len` must be readable.
         #[target_feature(enable = $features)]
-        unsafe fn chunks<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
+        unsafe fn chunks<const K: usize, const FLOOR: bool>(
             v: &Vectors,
             t: &Tables,
             start: *const u8,
@@ -169,9 +175,9 @@ macro_rules! kernel {
                     unsafe {
                         pending = subs(load(p.add(CHUNK - W)), v.incomplete);
                         if short {
-                            chunk::<3, LOW, SPLIT, false>(v, p)
+                            chunk::<3, false>(v, p)
                         } else {
-                            chunk::<K, LOW, SPLIT, FLOOR>(v, p)
+                            chunk::<K, FLOOR>(v, p)
                         }
                     }
                 };
@@ -189,7 +195,7 @@ macro_rules! kernel {
         /// # Safety
         /// `t` passes `Tables::check`, with `t.need <= K`.
         #[target_feature(enable = $features)]
-        unsafe fn drive<const K: usize, const LOW: bool, const SPLIT: bool, const FLOOR: bool>(
+        unsafe fn drive<const K: usize, const FLOOR: bool>(
             t: &Tables,
             input: &[u8],
         ) -> Result<(), usize> {
@@ -200,10 +206,10 @@ macro_rules! kernel {
             if main_end > 0 {
                 buf[32..32 + CHUNK].copy_from_slice(&input[..CHUNK]);
                 // SAFETY: `buf[0 .. 32 + CHUNK]` is the buffer.
-                unsafe { chunks::<K, LOW, SPLIT, FLOOR>(&v, t, buf.as_ptr().add(32), CHUNK)? };
+                unsafe { chunks::<K, FLOOR>(&v, t, buf.as_ptr().add(32), CHUNK)? };
                 // SAFETY: the chunks from `CHUNK` to `main_end <= n` are in the
                 // input, and so are the 32 bytes before them.
-                unsafe { chunks::<K, LOW, SPLIT, FLOOR>(&v, t, input.as_ptr().add(CHUNK), main_end - CHUNK) }
+                unsafe { chunks::<K, FLOOR>(&v, t, input.as_ptr().add(CHUNK), main_end - CHUNK) }
                     .map_err(|off| CHUNK + off)?;
                 buf[..32].copy_from_slice(&input[main_end - 32..main_end]);
             }
@@ -212,7 +218,7 @@ macro_rules! kernel {
             buf[32 + rest..].fill(t.start);
             let len = if rest + 2 <= CHUNK { CHUNK } else { 2 * CHUNK };
             // SAFETY: `buf[0 .. 32 + len]` is in the buffer.
-            unsafe { chunks::<K, LOW, SPLIT, FLOOR>(&v, t, buf.as_ptr().add(32), len) }
+            unsafe { chunks::<K, FLOOR>(&v, t, buf.as_ptr().add(32), len) }
                 .map_err(|off| (main_end + off).min(n))
         }
 
@@ -230,36 +236,22 @@ macro_rules! kernel {
 }
 
 /// Calls `drive` for the tables: `K` the smallest of 3, 5, 7 and 15 at least
-/// `need` (a larger `K` checks the same, a little slower), and the optional
-/// tables and tests as constants.
+/// `need` (a larger `K` checks the same, a little slower, and chunks without
+/// rare units run with 3 anyway), and floors as a constant. The fourth table
+/// and the comparison mode, which no built-in codec uses, are tested per block.
 macro_rules! by_need {
     ($t:expr, $input:expr) => {{
-        let k = match $t.need {
-            0..=3 => 3,
-            4..=5 => 5,
-            6..=7 => 7,
-            _ => 15,
-        };
-        $crate::kernel::by_need!(@k k, $t, $input, 3 5 7 15)
+        match ($t.need, $t.floor.is_some()) {
+            (0..=3, false) => drive::<3, false>($t, $input),
+            (0..=3, true) => drive::<3, true>($t, $input),
+            (4..=5, false) => drive::<5, false>($t, $input),
+            (4..=5, true) => drive::<5, true>($t, $input),
+            (6..=7, false) => drive::<7, false>($t, $input),
+            (6..=7, true) => drive::<7, true>($t, $input),
+            (_, false) => drive::<15, false>($t, $input),
+            (_, true) => drive::<15, true>($t, $input),
+        }
     }};
-    (@k $k:ident, $t:expr, $input:expr, $($n:literal)*) => {
-        match $k {
-            $($n => $crate::kernel::by_need!(@modes $n, $t, $input),)*
-            _ => unreachable!("`k` is one of 3, 5, 7 and 15"),
-        }
-    };
-    (@modes $n:literal, $t:expr, $input:expr) => {
-        match ($t.cur_low.is_some(), $t.continuation_end.is_some(), $t.floor.is_some()) {
-            (false, false, false) => drive::<$n, false, false, false>($t, $input),
-            (false, false, true) => drive::<$n, false, false, true>($t, $input),
-            (false, true, false) => drive::<$n, false, true, false>($t, $input),
-            (false, true, true) => drive::<$n, false, true, true>($t, $input),
-            (true, false, false) => drive::<$n, true, false, false>($t, $input),
-            (true, false, true) => drive::<$n, true, false, true>($t, $input),
-            (true, true, false) => drive::<$n, true, true, false>($t, $input),
-            (true, true, true) => drive::<$n, true, true, true>($t, $input),
-        }
-    };
 }
 
 /// `must |= subs(back::<k>(cur, joined), v.must[k])` for each listed `k` up
