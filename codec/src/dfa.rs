@@ -214,6 +214,11 @@ pub struct Parts<'a> {
     pub simd: Option<crate::simd::Tables>,
 }
 
+/// Below this many units [`Dfa::validate`] runs the scalar validator: the SIMD
+/// kernel's set-up (its tables in registers, a padded copy of the tail) costs
+/// more than the shift DFA spends on so short an input.
+pub const SIMD_MIN_INPUT: usize = 64;
+
 /// In a [`Parts::places`] entry, the shift of the value read so far (`s`) sits
 /// above bit 8; the place of the unit's payload (`q`) is the low byte.
 pub const PLACE_SHIFT: u32 = 8;
@@ -505,10 +510,12 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
 
     /// Checks that `input` is a concatenation of valid sequences.
     ///
-    /// Runs the SIMD validator when the codec has one and the machine can
-    /// ([`Dfa::validate_simd`]), else [`Dfa::validate_scalar`].
+    /// Runs the SIMD validator when the codec has one, the machine can, and
+    /// the input is at least [`SIMD_MIN_INPUT`] long ([`Dfa::validate_simd`]);
+    /// else [`Dfa::validate_scalar`].
     pub fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
-        match crate::simd::Isa::detect().and_then(|isa| self.validate_simd(isa, input)) {
+        let isa = crate::simd::Isa::detect().filter(|_| input.len() >= SIMD_MIN_INPUT);
+        match isa.and_then(|isa| self.validate_simd(isa, input)) {
             Some(result) => result,
             None => self.validate_scalar(input),
         }
