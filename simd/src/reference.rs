@@ -40,13 +40,3 @@ pub fn flagged(t: &Tables, back: impl Fn(usize) -> u8, cur: u8) -> bool {
     let must = (2..=t.need as usize).any(|k| back(k) >= t.thresholds[k]);
     errors != 0 || two_continuations != must || cur < t.floor_of(back(1))
 }
-
-/// Whether the sequence before position `at` of `input` is cut short (some
-/// unit `k` places back requires `k` or more continuations): what an all-ASCII
-/// chunk at `at` checks.
-pub fn incomplete_before(t: &Tables, input: &[u8], at: usize) -> bool {
-    (1..=t.need as usize).any(|k| {
-        let u = if k <= at { input[at - k] } else { t.start };
-        u >= t.thresholds[k]
-    })
-}

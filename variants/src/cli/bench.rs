@@ -232,8 +232,7 @@ fn table(rows: &[Row]) -> String {
 }
 
 fn csv(rows: &[Row]) -> String {
-    let quote =
-        |t: &str| if t.contains([',', '"']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t.to_string() };
+    let quote = super::grid::csv_field;
     let mut s = String::from("input,operation,strategy,bytes,median_ns,gb_per_s,baseline,ratio\n");
     for r in rows {
         let _ = writeln!(
@@ -253,21 +252,7 @@ fn csv(rows: &[Row]) -> String {
 }
 
 fn json(rows: &[Row]) -> String {
-    let text = |t: &str| {
-        let mut q = String::from("\"");
-        for c in t.chars() {
-            match c {
-                '"' => q.push_str("\\\""),
-                '\\' => q.push_str("\\\\"),
-                c if (c as u32) < 0x20 => {
-                    let _ = write!(q, "\\u{:04x}", c as u32);
-                }
-                c => q.push(c),
-            }
-        }
-        q.push('"');
-        q
-    };
+    let text = super::grid::json_string;
     let items: Vec<String> = rows
         .iter()
         .map(|r| {

@@ -122,7 +122,8 @@ impl Grid {
     }
 }
 
-fn json_string(s: &str) -> String {
+/// `s` as a JSON string literal.
+pub(super) fn json_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {
@@ -138,7 +139,8 @@ fn json_string(s: &str) -> String {
     out
 }
 
-fn csv_field(s: &str) -> String {
+/// `s` as a CSV field, quoted when it must be.
+pub(super) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
