@@ -1,12 +1,21 @@
 //! The one ASCII-run helper every fast path uses: the table walkers, the shift
-//! validator and the generated branching decoders skip or copy runs of units
-//! below `0x80` with it, sixteen at a time.
+//! validator and the generated branching decoders skip or copy runs of ASCII
+//! code units with it, sixteen bytes at a time.
+//!
+//! Which code units count is a fact of the codec ([`AsciiRuns`]): bytes
+//! `00`–`7F` for UTF-8, `01`–`7F` for Java's modified UTF-8 (which writes
+//! U+0000 as `C0 80`), and the code units `0000`–`007F` of UTF-16 and UTF-32 in
+//! their byte order.
 //!
 //! ```
-//! use placemat_codec::ascii_prefix;
+//! use placemat_codec::{ascii_prefix, AsciiRuns};
 //! assert_eq!(ascii_prefix(b"sixteen ascii by"), 16);
 //! assert_eq!(ascii_prefix(b"sixteen ascii b\xC3\xA9"), 0); // the block holds a non-ASCII unit
 //! assert_eq!(ascii_prefix(b"short"), 0); // fewer than 16 units are left to the caller
+//! assert_eq!(AsciiRuns::NonZeroBytes.prefix(b"sixteen\0ascii by"), 0); // NUL is not its own value
+//! let utf16le: Vec<u8> = "eight ch".encode_utf16().flat_map(u16::to_le_bytes).collect();
+//! assert_eq!(AsciiRuns::U16Le.prefix(&utf16le), 16);
+//! assert_eq!(AsciiRuns::U16Be.prefix(&utf16le), 0);
 //! ```
 
 /// Units per block of [`ascii_prefix`].
@@ -17,12 +26,125 @@ pub const ASCII_BLOCK: usize = 16;
 /// caller's unit-by-unit loop.
 #[inline(always)]
 pub fn ascii_prefix(units: &[u8]) -> usize {
-    let mut n = 0;
-    while let Some(block) = units[n..].first_chunk::<ASCII_BLOCK>() {
-        if u128::from_le_bytes(*block) & 0x8080_8080_8080_8080_8080_8080_8080_8080 != 0 {
-            break;
+    AsciiRuns::Bytes.prefix(units)
+}
+
+/// `0x80` in every byte of a block.
+const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+/// `0x01` in every byte of a block.
+const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+
+/// Which code units decode to themselves, each a whole sequence, from the start
+/// state: the runs the table walkers and validators copy or skip without
+/// walking. A fact the compiler derives and `Dfa::new` checks.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AsciiRuns {
+    /// None: every unit is walked.
+    #[default]
+    None,
+    /// Bytes `00`–`7F` (UTF-8 and every ASCII-transparent byte codec).
+    Bytes,
+    /// Bytes `01`–`7F`: `00` is not its own value (Java's modified UTF-8).
+    NonZeroBytes,
+    /// Little-endian 16-bit code units `0000`–`007F` (UTF-16LE).
+    U16Le,
+    /// Big-endian 16-bit code units `0000`–`007F` (UTF-16BE).
+    U16Be,
+    /// Little-endian 32-bit code units `0`–`7F` (UTF-32LE).
+    U32Le,
+    /// Big-endian 32-bit code units `0`–`7F` (UTF-32BE).
+    U32Be,
+}
+
+impl AsciiRuns {
+    /// Every kind of run, [`AsciiRuns::None`] first.
+    pub const ALL: [AsciiRuns; 7] = [
+        AsciiRuns::None,
+        AsciiRuns::Bytes,
+        AsciiRuns::NonZeroBytes,
+        AsciiRuns::U16Le,
+        AsciiRuns::U16Be,
+        AsciiRuns::U32Le,
+        AsciiRuns::U32Be,
+    ];
+
+    /// Bytes per code unit (1 for [`AsciiRuns::None`]).
+    pub const fn unit_bytes(self) -> usize {
+        match self {
+            AsciiRuns::None | AsciiRuns::Bytes | AsciiRuns::NonZeroBytes => 1,
+            AsciiRuns::U16Le | AsciiRuns::U16Be => 2,
+            AsciiRuns::U32Le | AsciiRuns::U32Be => 4,
         }
-        n += ASCII_BLOCK;
     }
-    n
+
+    /// Which byte of a code unit holds its value (the others are 0).
+    const fn value_byte(self) -> usize {
+        match self {
+            AsciiRuns::U16Be => 1,
+            AsciiRuns::U32Be => 3,
+            _ => 0,
+        }
+    }
+
+    /// Whether the runs include code unit `c`.
+    pub const fn includes(self, c: u8) -> bool {
+        match self {
+            AsciiRuns::None => false,
+            AsciiRuns::NonZeroBytes => c != 0 && c < 0x80,
+            _ => c < 0x80,
+        }
+    }
+
+    /// The bytes of code unit `c`: the first [`AsciiRuns::unit_bytes`] of them.
+    pub const fn code_unit(self, c: u8) -> [u8; 4] {
+        let mut out = [0; 4];
+        out[self.value_byte()] = c;
+        out
+    }
+
+    /// The bits of a 16-byte block (read little-endian) that are 0 in a run.
+    const fn zero_bits(self) -> u128 {
+        // Per code unit: bit 7 of the value byte and every bit of the others.
+        let lane: u128 = match self {
+            AsciiRuns::None => return u128::MAX,
+            AsciiRuns::Bytes | AsciiRuns::NonZeroBytes => 0x80,
+            AsciiRuns::U16Le => 0xFF80,
+            AsciiRuns::U16Be => 0x80FF,
+            AsciiRuns::U32Le => 0xFFFF_FF80,
+            AsciiRuns::U32Be => 0x80FF_FFFF,
+        };
+        let mut mask = 0u128;
+        let mut at = 0;
+        while at < 128 {
+            mask |= lane << at;
+            at += 8 * self.unit_bytes() as u32;
+        }
+        mask
+    }
+
+    /// The length in bytes of the run of whole 16-byte blocks of these code
+    /// units at the start of `units`: a multiple of 16 (0 for
+    /// [`AsciiRuns::None`]). A shorter tail is left to the caller's walk.
+    #[inline(always)]
+    pub fn prefix(self, units: &[u8]) -> usize {
+        let zero = self.zero_bits();
+        let nonzero = matches!(self, AsciiRuns::NonZeroBytes);
+        let mut n = 0;
+        while let Some(block) = units[n..].first_chunk::<ASCII_BLOCK>() {
+            let x = u128::from_le_bytes(*block);
+            // A zero byte is one whose borrow reaches bit 7 without a set bit 7.
+            if x & zero != 0 || (nonzero && x.wrapping_sub(ONES) & !x & HIGH != 0) {
+                break;
+            }
+            n += ASCII_BLOCK;
+        }
+        n
+    }
+
+    /// The values of a run [`AsciiRuns::prefix`] found, one per code unit.
+    #[inline(always)]
+    pub fn values(self, run: &[u8]) -> impl Iterator<Item = u8> + '_ {
+        let (step, at) = (self.unit_bytes(), self.value_byte());
+        run.iter().skip(at).step_by(step).copied()
+    }
 }

@@ -9,6 +9,7 @@
 //!
 //! ```
 //! use placemat_codec::dfa::{Dfa, Facts, Parts, ShiftRows, DEAD};
+//! use placemat_codec::AsciiRuns;
 //! // "7-bit ASCII": 2 classes (00–7F, 80–FF), states DEAD (id 0) and START
 //! // (id 1, premultiplied to 2).
 //! let mut classes = [1u8; 256];
@@ -16,9 +17,9 @@
 //! let digits = core::array::from_fn(|b| b as u8);
 //! // Row DEAD: both classes stay dead. Row START: ASCII is a 7-bit value, the rest dies.
 //! let trans = [0, 0, 2 | (7 << 16), 0];
-//! // With no live state but the start, every unit is a sync unit.
+//! // With no live state but the start, every unit is a sync unit and an end unit.
 //! let facts =
-//!     Facts { ascii_transparent: true, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], continuation_bits: 0 };
+//!     Facts { ascii_runs: AsciiRuns::Bytes, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], end_units: [u64::MAX; 4], continuation_bits: 0 };
 //! let dfa = Dfa::new(Parts {
 //!     classes: &classes,
 //!     digits: &digits,
@@ -81,7 +82,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::{DecodeError, Step, Value};
+use crate::{AsciiRuns, DecodeError, Step, Value};
 
 mod accumulate;
 mod check;
@@ -135,9 +136,9 @@ pub struct Transition {
 /// compiler and checked by [`Dfa::new`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Facts {
-    /// Units 00–7F are single-unit values of themselves from the start state:
-    /// ASCII runs may be copied without walking.
-    pub ascii_transparent: bool,
+    /// The ASCII code units that are whole sequences of themselves from the
+    /// start state: runs of them are copied (or skipped) without walking.
+    pub ascii_runs: AsciiRuns,
     /// Every unit's digit is the unit itself (byte units).
     pub byte_digits: bool,
     /// Some path loops other than through the start state: sequences have no
@@ -150,10 +151,23 @@ pub struct Facts {
     /// The sync units: bit `u % 64` of word `u / 64` is set when every state but
     /// the start rejects unit `u`, so that a sequence starts at it in valid input.
     pub sync_units: [u64; 4],
+    /// The end units: bit `u % 64` of word `u / 64` is set when unit `u` leads
+    /// every live state to the start state or the dead one, so that in valid
+    /// input a sequence ends at it (and the next starts after it). LEB128's and
+    /// the 6-bit printable encoding's final units are end units, though no
+    /// unit of theirs is a sync unit.
+    pub end_units: [u64; 4],
     /// Every transition out of a state other than the start carries this many
     /// payload bits, and none adds a bias or places its payload (0 if not so):
     /// valid input then decodes without the table (see [`Dfa::decode_into`]).
     pub continuation_bits: u8,
+}
+
+impl Facts {
+    /// Where the table walkers may cut the input for a second walk.
+    pub(crate) fn cuts(&self) -> lockstep::Cuts<'_> {
+        lockstep::Cuts { before: &self.sync_units, after: &self.end_units }
+    }
 }
 
 /// The shift-DFA validator's rows (see the `shift` module): for every unit one
@@ -407,7 +421,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     }
     /// Whether units 00–7F decode to themselves from the start state.
     pub fn is_ascii_transparent(&self) -> bool {
-        self.facts.ascii_transparent
+        self.facts.ascii_runs == AsciiRuns::Bytes
     }
     /// Whether sequences have no length limit. Values of such a codec can outgrow
     /// any integer type: decode them with [`Dfa::step_checked`] or `Dfa::step_big` (feature `big`).
@@ -553,8 +567,8 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`Dfa::validate_by_table`]. On failure the exact position is recomputed by
     /// [`Dfa::step`] from the last sequence boundary the fast loop saw.
     pub fn validate_scalar(&self, input: &[u8]) -> Result<(), DecodeError> {
-        let sync = &self.facts.sync_units;
-        let ascii = self.facts.ascii_transparent;
+        let sync = &self.facts.cuts();
+        let ascii = self.facts.ascii_runs;
         let found = match self.shift.width {
             6 => {
                 lockstep::validate(shift::Walker::<u64>::new(&self.shift.rows, 6, self.shift.start, ascii), sync, input)
@@ -577,10 +591,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             trans: self.trans.as_ref(),
             classes: &self.classes,
             start: self.stride,
-            ascii: self.facts.ascii_transparent,
+            ascii: self.facts.ascii_runs,
         };
-        lockstep::validate(walker, &self.facts.sync_units, input)
-            .or_else(|boundary| self.slow_validate(input, boundary))
+        lockstep::validate(walker, &self.facts.cuts(), input).or_else(|boundary| self.slow_validate(input, boundary))
     }
 
     /// Step-by-step validation from a known boundary, for exact error positions.

@@ -50,7 +50,7 @@ mod stream;
 mod stream_validate;
 mod value;
 
-pub use ascii::{ascii_prefix, ASCII_BLOCK};
+pub use ascii::{ascii_prefix, AsciiRuns, ASCII_BLOCK};
 pub use batch::Batch;
 pub use codec::{Codec, CodecInfo, DynCodec, DynDecoder, Strategy, Unit};
 pub use decode::{Decoder, Item, ItemError, Items, Step};

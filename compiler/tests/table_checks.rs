@@ -4,6 +4,7 @@
 //! its own error.
 
 use placemat_codec::dfa::{Dfa, Parts, ShiftRows, TableError};
+use placemat_codec::AsciiRuns;
 use placemat_compiler::{Automaton, BuildOptions, Description};
 
 const UTF8: &str = include_str!("../../variants/descriptions/utf8.placemat");
@@ -64,7 +65,7 @@ fn broken_tables_are_refused() {
 #[test]
 fn facts_that_disagree_with_the_table_are_refused() {
     let a = utf8();
-    assert_eq!(checked(&a, |p| p.facts.ascii_transparent = false), Err(TableError::BadFacts));
+    assert_eq!(checked(&a, |p| p.facts.ascii_runs = AsciiRuns::U16Le), Err(TableError::BadFacts));
     assert_eq!(checked(&a, |p| p.facts.byte_digits = false), Err(TableError::BadFacts));
     assert_eq!(checked(&a, |p| p.facts.sync_units[2] ^= 1), Err(TableError::BadFacts));
 }
@@ -150,4 +151,38 @@ fn broken_places_and_unit_widths_are_refused() {
         p.places = Some(far);
         Dfa::new(p) == Err(TableError::BadFacts)
     }));
+}
+
+/// A claim of ASCII runs is checked code unit by code unit: a narrower claim
+/// than the truth passes (the walkers only skip less), a wrong one does not.
+#[test]
+fn ascii_run_claims_are_checked_against_the_table() {
+    let build = |text: &str| Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default());
+    let with = |a: &Automaton, runs: AsciiRuns| {
+        a.with_parts(|mut p| {
+            p.facts.ascii_runs = runs;
+            Dfa::new(p).map(|_| ())
+        })
+    };
+    let utf8 = utf8();
+    assert_eq!(utf8.facts.ascii_runs, AsciiRuns::Bytes);
+    assert_eq!(with(&utf8, AsciiRuns::NonZeroBytes), Ok(()));
+    assert_eq!(with(&utf8, AsciiRuns::None), Ok(()));
+    // Java's modified UTF-8 writes U+0000 as `C0 80`: `00` is no value.
+    let mutf8 = build(include_str!("../../variants/descriptions/mutf8.placemat")).unwrap();
+    assert_eq!(mutf8.facts.ascii_runs, AsciiRuns::NonZeroBytes);
+    assert_eq!(with(&mutf8, AsciiRuns::Bytes), Err(TableError::BadFacts));
+    // UTF-16 in its byte order, and not in the other one.
+    for (text, runs, wrong) in [
+        (include_str!("../../variants/descriptions/utf16le.placemat"), AsciiRuns::U16Le, AsciiRuns::U16Be),
+        (include_str!("../../variants/descriptions/utf16be.placemat"), AsciiRuns::U16Be, AsciiRuns::U16Le),
+        (include_str!("../../variants/descriptions/utf32le.placemat"), AsciiRuns::U32Le, AsciiRuns::U32Be),
+        (include_str!("../../variants/descriptions/utf32be.placemat"), AsciiRuns::U32Be, AsciiRuns::U32Le),
+    ] {
+        let a = build(text).unwrap();
+        assert_eq!(a.facts.ascii_runs, runs);
+        assert_eq!(with(&a, runs), Ok(()));
+        assert_eq!(with(&a, wrong), Err(TableError::BadFacts), "{runs:?}");
+        assert_eq!(with(&a, AsciiRuns::Bytes), Err(TableError::BadFacts), "{runs:?}");
+    }
 }

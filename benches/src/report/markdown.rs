@@ -19,12 +19,14 @@ pub const BENCH_COMMAND: &str = "cargo bench -p placemat-benches --bench codecs"
 /// What each generated strategy does, in the terms the notes on missed targets use.
 const STRATEGIES: &str = "## The generated strategies\n\n\
 - `table` (decode): the table walker of `placemat_codec::dfa`. Two walks run side by side over pairs of \
-2 KiB chunks cut at *sync units* (units every state but the start rejects), so the processor overlaps \
-their chains of dependent loads; each step reads the *expanded table* (one row of 256 entries per state, \
-the unit's payload already shifted into place, computed at compile time) and writes its value without a \
+2 KiB chunks cut at *sync units* (units every state but the start rejects) or after *end units* (units \
+every state goes to the start on: the last byte of a LEB128 number), so the processor overlaps their \
+chains of dependent loads; each step reads the *expanded table* (one row of 256 entries per state, the \
+unit's payload already shifted into place, computed at compile time) and writes its value without a \
 branch. Codecs whose states do not know how many payload bits remain (printable6) walk the \
-class-compressed table instead; text with no sync unit (X/Open FSS-UTF has none but ASCII) is read by \
-one walk.\n\
+class-compressed table instead; text with no place to cut (X/Open FSS-UTF has none but ASCII) is read \
+by one walk. At the start state, runs of ASCII code units that are values of themselves (bytes 00-7F; \
+01-7F in mutf8; the 16- and 32-bit units of UTF-16 and UTF-32) are copied 16 bytes at a time.\n\
 - `table` (validate): Per Vognsen's shift DFA derived from the automaton, two chains split at a sync \
 unit, ASCII blocks skipped.\n\
 - `branching`: emitted code, no tables. While a window of the longest form's length remains, the *form \

@@ -69,9 +69,11 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
 /// `static` walker over them.
 pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let f = &a.facts;
-    let (ascii, bytes, cyclic) = (f.ascii_transparent, f.byte_digits, f.cyclic);
+    let (bytes, cyclic) = (f.byte_digits, f.cyclic);
+    let ascii = proc_macro2::Ident::new(&format!("{:?}", f.ascii_runs), proc_macro2::Span::call_site());
     let unit_bytes = Literal::u8_unsuffixed(a.unit_bytes as u8);
     let sync = hex_array(&f.sync_units, 16);
+    let end = hex_array(&f.end_units, 16);
     let continuation_bits = Literal::u8_unsuffixed(f.continuation_bits);
     let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
     let depth = f.depth.as_deref().unwrap_or(&[]);
@@ -132,11 +134,12 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
             transitions: #ty::TRANSITIONS.as_flattened(),
             biases: &#ty::BIASES,
             facts: ::placemat_codec::dfa::Facts {
-                ascii_transparent: #ascii,
+                ascii_runs: ::placemat_codec::AsciiRuns::#ascii,
                 byte_digits: #bytes,
                 cyclic: #cyclic,
                 unit_bytes: #unit_bytes,
                 sync_units: #sync,
+                end_units: #end,
                 continuation_bits: #continuation_bits,
             },
             shift: #shift,

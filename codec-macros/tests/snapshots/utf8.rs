@@ -506,13 +506,17 @@ impl ::placemat_codec::Codec for Utf8 {
             transitions: Utf8::TRANSITIONS.as_flattened(),
             biases: &Utf8::BIASES,
             facts: ::placemat_codec::dfa::Facts {
-                ascii_transparent: true,
+                ascii_runs: ::placemat_codec::AsciiRuns::Bytes,
                 byte_digits: true,
                 cyclic: false,
                 unit_bytes: 1,
                 sync_units: [
                     0xffffffffffffffff, 0xffffffffffffffff, 0x0000000000000000,
                     0xffffffffffffffff,
+                ],
+                end_units: [
+                    0xffffffffffffffff, 0xffffffffffffffff, 0x0000000000000000,
+                    0xffe0000000000003,
                 ],
                 continuation_bits: 6,
             },

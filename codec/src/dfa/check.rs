@@ -8,6 +8,8 @@
 use core::fmt;
 
 use super::expanded;
+use crate::AsciiRuns;
+
 use super::{Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, PLACE_SHIFT, STATE_MASK};
 
 /// Why [`super::Dfa::new`] refused its parts.
@@ -25,7 +27,7 @@ pub enum TableError {
     BadBias,
     /// An entry takes more than 8 payload bits.
     BadPayload,
-    /// A fact (ASCII transparency, byte digits, sync units, the unit width)
+    /// A fact (the ASCII runs, byte digits, sync or end units, the unit width)
     /// disagrees with the table, or placed payloads come with a loop, an expanded
     /// table, a shift or place past 63, or not one per transition.
     BadFacts,
@@ -116,6 +118,11 @@ const fn continuation_bits(p: &Parts<'_>, stride: usize) -> bool {
 }
 
 /// The next state (not premultiplied) of state `s` on class `c`.
+/// Whether unit `u` is in the unit set `set`.
+const fn has(set: &[u64; 4], u: usize) -> bool {
+    set[u / 64] >> (u % 64) & 1 == 1
+}
+
 const fn next(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> usize {
     (p.transitions[s * stride + c] & STATE_MASK) as usize / stride
 }
@@ -155,25 +162,64 @@ const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
     Ok(stride)
 }
 
-/// ASCII transparency, byte digits and sync units, each recomputed (a few
-/// hundred steps) and compared.
+/// Whether every code unit the ASCII runs include is a whole sequence of
+/// itself from the start state, in code units of the table's width.
+const fn ascii_runs(p: &Parts<'_>, stride: usize) -> bool {
+    let runs = p.facts.ascii_runs;
+    if matches!(runs, AsciiRuns::None) {
+        return true;
+    }
+    if runs.unit_bytes() != p.facts.unit_bytes as usize {
+        return false;
+    }
+    let mut c = 0u8;
+    while c < 0x80 {
+        if runs.includes(c) && !decodes_to(p, stride, &runs.code_unit(c), runs.unit_bytes(), c as u64) {
+            return false;
+        }
+        c += 1;
+    }
+    true
+}
+
+/// Whether the first `len` of `units`, walked from the start state, are one
+/// sequence of value `value` without a bias.
+const fn decodes_to(p: &Parts<'_>, stride: usize, units: &[u8; 4], len: usize, value: u64) -> bool {
+    let (mut state, mut v, mut i) = (stride, 0u64, 0);
+    while i < len {
+        let b = units[i] as usize;
+        let at = state + p.classes[b] as usize;
+        let e = p.transitions[at];
+        let n = (e >> BITS_SHIFT) & 0xF;
+        let payload = (p.digits[b] as u64) & ((1u64 << n) - 1);
+        v = match p.places {
+            Some(places) if at < places.len() => {
+                let q = places[at];
+                (v << ((q >> PLACE_SHIFT) & 63)) | (payload << (q & 63))
+            }
+            _ => (v << n) | payload,
+        };
+        state = (e & STATE_MASK) as usize;
+        i += 1;
+        // Only the last unit may end the sequence, and it may add no bias.
+        if (state == stride) != (i == len) || state == DEAD || (i == len && e >> BIAS_SHIFT != 0) {
+            return false;
+        }
+    }
+    v == value
+}
+
+/// The ASCII runs, byte digits, sync units and end units, each recomputed (a
+/// few hundred steps) and compared.
 const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     let n = p.transitions.len() / stride;
-    let mut ascii = true;
     let mut bytes = true;
     let mut u = 0;
     while u < 256 {
         bytes &= p.digits[u] as usize == u;
-        if u < 0x80 {
-            let e = p.transitions[stride + p.classes[u] as usize];
-            ascii &= (e & STATE_MASK) as usize == stride
-                && (e >> BITS_SHIFT) & 0xF >= 7
-                && e >> BIAS_SHIFT == 0
-                && p.digits[u] as usize == u;
-        }
         u += 1;
     }
-    if ascii != p.facts.ascii_transparent || bytes != p.facts.byte_digits {
+    if bytes != p.facts.byte_digits || !ascii_runs(p, stride) {
         return false;
     }
     if !matches!(p.facts.unit_bytes, 1 | 2 | 4) {
@@ -194,21 +240,24 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
             i += 1;
         }
     }
-    // A class is a sync class when every live state but the start rejects it.
-    let mut sync = [true; 256];
-    let mut s = 2;
+    // A class is a sync class when every live state but the start rejects it,
+    // an end class when every live state goes to the start or dies on it.
+    let (mut sync, mut end) = ([true; 256], [true; 256]);
+    let mut s = 1;
     while s < n {
         let mut c = 0;
         while c < stride {
-            sync[c] &= next(p, stride, s, c) == DEAD;
+            let t = next(p, stride, s, c);
+            sync[c] &= s == 1 || t == DEAD;
+            end[c] &= t == DEAD || t == 1;
             c += 1;
         }
         s += 1;
     }
     let mut u = 0;
     while u < 256 {
-        let said = p.facts.sync_units[u / 64] >> (u % 64) & 1 == 1;
-        if said != sync[p.classes[u] as usize] {
+        let class = p.classes[u] as usize;
+        if has(&p.facts.sync_units, u) != sync[class] || has(&p.facts.end_units, u) != end[class] {
             return false;
         }
         u += 1;

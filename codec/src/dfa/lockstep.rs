@@ -8,10 +8,11 @@
 //! input is cut into *pairs of chunks*: walk A reads one chunk and walk B the
 //! next, block by block in lockstep; A's output goes straight to the sink, B's
 //! to a second sink appended after it. Each cut is placed at a *sync unit* — one
-//! that every state but the start rejects — so that, if the input is valid, a
-//! sequence starts there and B may start from the start state. A codec without
-//! sync units in some text (X/Open FSS-UTF has none but ASCII) is read by one
-//! walk there.
+//! that every state but the start rejects — or after an *end unit* — one that
+//! leads every state to the start (or the dead state) — so that, if the input
+//! is valid, a sequence starts there and B may start from the start state. A
+//! codec with neither in some text (X/Open FSS-UTF has none but ASCII) is read
+//! by one walk there.
 //!
 //! A walk looks for the dead state only at the end of a block (the dead state
 //! leads only to itself and completes nothing), and whenever it is at the start
@@ -23,8 +24,7 @@
 
 use alloc::vec::Vec;
 
-use crate::ascii_prefix;
-use crate::Value;
+use crate::{AsciiRuns, Value};
 
 /// How far past a chunk's nominal end a sync unit is looked for.
 const SYNC_SEARCH: usize = 256;
@@ -48,8 +48,8 @@ pub(crate) trait Walker: Copy {
     fn at_start(self, lane: &Self::Lane) -> bool;
     /// Whether the walk is in the dead state.
     fn is_dead(self, lane: &Self::Lane) -> bool;
-    /// Whether ASCII runs may be skipped at the start state.
-    fn ascii(self) -> bool;
+    /// Which ASCII runs may be skipped at the start state.
+    fn ascii(self) -> AsciiRuns;
     /// One block of units through one walk.
     fn block(self, lane: &mut Self::Lane, units: &[u8], sink: &mut Self::Sink);
     /// Two blocks of the same length through two walks, unit by unit in turn.
@@ -58,8 +58,8 @@ pub(crate) trait Walker: Copy {
 
 /// The output of a walk: nothing (validation) or values (decoding).
 pub(crate) trait Sink {
-    /// Takes a run of ASCII units, each its own value.
-    fn ascii(&mut self, units: &[u8]);
+    /// Takes a run of ASCII code units of the kind `runs`, each its own value.
+    fn ascii(&mut self, units: &[u8], runs: AsciiRuns);
     /// Forgets what it holds.
     fn clear(&mut self);
     /// Moves what `other` holds to the end.
@@ -68,7 +68,7 @@ pub(crate) trait Sink {
 
 impl Sink for () {
     #[inline(always)]
-    fn ascii(&mut self, _: &[u8]) {}
+    fn ascii(&mut self, _: &[u8], _: AsciiRuns) {}
     #[inline(always)]
     fn clear(&mut self) {}
     #[inline(always)]
@@ -77,8 +77,12 @@ impl Sink for () {
 
 impl<V: Value> Sink for Vec<V> {
     #[inline(always)]
-    fn ascii(&mut self, units: &[u8]) {
-        self.extend(units.iter().map(|&u| V::from_u64_lossy(u64::from(u))));
+    fn ascii(&mut self, units: &[u8], runs: AsciiRuns) {
+        if runs.unit_bytes() == 1 {
+            self.extend(units.iter().map(|&u| V::from_u64_lossy(u64::from(u))));
+        } else {
+            self.extend(runs.values(units).map(|u| V::from_u64_lossy(u64::from(u))));
+        }
     }
     #[inline(always)]
     fn clear(&mut self) {
@@ -110,10 +114,11 @@ impl<'s, W: Walker> Part<'s, W> {
     #[inline(always)]
     fn settle(&mut self, w: W, input: &[u8], lane: &W::Lane) {
         if w.at_start(lane) {
-            if w.ascii() {
-                let n = ascii_prefix(&input[self.at..self.end]);
+            let runs = w.ascii();
+            if runs != AsciiRuns::None {
+                let n = runs.prefix(&input[self.at..self.end]);
                 if n > 0 {
-                    self.sink.ascii(&input[self.at..self.at + n]);
+                    self.sink.ascii(&input[self.at..self.at + n], runs);
                     self.at += n;
                 }
             }
@@ -173,10 +178,27 @@ fn pair<W: Walker>(w: W, input: &[u8], a: &mut Part<'_, W>, b: &mut Part<'_, W>)
     }
 }
 
-/// The first sync unit at or after `from`, within [`SYNC_SEARCH`] units.
-fn sync_at(sync: &[u64; 4], input: &[u8], from: usize) -> Option<usize> {
+/// Where a second walk may start: at a sync unit, or after an end unit (see
+/// `Facts::sync_units` and `Facts::end_units`). In valid input a sequence
+/// starts at either.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Cuts<'f> {
+    /// Units a sequence starts at.
+    pub before: &'f [u64; 4],
+    /// Units a sequence ends at.
+    pub after: &'f [u64; 4],
+}
+
+/// Whether `u` is in the unit set `set`.
+#[inline(always)]
+fn has(set: &[u64; 4], u: u8) -> bool {
+    set[u as usize / 64] >> (u % 64) & 1 == 1
+}
+
+/// The first cut at or after `from > 0`, within [`SYNC_SEARCH`] units.
+fn sync_at(cuts: &Cuts<'_>, input: &[u8], from: usize) -> Option<usize> {
     let to = input.len().min(from + SYNC_SEARCH);
-    input.get(from..to)?.iter().position(|&u| sync[u as usize / 64] >> (u % 64) & 1 == 1).map(|k| from + k)
+    (from..to).find(|&k| has(cuts.before, input[k]) || has(cuts.after, input[k - 1]))
 }
 
 /// Walks `input` in pairs of chunks of about `chunk` units (see the module
@@ -185,7 +207,7 @@ fn sync_at(sync: &[u64; 4], input: &[u8], from: usize) -> Option<usize> {
 #[inline(always)]
 fn drive<W: Walker>(
     w: W,
-    sync: &[u64; 4],
+    sync: &Cuts<'_>,
     input: &[u8],
     chunk: usize,
     out: &mut W::Sink,
@@ -208,7 +230,7 @@ fn drive<W: Walker>(
 }
 
 /// Validates `input` with two walks over its two halves.
-pub(crate) fn validate<W: Walker<Sink = ()>>(w: W, sync: &[u64; 4], input: &[u8]) -> Result<(), usize> {
+pub(crate) fn validate<W: Walker<Sink = ()>>(w: W, sync: &Cuts<'_>, input: &[u8]) -> Result<(), usize> {
     let chunk = input.len().saturating_sub(2 * SYNC_SEARCH) / 2;
     let chunk = if chunk >= MIN_SPLIT { chunk } else { 0 };
     drive(w, sync, input, chunk, &mut (), &mut ())
@@ -217,7 +239,7 @@ pub(crate) fn validate<W: Walker<Sink = ()>>(w: W, sync: &[u64; 4], input: &[u8]
 /// Decodes `input` into `out` with two walks over pairs of chunks.
 pub(crate) fn decode<V: Value, W: Walker<Sink = Vec<V>>>(
     w: W,
-    sync: &[u64; 4],
+    sync: &Cuts<'_>,
     input: &[u8],
     out: &mut Vec<V>,
 ) -> Result<(), usize> {

@@ -24,6 +24,7 @@ use core::marker::PhantomData;
 
 use super::lockstep;
 use super::{DEAD, STATE_MASK};
+use crate::AsciiRuns;
 
 /// A row type: `u64` for 6-bit fields, `u128` for 7-bit ones.
 pub(crate) trait Row: Copy {
@@ -71,12 +72,12 @@ pub(crate) struct Walker<'t, R> {
     rows: &'t [u128; 256],
     width: u32,
     start: u32,
-    ascii: bool,
+    ascii: AsciiRuns,
     row: PhantomData<R>,
 }
 
 impl<'t, R> Walker<'t, R> {
-    pub(crate) fn new(rows: &'t [u128; 256], width: u32, start: u32, ascii: bool) -> Self {
+    pub(crate) fn new(rows: &'t [u128; 256], width: u32, start: u32, ascii: AsciiRuns) -> Self {
         Walker { rows, width, start, ascii, row: PhantomData }
     }
 }
@@ -98,7 +99,7 @@ impl<R: Row> lockstep::Walker for Walker<'_, R> {
         lane.offset(self.width) == 0
     }
     #[inline(always)]
-    fn ascii(self) -> bool {
+    fn ascii(self) -> AsciiRuns {
         self.ascii
     }
     #[inline(always)]
@@ -122,7 +123,7 @@ pub(crate) struct TableWalker<'t> {
     pub(crate) trans: &'t [u32],
     pub(crate) classes: &'t [u8; 256],
     pub(crate) start: usize,
-    pub(crate) ascii: bool,
+    pub(crate) ascii: AsciiRuns,
 }
 
 impl TableWalker<'_> {
@@ -149,7 +150,7 @@ impl lockstep::Walker for TableWalker<'_> {
         *lane == DEAD
     }
     #[inline(always)]
-    fn ascii(self) -> bool {
+    fn ascii(self) -> AsciiRuns {
         self.ascii
     }
     #[inline(always)]

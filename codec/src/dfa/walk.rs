@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::accumulate::MASKS;
 use super::{expanded, lockstep, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
-use crate::{DecodeError, Value};
+use crate::{AsciiRuns, DecodeError, Value};
 
 /// Units per block: between looks for the dead state and for ASCII runs.
 const BLOCK: usize = 128;
@@ -128,7 +128,7 @@ impl<const BIASED: bool> Feed for Expanded<'_, BIASED> {
 #[derive(Copy, Clone)]
 struct Decoding<F, V> {
     feed: F,
-    ascii: bool,
+    ascii: AsciiRuns,
     value: core::marker::PhantomData<V>,
 }
 
@@ -149,7 +149,7 @@ impl<F: Feed, V: Value> lockstep::Walker for Decoding<F, V> {
         lane.state == DEAD
     }
     #[inline(always)]
-    fn ascii(self) -> bool {
+    fn ascii(self) -> AsciiRuns {
         self.ascii
     }
     #[inline(always)]
@@ -216,6 +216,6 @@ fn run<T: AsRef<[u32]>, B: AsRef<[u64]>, F: Feed, V: Value>(
     input: &[u8],
     out: &mut Vec<V>,
 ) -> Result<(), usize> {
-    let walker = Decoding { feed, ascii: dfa.facts.ascii_transparent, value: core::marker::PhantomData };
-    lockstep::decode(walker, &dfa.facts.sync_units, input, out)
+    let walker = Decoding { feed, ascii: dfa.facts.ascii_runs, value: core::marker::PhantomData };
+    lockstep::decode(walker, &dfa.facts.cuts(), input, out)
 }

@@ -19,6 +19,7 @@
 
 use super::Automaton;
 use placemat_codec::dfa::expanded;
+use placemat_codec::AsciiRuns;
 
 /// What the outputs need to know about an automaton.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,10 +37,17 @@ pub struct Facts {
     pub loops_on_one_state: bool,
     /// Units 00–7F are single-unit values of themselves from the start state.
     pub ascii_transparent: bool,
+    /// The ASCII code units (of the codec's width and byte order) that are
+    /// whole sequences of themselves from the start state: what the table
+    /// walkers and validators copy or skip in runs.
+    pub ascii_runs: AsciiRuns,
     /// Every unit's digit is the unit itself.
     pub byte_digits: bool,
     /// The units every state but the start rejects (bit `u % 64` of word `u / 64`).
     pub sync_units: [u64; 4],
+    /// The units every live state goes to the start or dies on: a sequence
+    /// ends at each of them (`placemat_codec::dfa::Facts::end_units`).
+    pub end_units: [u64; 4],
     /// When every path out of each state carries the same number of payload
     /// bits, that number per state (0 for dead and start), for the expanded table
     /// (never in an automaton whose transitions place their payload).
@@ -67,8 +75,10 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         loops_on_one_state: depth.is_some(),
         depth: if self_loops { None } else { depth },
         ascii_transparent: ascii_transparent(a),
+        ascii_runs: ascii_runs(a),
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),
+        end_units: end_units(a),
         remaining: if a.placed { None } else { remaining(a) },
         continuation_bits: continuation_bits(a),
     }
@@ -133,6 +143,50 @@ fn ascii_transparent(a: &Automaton) -> bool {
         let e = a.edge(1, u);
         e.next == 1 && e.payload_bits >= 7 && e.bias == 0 && a.digits[u as usize] == u
     })
+}
+
+/// The widest kind of ASCII run of the automaton's unit width that decodes to
+/// itself ([`AsciiRuns`]; all of `00`–`7F` before `01`–`7F`).
+fn ascii_runs(a: &Automaton) -> AsciiRuns {
+    let holds = |runs: AsciiRuns| {
+        runs.unit_bytes() == a.unit_bytes as usize
+            && (0..0x80u8).filter(|&c| runs.includes(c)).all(|c| {
+                let units = runs.code_unit(c);
+                decodes_to_itself(a, &units[..runs.unit_bytes()], c)
+            })
+    };
+    AsciiRuns::ALL.into_iter().skip(1).find(|&runs| holds(runs)).unwrap_or(AsciiRuns::None)
+}
+
+/// Whether `units`, walked from the start, are one sequence of value `c`.
+fn decodes_to_itself(a: &Automaton, units: &[u8], c: u8) -> bool {
+    let (mut state, mut v) = (1, 0u64);
+    for (i, &u) in units.iter().enumerate() {
+        let e = a.edge(state, u);
+        let payload = u64::from(a.digits[u as usize]) & ((1u64 << e.payload_bits) - 1);
+        v = if a.placed {
+            let shift = e.place >> placemat_codec::dfa::PLACE_SHIFT;
+            (v << shift) | (payload << (e.place & 0xFF))
+        } else {
+            (v << e.payload_bits) | payload
+        };
+        state = e.next;
+        let last = i + 1 == units.len();
+        if state == 0 || (state == 1) != last || (last && e.bias != 0) {
+            return false;
+        }
+    }
+    v == u64::from(c)
+}
+
+fn end_units(a: &Automaton) -> [u64; 4] {
+    let mut end = [0u64; 4];
+    for u in 0..=255u8 {
+        if (1..a.state_count()).all(|s| a.edge(s, u).next <= 1) {
+            end[u as usize / 64] |= 1 << (u % 64);
+        }
+    }
+    end
 }
 
 fn sync_units(a: &Automaton) -> [u64; 4] {

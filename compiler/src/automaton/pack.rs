@@ -86,11 +86,12 @@ impl Automaton {
             transitions: &self.transitions,
             biases: &self.biases,
             facts: placemat_codec::dfa::Facts {
-                ascii_transparent: f.ascii_transparent,
+                ascii_runs: f.ascii_runs,
                 byte_digits: f.byte_digits,
                 cyclic: f.cyclic,
                 unit_bytes: self.unit_bytes as u8,
                 sync_units: f.sync_units,
+                end_units: f.end_units,
                 continuation_bits: f.continuation_bits,
             },
             shift,

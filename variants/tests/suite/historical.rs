@@ -94,7 +94,7 @@ fn check_spec_vectors<C: Codec + Default + 'static>() {
     }
     let all = strategies::<C>();
     for (units, want) in rejections(&name) {
-        for s in &all {
+        for s in all.iter() {
             assert_eq!((s.step)(&units), want, "{name}: {} on {units:02X?}", s.name);
         }
     }

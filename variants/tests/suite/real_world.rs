@@ -146,7 +146,7 @@ fn check_vectors<C: Codec + Default + 'static>(vectors: &[Vector]) {
 fn check_padded<C: Codec + Default + 'static>(vectors: &[(&[u8], u64)]) {
     let strategies = strategies::<C>();
     for &(bytes, value) in vectors {
-        for s in &strategies {
+        for s in strategies.iter() {
             let got = (s.step)(bytes);
             assert_eq!(got, placemat_codec::Step::Value { value, len: bytes.len() }, "{} on {bytes:02X?}", s.name);
         }

@@ -46,6 +46,9 @@ fn check(codec: &dyn DynCodec, plain: &Dfa<Vec<u32>, Vec<u64>>, input: &[u8], wh
         assert_eq!(got.remove(0), 7, "{what} ({tables}): the output's earlier values were touched");
         assert_eq!(result, want.1, "{what} ({tables}): error, {} units", input.len());
         assert_eq!(got, want.0, "{what} ({tables}): values before the error");
+        // The validators share the driver (its cuts and ASCII runs).
+        assert_eq!(walker.validate_scalar(input), want.1, "{what} ({tables}): validate_scalar");
+        assert_eq!(walker.validate_by_table(input), want.1, "{what} ({tables}): validate_by_table");
     }
 }
 
@@ -109,7 +112,12 @@ fn every_codec_agrees_with_steps_on_long_inputs_with_errors_anywhere() {
                     continue; // a sample of the positions near cuts keeps the test quick
                 }
                 let mut bad = valid.clone();
-                bad[at] = if k % 2 == 0 { 0xFF } else { rng.range(0x80, 0xBF) as u8 };
+                // 00 ends mutf8's ASCII runs (it writes U+0000 as C0 80).
+                bad[at] = match k % 3 {
+                    0 => 0xFF,
+                    1 => rng.range(0x80, 0xBF) as u8,
+                    _ => 0x00,
+                };
                 check(*codec, &plain, &bad, &format!("{name} {corpus} error at {at}"));
                 // Truncated inside the damaged part, too.
                 check(*codec, &plain, &bad[..(at + 1).min(bad.len())], &format!("{name} {corpus} cut at {}", at + 1));
@@ -156,4 +164,43 @@ fn strict_utf8_matches_std_on_a_whole_corpus_in_both_walks() {
         assert_eq!((err.valid_up_to(), err.error_len()), (std.valid_up_to(), std.error_len()), "{corpus}");
         assert_eq!(got.len(), std::str::from_utf8(&bad[..std.valid_up_to()]).unwrap().chars().count());
     }
+}
+
+/// The facts that let the driver skip and cut: ASCII runs in each codec's own
+/// code units, and cuts after the final units of the varints and the 6-bit
+/// printable encoding, which have no unit that only starts a sequence.
+#[test]
+fn ascii_runs_and_end_units_are_derived_for_every_codec() {
+    use placemat_codec::AsciiRuns;
+    let set = |units: &mut dyn Iterator<Item = u8>| {
+        let mut s = [0u64; 4];
+        units.for_each(|u| s[u as usize / 64] |= 1 << (u % 64));
+        s
+    };
+    let ascii = set(&mut (0..0x80));
+    for codec in registry::all() {
+        let (name, facts) = (codec.info().name.clone(), *codec.dfa().facts());
+        let runs = match &*name {
+            "mutf8" => AsciiRuns::NonZeroBytes,
+            "utf16le" => AsciiRuns::U16Le,
+            "utf16be" => AsciiRuns::U16Be,
+            "utf32le" => AsciiRuns::U32Le,
+            "utf32be" => AsciiRuns::U32Be,
+            // 'a' is `40 61`, and the alphabet is not ASCII.
+            "quic-varint" | "printable6" | "printable6-big" => AsciiRuns::None,
+            _ => AsciiRuns::Bytes,
+        };
+        assert_eq!(facts.ascii_runs, runs, "{name}");
+        if ["leb128", "vlq", "git-ofs"].contains(&&*name) {
+            assert_eq!(facts.end_units, ascii, "{name}: the last unit of a sequence is below 80");
+            assert_eq!(facts.sync_units, [0; 4], "{name}: every unit may continue a sequence");
+        }
+    }
+    // The 6-bit printable encoding: a final unit is one of the first 32
+    // symbols; a byte outside the alphabet kills every state, which makes it an
+    // end unit (and a sync unit) too.
+    let alphabet = b" abcdefghijklmnopqrstuvwxyz;,-.?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_";
+    let want = set(&mut (0..=255u8).filter(|u| alphabet[..32].contains(u) || !alphabet.contains(u)));
+    let p6 = registry::find("printable6").unwrap();
+    assert_eq!(p6.dfa().facts().end_units, want);
 }

@@ -3,6 +3,11 @@
 
 #![allow(dead_code)]
 
+use std::any::TypeId;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use num_bigint::BigUint;
 use placemat_codec::{Codec, Decoder, Encoder, Item, Step, StreamDecoder, Value};
 use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedCodec};
@@ -26,8 +31,25 @@ pub fn model_of<C: Codec>() -> placemat_compiler::Model {
 }
 
 /// Table, branching, run-time tables without minimization, run-time tables with
-/// classes off, and the reference interpreter.
-pub fn strategies<C>() -> Vec<Strategy>
+/// classes off, and the reference interpreter; built once per codec and thread
+/// (property tests ask for them in every case, and building the run-time
+/// tables of the 1992 codecs twice per case was most of the suite's time).
+pub fn strategies<C>() -> Rc<Vec<Strategy>>
+where
+    C: Codec + Default + 'static,
+{
+    thread_local! {
+        static BUILT: RefCell<HashMap<TypeId, Rc<Vec<Strategy>>>> = RefCell::new(HashMap::new());
+    }
+    if let Some(built) = BUILT.with(|b| b.borrow().get(&TypeId::of::<C>()).cloned()) {
+        return built;
+    }
+    let built = Rc::new(build_strategies::<C>());
+    BUILT.with(|b| b.borrow_mut().insert(TypeId::of::<C>(), Rc::clone(&built)));
+    built
+}
+
+fn build_strategies<C>() -> Vec<Strategy>
 where
     C: Codec + Default + 'static,
 {
