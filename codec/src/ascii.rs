@@ -16,6 +16,7 @@
 //! let utf16le: Vec<u8> = "eight ch".encode_utf16().flat_map(u16::to_le_bytes).collect();
 //! assert_eq!(AsciiRuns::U16Le.prefix(&utf16le), 16);
 //! assert_eq!(AsciiRuns::U16Be.prefix(&utf16le), 0);
+//! assert_eq!(AsciiRuns::None.prefix(&[0; 16]), 0);
 //! ```
 
 /// Units per block of [`ascii_prefix`].
@@ -127,6 +128,9 @@ impl AsciiRuns {
     /// [`AsciiRuns::None`]). A shorter tail is left to the caller's walk.
     #[inline(always)]
     pub fn prefix(self, units: &[u8]) -> usize {
+        if self == AsciiRuns::None {
+            return 0;
+        }
         let zero = self.zero_bits();
         let nonzero = matches!(self, AsciiRuns::NonZeroBytes);
         let mut n = 0;
