@@ -103,11 +103,12 @@ impl AsciiRuns {
         out
     }
 
-    /// The bits of a 16-byte block (read little-endian) that are 0 in a run.
-    const fn zero_bits(self) -> u128 {
+    /// The bits of a 16-byte block (read little-endian) that are 0 in a run
+    /// (`None` for [`AsciiRuns::None`]: no block is a run).
+    const fn zero_bits(self) -> Option<u128> {
         // Per code unit: bit 7 of the value byte and every bit of the others.
         let lane: u128 = match self {
-            AsciiRuns::None => return u128::MAX,
+            AsciiRuns::None => return None,
             AsciiRuns::Bytes | AsciiRuns::NonZeroBytes => 0x80,
             AsciiRuns::U16Le => 0xFF80,
             AsciiRuns::U16Be => 0x80FF,
@@ -120,7 +121,7 @@ impl AsciiRuns {
             mask |= lane << at;
             at += 8 * self.unit_bytes() as u32;
         }
-        mask
+        Some(mask)
     }
 
     /// The length in bytes of the run of whole 16-byte blocks of these code
@@ -128,10 +129,7 @@ impl AsciiRuns {
     /// [`AsciiRuns::None`]). A shorter tail is left to the caller's walk.
     #[inline(always)]
     pub fn prefix(self, units: &[u8]) -> usize {
-        if self == AsciiRuns::None {
-            return 0;
-        }
-        let zero = self.zero_bits();
+        let Some(zero) = self.zero_bits() else { return 0 };
         let nonzero = matches!(self, AsciiRuns::NonZeroBytes);
         let mut n = 0;
         while let Some(block) = units[n..].first_chunk::<ASCII_BLOCK>() {

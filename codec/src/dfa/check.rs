@@ -117,12 +117,12 @@ const fn continuation_bits(p: &Parts<'_>, stride: usize) -> bool {
     true
 }
 
-/// The next state (not premultiplied) of state `s` on class `c`.
-/// Whether unit `u` is in the unit set `set`.
-const fn has(set: &[u64; 4], u: usize) -> bool {
+/// Whether unit `u` is in the unit set `set` (bit `u % 64` of word `u / 64`).
+pub(super) const fn has(set: &[u64; 4], u: usize) -> bool {
     set[u / 64] >> (u % 64) & 1 == 1
 }
 
+/// The next state (not premultiplied) of state `s` on class `c`.
 const fn next(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> usize {
     (p.transitions[s * stride + c] & STATE_MASK) as usize / stride
 }

@@ -24,6 +24,7 @@
 
 use alloc::vec::Vec;
 
+use super::check::has;
 use crate::{AsciiRuns, Value};
 
 /// How far past a chunk's nominal end a sync unit is looked for.
@@ -189,16 +190,10 @@ pub(crate) struct Cuts<'f> {
     pub after: &'f [u64; 4],
 }
 
-/// Whether `u` is in the unit set `set`.
-#[inline(always)]
-fn has(set: &[u64; 4], u: u8) -> bool {
-    set[u as usize / 64] >> (u % 64) & 1 == 1
-}
-
 /// The first cut at or after `from > 0`, within [`SYNC_SEARCH`] units.
 fn sync_at(cuts: &Cuts<'_>, input: &[u8], from: usize) -> Option<usize> {
     let to = input.len().min(from + SYNC_SEARCH);
-    (from..to).find(|&k| has(cuts.before, input[k]) || has(cuts.after, input[k - 1]))
+    (from..to).find(|&k| has(cuts.before, input[k].into()) || has(cuts.after, input[k - 1].into()))
 }
 
 /// Walks `input` in pairs of chunks of about `chunk` units (see the module
