@@ -55,10 +55,11 @@
 //!              | 'layout'  ':' 'shortest' | 'biased' | 'explicit' | 'padded'   (default: shortest)
 //!              | 'groups'  ':' 'msb_first' | 'lsb_first'     (payload group order; default: msb_first)
 //!              | 'premap'  ':' '[' v0, v1, … ']'             (value i becomes vi before encoding)
+//!              | 'digits'  ':' '[' lo '..=' hi, … ']'        (the bytes of `T`, in digit order)
 //!              | 'forms'   ':' '{' form, … '}'               (required)
 //! form        := ( lo '..=' hi ( 'bias' n )? '=>' )? "pattern"
-//! pattern     := unit (' ' unit)*        unit := [01a-z]{width} '*'?
-//!                                         (width: 8, 16, 32 or the alphabet's bits)
+//! pattern     := unit (' ' unit)*        unit := [01a-z]{width} '*'? | '[' HH ( '-' HH )? ']' | 'T'
+//!                                         (width: 8, 16, 32 or the alphabet's bits; HH: a hex byte)
 //! ```
 //!
 //! * **Units.** `byte` units are 8 bits wide. `alphabet("…")` units are the symbols
@@ -83,6 +84,19 @@
 //!   the low bits of a unit. The payload of a form is its units' payload bits,
 //!   big-endian. A unit followed by `*` may repeat any number of times
 //!   (`"1xxxxx* 0xxxxx"`); the unit after it ends the repetition.
+//! * **Digit units.** Where a form's units are digits of a mixed-radix number
+//!   rather than bit fields (UTF-1), each unit is `[lo-hi]`, the bytes `lo..=hi`
+//!   in hex with byte `b` carrying digit `b − lo` (radix `hi − lo + 1`; `[A0]` is
+//!   one fixed byte), or `T`, a digit of the codec's `digits` set: `digits:
+//!   [0x21 ..= 0x7E, 0xA0 ..= 0xFF]` makes byte 21 digit 0 and byte FF digit 189,
+//!   radix 190. A form's payload is its digits read most significant first,
+//!   `((d₀ · r₁ + d₁) · r₂ + d₂) …`, and its value is its bias plus that payload,
+//!   as for bit patterns; every layout works (UTF-1 is `biased`). A codec of digit
+//!   units writes every unit that way (no bit patterns beside them), with byte
+//!   units, groups most significant first and a bounded value type. Its tables
+//!   read `v = v * radix + digit` per transition (`placemat_codec::dfa::Parts::radices`),
+//!   the expanded table holds `digit · radix^k`, and each path's bias absorbs the
+//!   constant by which a form's digit differs from the table's one digit map.
 //! * **Layouts.** `shortest`: each form starts where the previous one ends, with no
 //!   bias, so a value must use the shortest form that holds it (UTF-8). `biased`:
 //!   each form starts where the previous one ends and is biased by its first value,
@@ -111,14 +125,17 @@
 //!   same units, ranges that overlap, are empty,
 //!   leave values without a form, or disagree with the layout, biases that overflow,
 //!   alphabets with repeated symbols or the wrong size, pre-mappings that are not a
-//!   bijection, repetitions with no unit to end them, wide units that repeat.
+//!   bijection, repetitions with no unit to end them, wide units that repeat,
+//!   malformed or empty byte ranges, `T` without `digits`, digit sets with a byte
+//!   twice or past FF, bit patterns beside digit units, and explicit ranges wider
+//!   than a form's digits spell.
 //!
 //! # What is generated
 //!
 //! For `pub Utf8 { … }`: a unit struct `Utf8` implementing `Encoder`, `Decoder`
 //! (the table walker; `validate` runs the shift-DFA validator) and `Codec`, with
 //! associated constants `CLASSES`, `TRANSITIONS` (one row per state), `BIASES`,
-//! `CLASS_COUNT`, `STATE_COUNT` and `NAME` (`DIGITS` for alphabet units, `UNMAP`
+//! `CLASS_COUNT`, `STATE_COUNT` and `NAME` (`DIGITS` for alphabet and digit units, `UNMAP`
 //! for a pre-mapping; `Codec::DESCRIPTION` is the description's text); and
 //! `Utf8Branching`, the branching decoder. Everything the compiler derived from
 //! the automaton — the shift rows, the expanded decoding table, the facts and

@@ -31,6 +31,7 @@
 //!     depth: &[0, 0],
 //!     remaining: &[],
 //!     places: None,
+//!     radices: None,
 //!     simd: None,
 //! })
 //! .unwrap();
@@ -51,7 +52,8 @@
 //!   state after state, state ids *premultiplied* by the class count (so a row
 //!   starts at its id):
 //!   - bits 0–15: the next state's id;
-//!   - bits 16–19: how many low bits of the digit are payload (`v = v << n | digit & mask`);
+//!   - bits 16–19: how many low bits of the digit are payload (`v = v << n | digit & mask`;
+//!     with [`Parts::radices`], `v = v * radix + digit & mask`);
 //!   - bits 20–31: an index into `biases`, added to the value when the transition
 //!     completes a sequence (index 0 holds 0).
 //! * State [`DEAD`] (id 0) rejects: every transition from it returns to it. The
@@ -63,8 +65,8 @@
 //! the expanded table of the decoder ([`expanded`]) — and two certificates that
 //! let [`Dfa::new`] check those in time linear in the table (the `check` pass;
 //! generated codecs run it in a `const`): `depth` proves the automaton has no
-//! loop but through the start state, `remaining` gives the payload bits still to
-//! come in each state, from which every expanded entry is checked.
+//! loop but through the start state, `remaining` gives the weight of the payload
+//! still to come in each state, from which every expanded entry is checked.
 //!
 //! # The walkers
 //!
@@ -128,6 +130,9 @@ pub struct Transition {
     pub payload_bits: u32,
     /// Where they go, for a table with [`Parts::places`]: `(shift << 8) | place`.
     pub place: Option<u64>,
+    /// What the value read so far is multiplied by, for a table with
+    /// [`Parts::radices`].
+    pub radix: Option<u64>,
     /// The bias added when this transition completes a sequence.
     pub bias: u64,
 }
@@ -215,14 +220,19 @@ pub struct Parts<'a> {
     /// falls along every transition that neither ends nor kills a sequence (the
     /// units still to come, at most); empty for a cyclic one.
     pub depth: &'a [u8],
-    /// With an expanded table, the payload bits still to come in every state
-    /// (0 for dead and start); empty without one.
-    pub remaining: &'a [u8],
+    /// With an expanded table, the weight of the payload still to come in
+    /// every state (1 for dead and start): 2 to the payload bits still to
+    /// come, or the product of the digit radices still to come; empty without one.
+    pub remaining: &'a [u64],
     /// Where each transition puts its payload, when not simply below the bits
     /// read before ([`PLACE_SHIFT`]): one entry per transition entry, `(s << 8)
     /// | q` for `v = (v << s) | (payload << q)`. Payload groups least
     /// significant first (LEB128) and little-endian units (UTF-16LE) need it.
     pub places: Option<&'a [u64]>,
+    /// For a codec of digit units (UTF-1), each transition's multiplier: one
+    /// entry per transition entry, `v = v * radix + digit`, the digit whole
+    /// when the entry takes 8 payload bits.
+    pub radices: Option<&'a [u64]>,
     /// The SIMD validator's tables, for a codec whose validity is local
     /// (`placemat_compiler::automaton::local` proves it and derives them).
     pub simd: Option<crate::simd::Tables>,
@@ -315,6 +325,7 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     biases: B,
     expanded: Option<B>,
     places: Option<B>,
+    radices: Option<B>,
     simd: Option<crate::simd::Tables>,
     stride: usize,
     facts: Facts,
@@ -337,6 +348,7 @@ impl Dfa<&'static [u32], &'static [u64]> {
             biases: parts.biases,
             expanded: parts.expanded,
             places: parts.places,
+            radices: parts.radices,
             simd: parts.simd,
             stride,
             facts: parts.facts,
@@ -358,6 +370,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             biases: parts.biases.to_vec(),
             expanded: parts.expanded.map(<[u64]>::to_vec),
             places: parts.places.map(<[u64]>::to_vec),
+            radices: parts.radices.map(<[u64]>::to_vec),
             simd: parts.simd,
             stride,
             facts: parts.facts,
@@ -376,6 +389,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             biases: self.biases.as_ref(),
             expanded: self.expanded.as_ref().map(|x| x.as_ref()),
             places: self.places.as_ref().map(|x| x.as_ref()),
+            radices: self.radices.as_ref().map(|x| x.as_ref()),
             simd: self.simd,
             stride: self.stride,
             facts: self.facts,
@@ -448,6 +462,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             next: (e & STATE_MASK) as usize,
             payload_bits: (e >> BITS_SHIFT) & 0xF,
             place: self.places().and_then(|p| p.get(state + class).copied()),
+            radix: self.radices().and_then(|r| r.get(state + class).copied()),
             bias: self.biases.as_ref()[(e >> BIAS_SHIFT) as usize],
         }
     }
@@ -459,6 +474,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         if self.places.is_some() {
             return self.step_with::<accumulate::Placed<V>, true>(input);
         }
+        if self.radices.is_some() {
+            return self.step_with::<accumulate::Radix<V>, true>(input);
+        }
         self.step_with::<accumulate::Wrapping<V>, false>(input)
     }
 
@@ -467,7 +485,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`Step::Invalid`] over the whole sequence (it is outside the 64-bit view of the
     /// codec; `Dfa::step_big` (feature `big`) decodes it).
     pub fn step_checked(&self, input: &[u8]) -> Step<u64> {
-        if self.places.is_some() {
+        if self.places.is_some() || self.radices.is_some() {
             // Never cyclic (a table invariant): no value outgrows its sequence.
             return self.step(input);
         }
@@ -479,25 +497,26 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`crate::big::BigUint`].
     #[cfg(feature = "big")]
     pub fn step_big(&self, input: &[u8]) -> Step<crate::big::BigUint> {
-        if self.places.is_some() {
+        if self.places.is_some() || self.radices.is_some() {
             return self.step::<u64>(input).map(crate::big::BigUint::from);
         }
         self.step_with::<accumulate::Big, false>(input)
     }
 
     /// The one step function: walks the table from the start state, handing each
-    /// unit's payload (and, with `PLACED`, its place) to the accumulator `A`.
+    /// unit's payload (and, with `JOINED`, its place or radix) to the
+    /// accumulator `A`.
     #[inline(always)]
-    fn step_with<A: accumulate::Accumulator, const PLACED: bool>(&self, input: &[u8]) -> Step<A::Out> {
+    fn step_with<A: accumulate::Accumulator, const JOINED: bool>(&self, input: &[u8]) -> Step<A::Out> {
         let trans = self.trans.as_ref();
-        let places = self.places.as_ref().map_or(&[][..], |p| p.as_ref());
+        let places = self.places.as_ref().or(self.radices.as_ref()).map_or(&[][..], |p| p.as_ref());
         let start = self.stride;
         let mut state = start;
         let mut acc = A::default();
         for (i, &b) in input.iter().enumerate() {
             let at = state + self.classes[b as usize] as usize;
             let e = trans[at];
-            let place = if PLACED { places.get(at).copied().unwrap_or(0) } else { 0 };
+            let place = if JOINED { places.get(at).copied().unwrap_or(0) } else { 0 };
             acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], place);
             state = (e & STATE_MASK) as usize;
             if state == start {
@@ -520,6 +539,12 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// ([`Parts::places`]).
     pub fn places(&self) -> Option<&[u64]> {
         self.places.as_ref().map(|p| p.as_ref())
+    }
+
+    /// Each transition's multiplier, for a codec of digit units
+    /// ([`Parts::radices`]).
+    pub fn radices(&self) -> Option<&[u64]> {
+        self.radices.as_ref().map(|p| p.as_ref())
     }
 
     /// Checks that `input` is a concatenation of valid sequences.

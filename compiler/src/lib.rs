@@ -41,7 +41,7 @@ pub use automaton::{Automaton, BuildError, BuildOptions};
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use loaded::LoadedCodec;
 pub use model::Model;
-pub use sequences::split_range;
+pub use sequences::{split_radix, split_range};
 
 /// A parsed and validated description: the model plus what only the generated Rust
 /// item needs (its visibility).

@@ -85,23 +85,32 @@ pub fn class_members(dfa: &Automaton) -> Vec<String> {
         .collect()
 }
 
-/// One cell of the transition table: `next/bits`, `+bias` when a completing
-/// transition adds a bias, `.` when dead.
-fn cell(t: &crate::automaton::Edge) -> String {
+/// One cell of the transition table: `next/bits`, `×radix` when the value
+/// read so far is multiplied (digit units), `+bias` (or `-bias`, for a bias
+/// that stands for a negative one modulo 2^64, beside digit units) when a
+/// completing transition adds a bias, `.` when dead.
+fn cell(a: &Automaton, t: &crate::automaton::Edge) -> String {
     if t.next == 0 {
-        ".".to_string()
-    } else if t.bias != 0 {
-        format!("{}/{}+{:X}", t.next, t.payload_bits, t.bias)
-    } else {
-        format!("{}/{}", t.next, t.payload_bits)
+        return ".".to_string();
     }
+    let mut out = format!("{}/{}", t.next, t.payload_bits);
+    if a.radix && t.place > 1 {
+        out += &format!("×{}", t.place);
+    }
+    match t.bias as i64 {
+        0 => {}
+        b if a.radix && b < 0 => out += &format!("-{:X}", b.unsigned_abs()),
+        _ => out += &format!("+{:X}", t.bias),
+    }
+    out
 }
 
 /// The listing printed by `placemat tables`.
 ///
 /// Line 1: `<name>: <C> unit classes, <S> states (dead state 0, start state 1), <B> table bytes`.
 /// Then one line per class with its units, and one row per state whose cells read
-/// `next/bits` (`+bias` when a completing transition adds a bias; `.` is dead). The
+/// `next/bits` (`×radix` for digit units, `+bias` when a completing transition
+/// adds a bias; `.` is dead). The
 /// columns line up: every cell is right-aligned to the widest one (at least 8).
 pub fn listing(name: &str, dfa: &Automaton) -> String {
     let stride = dfa.class_count();
@@ -118,8 +127,10 @@ pub fn listing(name: &str, dfa: &Automaton) -> String {
     for (c, members) in class_members(dfa).iter().enumerate() {
         let _ = writeln!(s, "  c{c:<class_width$} {members}");
     }
-    let _ = writeln!(s, "transitions (next state/payload bits, +bias on completion, . = dead):");
-    let cells: Vec<Vec<String>> = dfa.edges.iter().map(|row| row[..stride].iter().map(cell).collect()).collect();
+    let radix = if dfa.radix { ", ×radix" } else { "" };
+    let _ = writeln!(s, "transitions (next state/payload bits{radix}, +bias on completion, . = dead):");
+    let cells: Vec<Vec<String>> =
+        dfa.edges.iter().map(|row| row[..stride].iter().map(|t| cell(dfa, t)).collect()).collect();
     let width = cells.iter().flatten().map(String::len).chain((0..stride).map(|c| c.to_string().len() + 1)).max();
     let width = width.unwrap_or(0).max(8);
     let state_width = dfa.state_count().saturating_sub(1).to_string().len().max(5);

@@ -141,8 +141,18 @@ impl Encoder for LoadedCodec {
         if out.len() < n {
             return Err(EncodeError::BufferTooSmall { needed: n });
         }
-        // Each unit takes its share of the payload from its place.
         let payload = raw - form.bias;
+        if self.automaton.radix {
+            // The last digit is the payload modulo its radix, and so on.
+            let mut rest = payload;
+            for (u, slot) in form.units.iter().zip(out.iter_mut()).rev() {
+                let radix = self.model.radix(u);
+                *slot = self.model.digit_unit(u, rest % radix);
+                rest /= radix;
+            }
+            return Ok(n);
+        }
+        // Each unit takes its share of the payload from its place.
         for ((u, at), slot) in form.units.iter().zip(&form.places).zip(out.iter_mut()) {
             let share = payload.checked_shr(*at).unwrap_or(0) & ((1u64 << u.payload_bits) - 1);
             *slot = self.model.unit_byte(u.fixed_bits | share as u8);

@@ -14,7 +14,7 @@
 //! ```
 
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 
 use placemat_codec::Unit;
 
@@ -106,7 +106,19 @@ pub fn places(units: &[UnitPattern], unit_bytes: u32, order: ByteOrder, groups: 
     out
 }
 
-/// One unit of a form's pattern: fixed bits and payload bits (the low bits).
+/// The bytes of a digit unit and the digit each byte stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DigitUnit {
+    /// `[lo-hi]`: the bytes `lo..=hi`, byte `b` being digit `b − lo` (radix
+    /// `hi − lo + 1`; UTF-1's lead bytes).
+    Range(u8, u8),
+    /// `T`: the codec's digit set ([`Model::digit_set`]), its `i`-th byte
+    /// being digit `i` (radix: its size; UTF-1's 190 bytes of T(z)).
+    Set,
+}
+
+/// One unit of a form's pattern: fixed bits and payload bits (the low bits),
+/// or a digit unit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct UnitPattern {
     /// Which bits of the digit are fixed.
@@ -115,9 +127,16 @@ pub struct UnitPattern {
     pub fixed_bits: u8,
     /// How many low bits carry payload.
     pub payload_bits: u32,
+    /// A digit unit instead of a bit pattern (then the bit fields are 0): a
+    /// form's value is its bias plus the mixed-radix number its digits spell.
+    pub digits: Option<DigitUnit>,
 }
 
 impl UnitPattern {
+    /// A bit pattern.
+    pub const fn bits(fixed_mask: u8, fixed_bits: u8, payload_bits: u32) -> Self {
+        UnitPattern { fixed_mask, fixed_bits, payload_bits, digits: None }
+    }
     /// Whether digit `d` matches the fixed bits.
     pub fn matches(&self, d: u8) -> bool {
         d & self.fixed_mask == self.fixed_bits
@@ -216,6 +235,9 @@ pub struct Model {
     pub unit_bytes: u32,
     /// How a wider code unit's bytes are serialized (`Big` for byte units).
     pub byte_order: ByteOrder,
+    /// The digit set of `T` units (`digits: [0x21 ..= 0x7E, …]`), in digit
+    /// order; `None` without one.
+    pub digit_set: Option<Vec<u8>>,
     /// Declared forms.
     pub forms: Vec<Form>,
 }
@@ -237,12 +259,59 @@ impl Model {
         }
     }
 
-    /// The digit a byte spells, if any.
+    /// The digit a byte spells, if any: the table walkers' digit map. With a
+    /// digit set, a byte of the set is its place in it and any other byte
+    /// itself (what a form reads from a unit differs from this by a constant
+    /// per path, which the path's bias takes: see `automaton::paths`).
     pub fn digit_of(&self, b: u8) -> Option<u8> {
-        match &self.unit {
-            Unit::Byte => Some(b),
-            Unit::Alphabet(a) => a.iter().position(|&x| x == b).map(|i| i as u8),
+        match (&self.unit, &self.digit_set) {
+            (Unit::Byte, Some(set)) => Some(set.iter().position(|&x| x == b).map_or(b, |i| i as u8)),
+            (Unit::Byte, None) => Some(b),
+            (Unit::Alphabet(a), _) => a.iter().position(|&x| x == b).map(|i| i as u8),
         }
+    }
+
+    /// Whether the forms read digit units (mixed-radix numbers) rather than
+    /// bit patterns: validation keeps a model to one or the other.
+    pub fn is_radix(&self) -> bool {
+        self.forms.iter().any(|f| f.units.iter().any(|u| u.digits.is_some()))
+    }
+
+    /// How many digits pattern `pat` carries: 2^payload bits, or a digit unit's
+    /// radix.
+    pub fn radix(&self, pat: &UnitPattern) -> u64 {
+        match pat.digits {
+            None => 1u64 << pat.payload_bits,
+            Some(DigitUnit::Range(lo, hi)) => u64::from(hi - lo) + 1,
+            Some(DigitUnit::Set) => self.digit_set.as_ref().map_or(0, |s| s.len() as u64),
+        }
+    }
+
+    /// The digit unit `b` carries in pattern `pat`, if it matches.
+    pub fn form_digit(&self, pat: &UnitPattern, b: u8) -> Option<u64> {
+        match pat.digits {
+            None => {
+                let d = self.digit_of(b)?;
+                pat.matches(d).then(|| u64::from(d) & ((1u64 << pat.payload_bits) - 1))
+            }
+            Some(DigitUnit::Range(lo, hi)) => (lo..=hi).contains(&b).then(|| u64::from(b - lo)),
+            Some(DigitUnit::Set) => self.digit_set.as_ref()?.iter().position(|&x| x == b).map(|i| i as u64),
+        }
+    }
+
+    /// The unit carrying digit `d` in pattern `pat` (the inverse of
+    /// [`Model::form_digit`]; `d` below the pattern's radix).
+    pub fn digit_unit(&self, pat: &UnitPattern, d: u64) -> u8 {
+        match pat.digits {
+            None => self.unit_byte(pat.digit(d as u8)),
+            Some(DigitUnit::Range(lo, _)) => lo + d as u8,
+            Some(DigitUnit::Set) => self.digit_set.as_ref().map_or(0, |s| s[d as usize]),
+        }
+    }
+
+    /// How many payloads a form with `units` spells: the product of their radices.
+    pub fn capacity(&self, units: &[UnitPattern]) -> BigUint {
+        units.iter().map(|u| BigUint::from(self.radix(u))).product()
     }
 
     /// The units spelling pattern `pat` with payload digits `lo..=hi`, as a 256-bit
@@ -250,7 +319,7 @@ impl Model {
     pub fn unit_set(&self, pat: &UnitPattern, lo: u32, hi: u32) -> UnitSet {
         let mut set = [0u64; 4];
         for d in lo..=hi {
-            let b = self.unit_byte(pat.digit(d as u8));
+            let b = self.digit_unit(pat, u64::from(d));
             set[(b >> 6) as usize] |= 1 << (b & 63);
         }
         set
@@ -285,8 +354,7 @@ impl Model {
                         break 'forms;
                     }
                 }
-                let bits: u32 = units.iter().map(|u| u.payload_bits).sum();
-                let cap = BigUint::one() << bits;
+                let cap = self.capacity(&units);
                 let (lo, hi, bias) = match self.layout {
                     Layout::Shortest | Layout::Padded => (next_lo.clone(), &cap - 1u32, BigUint::zero()),
                     Layout::Biased => (next_lo.clone(), &next_lo + &cap - 1u32, next_lo.clone()),
@@ -373,15 +441,36 @@ impl Model {
         places(units, self.unit_bytes, self.byte_order, self.groups)
     }
 
-    /// The payload that `digits` (one per pattern of `units`, payload bits only)
-    /// spell.
+    /// The payload that `digits` (one per pattern of `units`, payload bits only;
+    /// fewer for a prefix, the rest read as zeros) spell: placed bit groups, or else a mixed-radix number, first unit most
+    /// significant (for bit patterns, the bits one after the other).
     pub fn payload(&self, units: &[UnitPattern], digits: &[u64]) -> BigUint {
+        if !self.is_placed() {
+            // Missing digits (a prefix of the form) are zeros.
+            let digit = |i: usize| digits.get(i).copied().unwrap_or(0);
+            return units.iter().enumerate().fold(BigUint::zero(), |acc, (i, u)| acc * self.radix(u) + digit(i));
+        }
         let places = self.places(units);
         digits.iter().zip(places).fold(BigUint::zero(), |acc, (&d, at)| acc | (BigUint::from(d) << at))
     }
 
     /// Each pattern's share of `payload` (the inverse of [`Model::payload`]).
     pub fn payload_digits(&self, units: &[UnitPattern], payload: &BigUint) -> Vec<u64> {
+        if !self.is_placed() {
+            let mut rest = payload.clone();
+            let mut out: Vec<u64> = units
+                .iter()
+                .rev()
+                .map(|u| {
+                    let r = BigUint::from(self.radix(u));
+                    let d = (&rest % &r).to_u64().unwrap_or(0);
+                    rest /= r;
+                    d
+                })
+                .collect();
+            out.reverse();
+            return out;
+        }
         let mask = |bits: u32| (BigUint::one() << bits) - 1u32;
         units
             .iter()
@@ -393,6 +482,10 @@ impl Model {
     /// The payloads `lo..=hi` of a form with `units` as products of per-unit
     /// digit ranges ([`crate::split_range`]), one range per unit in unit order.
     pub fn split_payloads(&self, units: &[UnitPattern], lo: u128, hi: u128) -> Vec<Vec<(u32, u32)>> {
+        if self.is_radix() {
+            let radices: Vec<u128> = units.iter().map(|u| u128::from(self.radix(u))).collect();
+            return crate::sequences::split_radix(lo, hi, &radices);
+        }
         // The splitter reads groups most significant first: split in that order
         // and put each product back in unit order.
         let places = self.places(units);

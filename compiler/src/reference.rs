@@ -70,19 +70,29 @@ impl<'m> Reference<'m> {
     /// Matches `units` against the first `units.len()` patterns of `form`, returning
     /// the payload bits they carry (in their places) and which bits those are.
     fn payload(&self, form: &ConcreteForm, units: &[u8]) -> Option<(BigUint, BigUint)> {
+        let digits = self.digits(form, units)?;
+        let masks: Vec<u64> = form.units[..units.len()].iter().map(|u| (1u64 << u.payload_bits) - 1).collect();
+        Some((self.model.payload(&form.units, &digits), self.model.payload(&form.units, &masks)))
+    }
+
+    /// The digits `units` carry in the first `units.len()` patterns of `form`,
+    /// if they match.
+    fn digits(&self, form: &ConcreteForm, units: &[u8]) -> Option<Vec<u64>> {
         if units.len() > form.units.len() {
             return None;
         }
-        let mut digits = Vec::with_capacity(units.len());
-        for (pat, &b) in form.units.iter().zip(units) {
-            let d = self.model.digit_of(b)?;
-            if !pat.matches(d) {
-                return None;
-            }
-            digits.push(u64::from(d) & ((1u64 << pat.payload_bits) - 1));
-        }
-        let masks: Vec<u64> = form.units[..units.len()].iter().map(|u| (1u64 << u.payload_bits) - 1).collect();
-        Some((self.model.payload(&form.units, &digits), self.model.payload(&form.units, &masks)))
+        form.units.iter().zip(units).map(|(pat, &b)| self.model.form_digit(pat, b)).collect()
+    }
+
+    /// The payloads a form of digit units can still have after `units`: the
+    /// number they spell, times the weight of the digits to come, and every
+    /// way of going on.
+    fn radix_interval(&self, form: &ConcreteForm, units: &[u8]) -> Option<(BigUint, BigUint)> {
+        let digits = self.digits(form, units)?;
+        let rest = self.model.capacity(&form.units[units.len()..]);
+        let known = self.model.payload(&form.units[..units.len()], &digits) * &rest;
+        let hi = &known + rest - 1u32;
+        Some((known, hi))
     }
 
     /// Whether some valid value of `form` has payload in `lo..=hi`.
@@ -102,6 +112,9 @@ impl<'m> Reference<'m> {
     /// Whether `units` is a prefix of some valid sequence.
     pub fn is_valid_prefix(&self, units: &[u8]) -> bool {
         self.forms_for(units.len()).iter().any(|f| {
+            if self.model.is_radix() {
+                return self.radix_interval(f, units).is_some_and(|(lo, hi)| self.any_valid(f, lo, hi));
+            }
             let Some((known, mask)) = self.payload(f, units) else {
                 return false;
             };
@@ -155,7 +168,7 @@ impl<'m> Reference<'m> {
     /// The value of `units` if it is exactly one valid sequence.
     pub fn complete(&self, units: &[u8]) -> Option<BigUint> {
         self.forms_for(units.len()).iter().filter(|f| f.units.len() == units.len()).find_map(|f| {
-            let (p, _) = self.payload(f, units)?;
+            let p = self.model.payload(&f.units, &self.digits(f, units)?);
             self.any_valid(f, p.clone(), p.clone()).then(|| self.unmap(p + &f.bias))
         })
     }
@@ -193,6 +206,6 @@ impl<'m> Reference<'m> {
         let form = self.model.concrete_forms_upto(limit).into_iter().find(|f| f.lo <= raw && raw <= f.hi)?;
         let payload = raw - &form.bias;
         let digits = self.model.payload_digits(&form.units, &payload);
-        Some(form.units.iter().zip(digits).map(|(pat, d)| self.model.unit_byte(pat.digit(d as u8))).collect())
+        Some(form.units.iter().zip(digits).map(|(pat, d)| self.model.digit_unit(pat, d)).collect())
     }
 }

@@ -26,54 +26,64 @@
 /// Splits payloads `lo..=hi` (which must fit the widths) into products of digit
 /// ranges, in increasing order. Each inner vector has one `(lo, hi)` per unit.
 pub fn split_range(lo: u128, hi: u128, widths: &[u32]) -> Vec<Vec<(u32, u32)>> {
+    let radices: Vec<u128> = widths.iter().map(|&w| 1u128 << w).collect();
+    split_radix(lo, hi, &radices)
+}
+
+/// [`split_range`] for digits of any radix: payloads `lo..=hi` of a mixed-radix
+/// number whose first digit is the most significant (UTF-1's `F6–FB T T`
+/// reads radices 6, 190 and 190).
+///
+/// ```
+/// use placemat_compiler::split_radix;
+/// // 190 × 6 + 5 ..= 190 × 7: the rest of lead digit 6, and lead digit 7's first.
+/// assert_eq!(split_radix(1145, 1330, &[10, 190]), vec![vec![(6, 6), (5, 189)], vec![(7, 7), (0, 0)]]);
+/// ```
+pub fn split_radix(lo: u128, hi: u128, radices: &[u128]) -> Vec<Vec<(u32, u32)>> {
     let mut out = Vec::new();
-    split(lo, hi, widths, &mut Vec::new(), &mut out);
+    split(lo, hi, radices, &mut Vec::new(), &mut out);
     out
 }
 
-fn full(widths: &[u32]) -> u128 {
-    let bits: u32 = widths.iter().sum();
-    if bits >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << bits) - 1
-    }
+/// The product of `radices`, or `None` beyond `u128`.
+fn weight(radices: &[u128]) -> Option<u128> {
+    radices.iter().try_fold(1u128, |w, &r| w.checked_mul(r))
 }
 
-fn split(lo: u128, hi: u128, widths: &[u32], prefix: &mut Vec<(u32, u32)>, out: &mut Vec<Vec<(u32, u32)>>) {
-    debug_assert!(lo <= hi && hi <= full(widths));
-    let Some((&w, rest)) = widths.split_first() else {
+fn split(lo: u128, hi: u128, radices: &[u128], prefix: &mut Vec<(u32, u32)>, out: &mut Vec<Vec<(u32, u32)>>) {
+    debug_assert!(lo <= hi && weight(radices).is_none_or(|w| hi < w));
+    let Some((_, rest)) = radices.split_first() else {
         out.push(prefix.clone());
         return;
     };
-    let rbits: u32 = rest.iter().sum();
-    let low_mask = full(rest);
-    let (lh, ll) = (lo >> rbits, lo & low_mask);
-    let (hh, hl) = (hi >> rbits, hi & low_mask);
-    debug_assert!(hh < (1u128 << w));
-    let mut with = |d: (u32, u32), l: u128, h: u128, out: &mut Vec<Vec<(u32, u32)>>| {
-        prefix.push(d);
+    // Every payload of `rest` is below its weight; beyond u128, all of them.
+    let (lh, ll, hh, hl, top) = match weight(rest) {
+        Some(w) => (lo / w, lo % w, hi / w, hi % w, w - 1),
+        None => (0, lo, 0, hi, u128::MAX),
+    };
+    let mut with = |d: (u128, u128), l: u128, h: u128, out: &mut Vec<Vec<(u32, u32)>>| {
+        prefix.push((d.0 as u32, d.1 as u32));
         split(l, h, rest, prefix, out);
         prefix.pop();
     };
     if lh == hh {
-        with((lh as u32, lh as u32), ll, hl, out);
+        with((lh, lh), ll, hl, out);
         return;
     }
     let mut mid_lo = lh;
     let mut mid_hi = hh;
     if ll != 0 {
-        with((lh as u32, lh as u32), ll, low_mask, out);
+        with((lh, lh), ll, top, out);
         mid_lo += 1;
     }
-    let tail = hl != low_mask;
+    let tail = hl != top;
     if tail {
         mid_hi -= 1;
     }
     if mid_lo <= mid_hi {
-        with((mid_lo as u32, mid_hi as u32), 0, low_mask, out);
+        with((mid_lo, mid_hi), 0, top, out);
     }
     if tail {
-        with((hh as u32, hh as u32), 0, hl, out);
+        with((hh, hh), 0, hl, out);
     }
 }

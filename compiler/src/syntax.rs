@@ -172,7 +172,7 @@ fn parse_value(key: &Ident, input: ParseStream) -> syn::Result<FieldValue> {
         let content;
         let b = bracketed!(content in input);
         let span = b.span.join();
-        if content.is_empty() || key == "exclude" {
+        if content.is_empty() || key == "exclude" || key == "digits" {
             let items: Punctuated<RangeLit, Token![,]> = content.parse_terminated(RangeLit::parse, Token![,])?;
             return Ok(FieldValue::Ranges(span, items.into_iter().collect()));
         }

@@ -26,6 +26,7 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         depth: a.facts.depth.as_deref().unwrap(),
         remaining: a.facts.remaining.as_deref().unwrap(),
         places: a.places.as_deref(),
+        radices: a.radices.as_deref(),
         simd: a.local.as_ref().ok().map(|l| l.tables),
     }
 }
@@ -185,4 +186,42 @@ fn ascii_run_claims_are_checked_against_the_table() {
         assert_eq!(with(&a, wrong), Err(TableError::BadFacts), "{runs:?}");
         assert_eq!(with(&a, AsciiRuns::Bytes), Err(TableError::BadFacts), "{runs:?}");
     }
+}
+
+/// Digit units (UTF-1): one multiplier per transition, on a table without
+/// loops; the expanded table's entries are digits times the weight of the
+/// digits after them, and its certificate is those weights.
+#[test]
+fn broken_radices_are_refused() {
+    let text = include_str!("../../variants/descriptions/utf1.placemat");
+    let utf1 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
+    let good = utf1.radices.clone().expect("UTF-1 multiplies by its radices");
+    assert!(utf1.expanded.is_some() && utf1.places.is_none());
+    assert!(utf1.with_parts(|p| Dfa::new(p).is_ok()));
+    let leak = |v: Vec<u64>| -> &'static [u64] { Box::leak(v.into_boxed_slice()) };
+    let with = |radices: Option<&'static [u64]>| {
+        utf1.with_parts(|mut p| {
+            p.radices = radices;
+            Dfa::new(p).map(|_| ())
+        })
+    };
+    assert_eq!(with(Some(leak(good[1..].to_vec()))), Err(TableError::BadFacts));
+    // A multiplier that disagrees with the weights, or none at all: the
+    // expanded table no longer follows from the transitions.
+    let at = good.iter().position(|&r| r == 190).expect("a digit after the lead");
+    let mut wrong = good.clone();
+    wrong[at] = 189;
+    assert_eq!(with(Some(leak(wrong))), Err(TableError::BadExpanded));
+    assert_eq!(with(None), Err(TableError::BadExpanded));
+    // The weights: 190^k in the states with k digits to come.
+    let rem = utf1.facts.remaining.clone().unwrap();
+    assert!([1, 190, 190 * 190, 190 * 190 * 190, 190 * 190 * 190 * 190].iter().all(|w| rem.contains(w)));
+    let mut off = rem.clone();
+    let k = off.iter().position(|&w| w == 190).unwrap();
+    off[k] = 191;
+    let off = leak(off);
+    assert!(utf1.with_parts(|mut p| {
+        p.remaining = off;
+        Dfa::new(p) == Err(TableError::BadExpanded)
+    }));
 }

@@ -18,6 +18,7 @@ static ALL: &[&dyn DynCodec] = &[
     &codecs::KenDraft,
     &codecs::Utf8Ext36,
     &codecs::Utf8Ext42,
+    &codecs::Utf1,
     &codecs::Utf16Le,
     &codecs::Utf16Be,
     &codecs::Utf32Le,

@@ -3,7 +3,7 @@
 
 use num_traits::ToPrimitive;
 use placemat_compiler::automaton::Automaton;
-use placemat_compiler::model::{Layout, Model, UnitPattern};
+use placemat_compiler::model::{DigitUnit, Layout, Model, UnitPattern};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -91,7 +91,11 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
                 inner.push(quote!(if #ex { #refuse }));
             }
         }
-        let writes = unit_writes(model, &f.units, alphabet.is_some());
+        let writes = if model.is_radix() {
+            digit_writes(model, &f.units, value_ty)
+        } else {
+            unit_writes(model, &f.units, alphabet.is_some())
+        };
         let bias = lit(bias);
         arms.push(quote! {
             if #cond {
@@ -105,13 +109,44 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
             }
         });
     }
+    let digit_set = model.digit_set.as_ref().map(|set| {
+        let (n, bytes) = (set.len(), Literal::byte_string(set));
+        quote! { const DIGIT_SET: &[u8; #n] = #bytes; }
+    });
     Ok(quote! {
         #alphabet
+        #digit_set
         #(#checks)*
         #premap
         #(#arms)*
         Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 })
     })
+}
+
+/// The statements writing a form of digit units into `slot` from its payload
+/// `p`: the last unit takes `p % radix`, and so on towards the first.
+fn digit_writes(model: &Model, units: &[UnitPattern], value_ty: &TokenStream) -> Vec<TokenStream> {
+    let mut writes = vec![quote!(let mut q = p;)];
+    for (i, u) in units.iter().enumerate().rev() {
+        let radix = model.radix(u);
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        let r = lit(radix);
+        let digit = if radix == 1 { quote!(0) } else { quote!(q % (#r as #value_ty)) };
+        let unit = match u.digits {
+            Some(DigitUnit::Set) => quote!(DIGIT_SET[(#digit) as usize]),
+            Some(DigitUnit::Range(lo, _)) => {
+                let lo = Literal::u8_unsuffixed(lo);
+                quote!(#lo + (#digit) as u8)
+            }
+            None => unreachable!("validated: a codec of digit units has no bit patterns"),
+        };
+        writes.push(quote!(slot[#i] = #unit;));
+        if radix > 1 {
+            writes.push(quote!(q /= #r as #value_ty;));
+        }
+    }
+    writes.push(quote!(let _ = q;));
+    writes
 }
 
 /// The statements writing a form's units into `slot` from its payload `p`: each

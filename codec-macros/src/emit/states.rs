@@ -126,7 +126,7 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
 fn grouped_arms(t: &Target<'_>, reader: Reader, s: usize) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut groups: Vec<(Arm, Vec<(u8, u8)>)> = Vec::new();
     for arm in arms(t.automaton, s).into_iter().filter(|a| a.next != 0) {
-        let key = |a: &Arm| (a.next, a.payload_bits, a.bias);
+        let key = |a: &Arm| (a.next, a.payload_bits, a.place, a.bias);
         match groups.iter_mut().find(|(g, _)| key(g) == key(&arm)) {
             Some((_, runs)) => runs.push((arm.lo, arm.hi)),
             None => groups.push((arm, vec![(arm.lo, arm.hi)])),
@@ -174,6 +174,9 @@ fn take(t: &Target<'_>, a: &Arm, assign: bool) -> TokenStream {
     if t.automaton.placed {
         return take_placed(t, a);
     }
+    if t.automaton.radix {
+        return take_radix(t, a);
+    }
     let value_ty = t.value_ty;
     let codec_ty = t.codec_ty;
     let n = Literal::u32_unsuffixed(a.payload_bits);
@@ -207,12 +210,29 @@ fn take_placed(t: &Target<'_>, a: &Arm) -> TokenStream {
     quote!(let v = (v << #shift) | (((#digit as u16 & #mask) as #value_ty) << #at);)
 }
 
+/// With digit units ([`Automaton::radix`]): `v = v * radix + digit`, in
+/// wrapping arithmetic (the bias that completes the value may wrap it back;
+/// the automaton is not cyclic, so `v` is shadowed).
+fn take_radix(t: &Target<'_>, a: &Arm) -> TokenStream {
+    let (value_ty, codec_ty) = (t.value_ty, t.codec_ty);
+    let digit = if t.automaton.facts.byte_digits { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
+    if a.place <= 1 {
+        return quote!(let v = v.wrapping_add(#digit as #value_ty););
+    }
+    let radix = Literal::u32_unsuffixed(a.place);
+    quote!(let v = v.wrapping_mul(#radix).wrapping_add(#digit as #value_ty);)
+}
+
 /// An arm's body: take the payload, then finish the sequence or go on to the
 /// next state's function.
 fn then(t: &Target<'_>, reader: Reader, s: usize, a: &Arm) -> TokenStream {
     let take = take(t, a, reader == Reader::Exact && has_loop(t.automaton, s));
     let value = if a.bias == 0 {
         quote!(v)
+    } else if t.automaton.radix {
+        // A bias modulo 2^64, which may stand for a negative one.
+        let (bias, value_ty) = (Literal::u64_suffixed(a.bias), t.value_ty);
+        quote!(v.wrapping_add(#bias as #value_ty))
     } else {
         let bias = Literal::u64_unsuffixed(a.bias);
         quote!(v + #bias)

@@ -78,8 +78,8 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
     let depth = f.depth.as_deref().unwrap_or(&[]);
     let (n_depth, depth) = (Literal::usize_unsuffixed(depth.len()), hex_array(depth, 2));
-    let remaining: &[u8] = if a.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] };
-    let (n_rem, remaining) = (Literal::usize_unsuffixed(remaining.len()), hex_array(remaining, 2));
+    let remaining: &[u64] = if a.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] };
+    let (n_rem, remaining) = (Literal::usize_unsuffixed(remaining.len()), hex_array(remaining, 1));
     let offsets = hex_array(&a.shift.offsets, 2);
     let n_offsets = Literal::usize_unsuffixed(a.shift.offsets.len());
     let shift = match (narrow_rows(a), wide_rows(a)) {
@@ -109,25 +109,24 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let places = match &a.places {
-        Some(places) => {
-            let (n, table) = (Literal::usize_unsuffixed(places.len()), hex_array(places, 4));
-            quote! {{
-                /// Where each transition puts its payload: `(shift << 8) | place`.
-                static PLACES: [u64; #n] = #table;
-                ::core::option::Option::Some(&PLACES)
-            }}
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let places = per_transition(
+        a.places.as_deref(),
+        quote!(PLACES),
+        " Where each transition puts its payload: `(shift << 8) | place`.",
+    );
+    let radices = per_transition(
+        a.radices.as_deref(),
+        quote!(RADICES),
+        " Each transition's multiplier: `v = v * radix + digit`.",
+    );
     let simd = simd_tables(a);
     quote! {
         /// The merged state offsets of the shift validator, one per state.
         static SHIFT_OFFSETS: [u8; #n_offsets] = #offsets;
         /// The acyclicity certificate: units still to come, at most, per state.
         static DEPTH: [u8; #n_depth] = #depth;
-        /// Payload bits still to come per state, for the expanded table.
-        static REMAINING: [u8; #n_rem] = #remaining;
+        /// The weight of the payload still to come per state, for the expanded table.
+        static REMAINING: [u64; #n_rem] = #remaining;
         static DFA: ::placemat_codec::dfa::Dfa = ::placemat_codec::dfa::Dfa::from_static(::placemat_codec::dfa::Parts {
             classes: &#ty::CLASSES,
             digits: #digits,
@@ -147,9 +146,25 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
             depth: &DEPTH,
             remaining: &REMAINING,
             places: #places,
+            radices: #radices,
             simd: #simd,
         });
         &DFA
+    }
+}
+
+/// `Some(&NAME)` over a `static` of one `u64` per transition, or `None`.
+fn per_transition(table: Option<&[u64]>, name: TokenStream, doc: &str) -> TokenStream {
+    match table {
+        Some(table) => {
+            let (n, table) = (Literal::usize_unsuffixed(table.len()), hex_array(table, 4));
+            quote! {{
+                #[doc = #doc]
+                static #name: [u64; #n] = #table;
+                ::core::option::Option::Some(&#name)
+            }}
+        }
+        None => quote!(::core::option::Option::None),
     }
 }
 

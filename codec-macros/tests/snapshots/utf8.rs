@@ -496,9 +496,9 @@ impl ::placemat_codec::Codec for Utf8 {
         ];
         /// The acyclicity certificate: units still to come, at most, per state.
         static DEPTH: [u8; 9] = [0x00, 0x00, 0x01, 0x02, 0x02, 0x02, 0x03, 0x03, 0x03];
-        /// Payload bits still to come per state, for the expanded table.
-        static REMAINING: [u8; 9] = [
-            0x00, 0x00, 0x06, 0x0c, 0x0c, 0x0c, 0x12, 0x12, 0x12,
+        /// The weight of the payload still to come per state, for the expanded table.
+        static REMAINING: [u64; 9] = [
+            0x1, 0x1, 0x40, 0x1000, 0x1000, 0x1000, 0x40000, 0x40000, 0x40000,
         ];
         static DFA: ::placemat_codec::dfa::Dfa = ::placemat_codec::dfa::Dfa::from_static(::placemat_codec::dfa::Parts {
             classes: &Utf8::CLASSES,
@@ -1414,6 +1414,7 @@ impl ::placemat_codec::Codec for Utf8 {
             depth: &DEPTH,
             remaining: &REMAINING,
             places: ::core::option::Option::None,
+            radices: ::core::option::Option::None,
             simd: ::core::option::Option::Some(::placemat_codec::simd::Tables {
                 prev_high: [
                     0x7d, 0x7d, 0x7d, 0x7d, 0x7d, 0x7d, 0x7d, 0x7d, 0x80, 0x80, 0x80,

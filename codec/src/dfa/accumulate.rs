@@ -15,7 +15,8 @@ pub(crate) trait Accumulator: Default {
     /// The finished value.
     type Out;
     /// Takes the low `bits` bits of `digit` as the next payload bits (at
-    /// `place`, for accumulators that read [`super::Parts::places`]).
+    /// `place`, for accumulators that read [`super::Parts::places`], or with
+    /// the multiplier `place` of [`super::Parts::radices`]).
     fn take(&mut self, bits: u32, digit: u8, place: u64);
     /// The value with `bias` added, or `None` if it does not fit `Out`.
     fn finish(self, bias: u64) -> Option<Self::Out>;
@@ -58,6 +59,28 @@ impl<V: Value> Accumulator for Placed<V> {
     fn take(&mut self, bits: u32, digit: u8, place: u64) {
         let (shift, at) = ((place >> super::PLACE_SHIFT) as u32 & 63, place as u32 & 63);
         self.0 = (self.0 << shift) | ((u64::from(digit) & MASKS[bits as usize]) << at);
+    }
+    #[inline(always)]
+    fn finish(self, bias: u64) -> Option<V> {
+        Some(V::from_u64_lossy(self.0.wrapping_add(bias)))
+    }
+}
+
+/// Wrapping `u64` arithmetic for tables of digit units
+/// ([`super::Parts::radices`]): `v = v * radix + payload`.
+pub(crate) struct Radix<V>(u64, PhantomData<V>);
+
+impl<V> Default for Radix<V> {
+    fn default() -> Self {
+        Radix(0, PhantomData)
+    }
+}
+
+impl<V: Value> Accumulator for Radix<V> {
+    type Out = V;
+    #[inline(always)]
+    fn take(&mut self, bits: u32, digit: u8, radix: u64) {
+        self.0 = self.0.wrapping_mul(radix).wrapping_add(u64::from(digit) & MASKS[bits as usize]);
     }
     #[inline(always)]
     fn finish(self, bias: u64) -> Option<V> {

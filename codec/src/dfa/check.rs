@@ -102,7 +102,7 @@ const fn continuation_bits(p: &Parts<'_>, stride: usize) -> bool {
     if bits == 0 {
         return true;
     }
-    if p.places.is_some() || bits > 8 {
+    if p.places.is_some() || p.radices.is_some() || bits > 8 {
         return false;
     }
     let mut i = 0;
@@ -183,7 +183,8 @@ const fn ascii_runs(p: &Parts<'_>, stride: usize) -> bool {
 }
 
 /// Whether the first `len` of `units`, walked from the start state, are one
-/// sequence of value `value` without a bias.
+/// sequence of value `value` (its bias included: UTF-1's `41` is digit 20 plus
+/// 21).
 const fn decodes_to(p: &Parts<'_>, stride: usize, units: &[u8; 4], len: usize, value: u64) -> bool {
     let (mut state, mut v, mut i) = (stride, 0u64, 0);
     while i < len {
@@ -192,18 +193,22 @@ const fn decodes_to(p: &Parts<'_>, stride: usize, units: &[u8; 4], len: usize, v
         let e = p.transitions[at];
         let n = (e >> BITS_SHIFT) & 0xF;
         let payload = (p.digits[b] as u64) & ((1u64 << n) - 1);
-        v = match p.places {
-            Some(places) if at < places.len() => {
+        v = match (p.places, p.radices) {
+            (Some(places), _) if at < places.len() => {
                 let q = places[at];
                 (v << ((q >> PLACE_SHIFT) & 63)) | (payload << (q & 63))
             }
+            (_, Some(radices)) if at < radices.len() => v.wrapping_mul(radices[at]).wrapping_add(payload),
             _ => (v << n) | payload,
         };
         state = (e & STATE_MASK) as usize;
         i += 1;
-        // Only the last unit may end the sequence, and it may add no bias.
-        if (state == stride) != (i == len) || state == DEAD || (i == len && e >> BIAS_SHIFT != 0) {
+        // Only the last unit may end the sequence; its bias is part of the value.
+        if (state == stride) != (i == len) || state == DEAD {
             return false;
+        }
+        if i == len {
+            v = v.wrapping_add(p.biases[(e >> BIAS_SHIFT) as usize]);
         }
     }
     v == value
@@ -228,6 +233,13 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     // Placed payloads: one entry per transition, each shift and place below 64,
     // on a table without loops (no value outgrows its sequence) and without an
     // expanded table (whose entries are placed most significant first).
+    // Multipliers of digit units: one per transition, on a table without
+    // loops and without places.
+    if let Some(radices) = p.radices {
+        if radices.len() != p.transitions.len() || p.facts.cyclic || p.places.is_some() {
+            return false;
+        }
+    }
     if let Some(places) = p.places {
         if places.len() != p.transitions.len() || p.facts.cyclic || p.expanded.is_some() {
             return false;
@@ -333,8 +345,18 @@ const fn shift(p: &Parts<'_>, stride: usize) -> bool {
     true
 }
 
-/// The expanded table: `remaining` is consistent along every transition, and
-/// every entry is the transition's next row, bias index and placed payload.
+/// What the transition entry `e` at `at` multiplies the value read so far
+/// by: its radix, or 2 to its payload bits.
+const fn multiplier(p: &Parts<'_>, at: usize, e: u32) -> u64 {
+    match p.radices {
+        Some(radices) => radices[at],
+        None => 1u64 << ((e >> BITS_SHIFT) & 0xF),
+    }
+}
+
+/// The expanded table: `remaining` (the weight still to come) is consistent
+/// along every transition, and every entry is the transition's next row, bias
+/// index and payload times the weight after it, which fits its field.
 const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
     let n = p.transitions.len() / stride;
     let (table, rem) = match p.expanded {
@@ -345,26 +367,31 @@ const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
         || p.biases.len() > expanded::MAX_BIASES
         || rem.len() != n
         || table.len() != n * expanded::ROW
-        || rem[0] != 0
-        || rem[1] != 0
+        || rem[0] != 1
+        || rem[1] != 1
     {
         return false;
     }
     let mut i = 0;
     while i < table.len() {
         let (s, u) = (i / expanded::ROW, i % expanded::ROW);
-        let e = p.transitions[s * stride + p.classes[u] as usize];
+        let at = s * stride + p.classes[u] as usize;
+        let e = p.transitions[at];
         let t = (e & STATE_MASK) as usize / stride;
         let bits = (e >> BITS_SHIFT) & 0xF;
-        let after = if t == 1 { 0 } else { rem[t] as u32 };
+        let after = rem[t];
         let want = if t == DEAD || s == DEAD {
             0
         } else {
-            if bits + after > expanded::MAX_PAYLOAD || (s >= 2 && bits + after != rem[s] as u32) {
+            let here = multiplier(p, at, e).checked_mul(after);
+            if s >= 2 && !matches!(here, Some(w) if w == rem[s]) {
                 return false;
             }
-            let payload = p.digits[u] as u64 & ((1u64 << bits) - 1);
-            expanded::entry(t, (e >> BIAS_SHIFT) as u64, payload << after)
+            let placed = match (p.digits[u] as u64 & ((1u64 << bits) - 1)).checked_mul(after) {
+                Some(x) if x >> expanded::MAX_PAYLOAD == 0 => x,
+                _ => return false,
+            };
+            expanded::entry(t, (e >> BIAS_SHIFT) as u64, placed)
         };
         if table[i] != want {
             return false;

@@ -1,5 +1,7 @@
 //! The expanded decoding table: one row of 256 entries per state, indexed by the
-//! unit itself, each entry holding the unit's payload already shifted into place.
+//! unit itself, each entry holding the unit's payload already shifted into place
+//! (for digit units, the digit times the weight of the digits after it,
+//! `digit × radix^k`).
 //!
 //! The class-compressed table (the module docs of [`super`]) is small, but a step
 //! through it reads the unit's class, then the entry, then shifts the value by the
@@ -7,22 +9,22 @@
 //! payload bits are still to come before its sequence ends (true of every codec
 //! whose first unit fixes the length, which is every bounded codec in this
 //! project), a unit's payload can be placed at its final position in advance, and
-//! a step is one read and one `or`:
+//! a step is one read and one addition:
 //!
 //! ```text
-//! e = EXPANDED[state + unit];   state = e & 0xFFFF;   v |= e >> 22
+//! e = EXPANDED[state + unit];   state = e & 0xFFFF;   v += e >> 22
 //! ```
 //!
 //! Entry layout (`u64`):
 //! - bits 0–15: the next state's row, `id × 256` (dead = 0, start = 256);
 //! - bits 16–21: the bias index added when the entry completes a sequence;
 //! - bits 22–63: the unit's payload bits, shifted left by the payload bits that
-//!   follow it in its sequence.
+//!   follow it in its sequence (or multiplied by the radices of the digits that
+//!   follow it).
 //!
 //! The table exists when the automaton has at most 256 states and 64 biases, no
-//! loop other than through the start state, the same number of payload bits still
-//! to come on every path out of each state, and at most 42 payload bits per
-//! sequence. It costs `2 KiB` per state (18 KiB for strict UTF-8). The compiler
+//! loop other than through the start state, the same weight still to come on
+//! every path out of each state, and every entry's payload below 2^42. It costs `2 KiB` per state (18 KiB for strict UTF-8). The compiler
 //! computes it (generated codecs hold it in a `static`); [`super::Dfa::new`]
 //! checks every entry against the class-compressed table.
 //!

@@ -2,7 +2,7 @@
 //! [`super::lockstep`] driver.
 //!
 //! A step reads the expanded table when the codec has one (one read and one
-//! `or`, see [`super::expanded`]), else the class-compressed table, specialized
+//! addition, see [`super::expanded`]), else the class-compressed table, specialized
 //! for byte units and for tables without biases. Either way the value is written
 //! to a small block buffer at every unit and kept only when the unit completes a
 //! sequence, so text of mixed sequence lengths costs no mispredicted branch.
@@ -59,11 +59,19 @@ trait Feed: Copy {
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>);
 }
 
+/// How a unit's payload joins the value read so far in [`Classes`].
+const SHIFT: u8 = 0;
+/// `v = (v << s) | (payload << q)`, from [`super::Parts::places`].
+const PLACE: u8 = 1;
+/// `v = v * radix + payload`, from [`super::Parts::radices`].
+const RADIX: u8 = 2;
+
 /// The class-compressed table, specialized for byte units (`BYTES`: the digit
-/// map is not read), biased tables and tables that place each payload
-/// (`PLACED`, reading `places`).
+/// map is not read), biased tables and how payload joins the value (`JOIN`:
+/// shifted in, placed from `places`, or multiplied in from `places` holding
+/// the radices).
 #[derive(Copy, Clone)]
-struct Classes<'t, const BYTES: bool, const BIASED: bool, const PLACED: bool> {
+struct Classes<'t, const BYTES: bool, const BIASED: bool, const JOIN: u8> {
     trans: &'t [u32],
     places: &'t [u64],
     classes: &'t [u8; 256],
@@ -72,7 +80,7 @@ struct Classes<'t, const BYTES: bool, const BIASED: bool, const PLACED: bool> {
     start: usize,
 }
 
-impl<const BYTES: bool, const BIASED: bool, const PLACED: bool> Feed for Classes<'_, BYTES, BIASED, PLACED> {
+impl<const BYTES: bool, const BIASED: bool, const JOIN: u8> Feed for Classes<'_, BYTES, BIASED, JOIN> {
     #[inline(always)]
     fn start(self) -> usize {
         self.start
@@ -84,11 +92,11 @@ impl<const BYTES: bool, const BIASED: bool, const PLACED: bool> Feed for Classes
         let n = (e >> BITS_SHIFT) & 0xF;
         let digit = if BYTES { unit } else { self.digits[unit as usize] };
         let payload = u64::from(digit) & MASKS[n as usize];
-        let v = if PLACED {
-            let place = self.places.get(at).copied().unwrap_or(0);
-            (walk.v << ((place >> super::PLACE_SHIFT) & 63)) | (payload << (place & 63))
-        } else {
-            (walk.v << n) | payload
+        let join = if JOIN == SHIFT { 0 } else { self.places.get(at).copied().unwrap_or(0) };
+        let v = match JOIN {
+            PLACE => (walk.v << ((join >> super::PLACE_SHIFT) & 63)) | (payload << (join & 63)),
+            RADIX => walk.v.wrapping_mul(join).wrapping_add(payload),
+            _ => (walk.v << n) | payload,
         };
         walk.state = (e & STATE_MASK) as usize;
         // Without biases every entry's bias index is 0 (the table invariant).
@@ -97,7 +105,8 @@ impl<const BYTES: bool, const BIASED: bool, const PLACED: bool> Feed for Classes
     }
 }
 
-/// The expanded table: one read and one `or` per unit.
+/// The expanded table: one read and one addition per unit (for bit payloads
+/// the fields never overlap, so this is an `or`).
 #[derive(Copy, Clone)]
 struct Expanded<'t, const BIASED: bool> {
     table: &'t [u64],
@@ -112,7 +121,7 @@ impl<const BIASED: bool> Feed for Expanded<'_, BIASED> {
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
         let e = self.table[walk.state + unit as usize];
-        let v = walk.v | (e >> expanded::PAYLOAD_AT);
+        let v = walk.v.wrapping_add(e >> expanded::PAYLOAD_AT);
         walk.state = (e & expanded::NEXT_MASK) as usize;
         let bias = if BIASED {
             let index = (e >> expanded::BIAS_AT) as usize % expanded::MAX_BIASES;
@@ -183,12 +192,13 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     let found = match (dfa.expanded(), biased) {
         (Some(table), false) => run(dfa, Expanded::<false> { table, biases: dfa.biases() }, input, out),
         (Some(table), true) => run(dfa, Expanded::<true> { table, biases: dfa.biases() }, input, out),
-        (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, true>(dfa), input, out),
+        (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, PLACE>(dfa), input, out),
+        (None, _) if dfa.radices().is_some() => run(dfa, classes::<_, _, false, true, RADIX>(dfa), input, out),
         (None, _) => match (dfa.facts.byte_digits, biased) {
-            (true, false) => run(dfa, classes::<_, _, true, false, false>(dfa), input, out),
-            (true, true) => run(dfa, classes::<_, _, true, true, false>(dfa), input, out),
-            (false, false) => run(dfa, classes::<_, _, false, false, false>(dfa), input, out),
-            (false, true) => run(dfa, classes::<_, _, false, true, false>(dfa), input, out),
+            (true, false) => run(dfa, classes::<_, _, true, false, SHIFT>(dfa), input, out),
+            (true, true) => run(dfa, classes::<_, _, true, true, SHIFT>(dfa), input, out),
+            (false, false) => run(dfa, classes::<_, _, false, false, SHIFT>(dfa), input, out),
+            (false, true) => run(dfa, classes::<_, _, false, true, SHIFT>(dfa), input, out),
         },
     };
     // Stepping from the boundary meets the same dead end or the same unfinished
@@ -196,12 +206,12 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     found.map_err(|at| dfa.slow_validate(input, at).err().unwrap_or(DecodeError::new(at, None)))
 }
 
-fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, const PLACED: bool>(
+fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, const JOIN: u8>(
     dfa: &Dfa<T, B>,
-) -> Classes<'_, BYTES, BIASED, PLACED> {
+) -> Classes<'_, BYTES, BIASED, JOIN> {
     Classes {
         trans: dfa.trans.as_ref(),
-        places: dfa.places().unwrap_or(&[]),
+        places: dfa.places().or(dfa.radices()).unwrap_or(&[]),
         classes: &dfa.classes,
         digits: &dfa.digits,
         biases: dfa.biases.as_ref(),

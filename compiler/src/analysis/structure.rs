@@ -169,7 +169,7 @@ fn canonical(model: &Model, forms: &[ConcreteForm]) -> Verdict {
             }
             let spell = |f: &ConcreteForm| -> Vec<u8> {
                 let digits = model.payload_digits(&f.units, &(v - &f.bias));
-                f.units.iter().zip(digits).map(|(u, d)| model.unit_byte(u.digit(d as u8))).collect()
+                f.units.iter().zip(digits).map(|(u, d)| model.digit_unit(u, d)).collect()
             };
             let (ea, eb) = (spell(a), spell(b));
             return Verdict::No(format!(
@@ -247,7 +247,7 @@ impl Block {
         pick: impl Fn(usize, u32, u32) -> u32,
     ) -> (Vec<u32>, Vec<u8>) {
         let payloads: Vec<u32> = self.payloads.iter().enumerate().map(|(i, &(lo, hi))| pick(i, lo, hi)).collect();
-        let units = payloads.iter().zip(&form.units).map(|(&p, pat)| model.unit_byte(pat.digit(p as u8))).collect();
+        let units = payloads.iter().zip(&form.units).map(|(&p, pat)| model.digit_unit(pat, u64::from(p))).collect();
         (payloads, units)
     }
 
@@ -301,9 +301,7 @@ fn prefix_free(model: &Model, forms: &[ConcreteForm], blocks: &[Block]) -> Verdi
             let Some(common) = common else { continue };
             let payload = |fi: usize, i: usize, lo: u32| -> u32 {
                 match common.get(i) {
-                    Some(&u) => u32::from(
-                        model.digit_of(u).unwrap_or(0) & ((1u16 << forms[fi].units[i].payload_bits) - 1) as u8,
-                    ),
+                    Some(&u) => model.form_digit(&forms[fi].units[i], u).unwrap_or(0) as u32,
                     None => lo,
                 }
             };
@@ -430,9 +428,8 @@ fn self_representing(
         let form = &forms[b.form];
         for (i, set) in b.bytes.iter().enumerate() {
             if let Some(&t) = targets.iter().find(|&&t| has(set, t)) {
-                let digit = u32::from(model.digit_of(t).unwrap_or(0));
-                let mask = (1u32 << form.units[i].payload_bits) - 1;
-                let (p, e) = b.encoding(model, form, |j, lo, _| if j == i { digit & mask } else { lo });
+                let digit = model.form_digit(&form.units[i], t).unwrap_or(0) as u32;
+                let (p, e) = b.encoding(model, form, |j, lo, _| if j == i { digit } else { lo });
                 let v = Block::value(model, form, &p);
                 return Verdict::No(format!("byte {t:02X} occurs inside {} ({})", units_text(model, &e), hex(&v)));
             }
@@ -474,7 +471,7 @@ fn order_preserving(model: &Model, reference: &Reference<'_>, forms: &[ConcreteF
         // Inside the block: each unit's byte must grow with its payload.
         for (i, &(lo, hi)) in b.payloads.iter().enumerate() {
             for d in lo..hi {
-                let byte = |d: u32| model.unit_byte(form.units[i].digit(d as u8));
+                let byte = |d: u32| model.digit_unit(&form.units[i], u64::from(d));
                 if byte(d) >= byte(d + 1) {
                     let (p1, e1) = b.encoding(model, form, |j, lo, _| if j == i { d } else { lo });
                     let (p2, e2) = b.encoding(model, form, |j, lo, _| if j == i { d + 1 } else { lo });

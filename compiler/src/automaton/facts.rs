@@ -2,7 +2,7 @@
 //! whether it loops other than through the start (and, if not, a depth for each
 //! state that proves it), whether ASCII passes through unchanged, whether digits
 //! are the units themselves, which units synchronize, and how many payload bits
-//! are still to come in each state.
+//! are still to come in each state (as the weight of the next payload).
 //!
 //! ```
 //! use placemat_compiler::automaton::{Automaton, BuildOptions};
@@ -13,7 +13,7 @@
 //! "#).unwrap();
 //! let facts = Automaton::build(&d.model, BuildOptions::default()).unwrap().facts;
 //! assert_eq!(facts.depth.as_deref(), Some(&[0, 0, 1][..]));
-//! assert_eq!(facts.remaining.as_deref(), Some(&[0, 0, 6][..])); // a continuation's 6 bits
+//! assert_eq!(facts.remaining.as_deref(), Some(&[1, 1, 64][..])); // a continuation's 6 bits
 //! assert!(facts.is_sync(b'A') && facts.is_sync(0xC3) && !facts.is_sync(0x80));
 //! ```
 
@@ -48,10 +48,12 @@ pub struct Facts {
     /// The units every live state goes to the start or dies on: a sequence
     /// ends at each of them (`placemat_codec::dfa::Facts::end_units`).
     pub end_units: [u64; 4],
-    /// When every path out of each state carries the same number of payload
-    /// bits, that number per state (0 for dead and start), for the expanded table
-    /// (never in an automaton whose transitions place their payload).
-    pub remaining: Option<Vec<u8>>,
+    /// When every path out of each state multiplies the value read so far by
+    /// the same number before its sequence ends (2 to the payload bits still
+    /// to come, or the product of the digit radices), that weight per state (1
+    /// for dead and start), for the expanded table (never in an automaton whose
+    /// transitions place their payload).
+    pub remaining: Option<Vec<u64>>,
     /// Every transition out of a state other than the start carries this many
     /// payload bits, and none adds a bias or places its payload (0 if not so):
     /// a valid sequence then decodes without the table, from its lead's digit
@@ -74,7 +76,7 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         cyclic: self_loops || depth.is_none(),
         loops_on_one_state: depth.is_some(),
         depth: if self_loops { None } else { depth },
-        ascii_transparent: ascii_transparent(a),
+        ascii_transparent: ascii_runs(a) == AsciiRuns::Bytes,
         ascii_runs: ascii_runs(a),
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),
@@ -87,7 +89,7 @@ pub(super) fn derive(a: &Automaton) -> Facts {
 /// The payload bits every transition out of a state other than the start
 /// carries, if they agree and no transition adds a bias or places its payload.
 fn continuation_bits(a: &Automaton) -> u8 {
-    if a.placed || a.edges.iter().flatten().any(|e| e.next != 0 && e.bias != 0) {
+    if a.placed || a.radix || a.edges.iter().flatten().any(|e| e.next != 0 && e.bias != 0) {
         return 0;
     }
     let mut bits = (2..a.state_count()).flat_map(|s| a.edges[s].iter()).filter(|e| e.next != 0).map(|e| e.payload_bits);
@@ -138,13 +140,6 @@ fn depth(a: &Automaton) -> Option<Vec<u8>> {
     depth.iter().map(|&d| u8::try_from(d).ok()).collect()
 }
 
-fn ascii_transparent(a: &Automaton) -> bool {
-    (0..0x80u8).all(|u| {
-        let e = a.edge(1, u);
-        e.next == 1 && e.payload_bits >= 7 && e.bias == 0 && a.digits[u as usize] == u
-    })
-}
-
 /// The widest kind of ASCII run of the automaton's unit width that decodes to
 /// itself ([`AsciiRuns`]; all of `00`–`7F` before `01`–`7F`).
 fn ascii_runs(a: &Automaton) -> AsciiRuns {
@@ -158,7 +153,8 @@ fn ascii_runs(a: &Automaton) -> AsciiRuns {
     AsciiRuns::ALL.into_iter().skip(1).find(|&runs| holds(runs)).unwrap_or(AsciiRuns::None)
 }
 
-/// Whether `units`, walked from the start, are one sequence of value `c`.
+/// Whether `units`, walked from the start, are one sequence of value `c`
+/// (the bias of the last transition included).
 fn decodes_to_itself(a: &Automaton, units: &[u8], c: u8) -> bool {
     let (mut state, mut v) = (1, 0u64);
     for (i, &u) in units.iter().enumerate() {
@@ -168,12 +164,15 @@ fn decodes_to_itself(a: &Automaton, units: &[u8], c: u8) -> bool {
             let shift = e.place >> placemat_codec::dfa::PLACE_SHIFT;
             (v << shift) | (payload << (e.place & 0xFF))
         } else {
-            (v << e.payload_bits) | payload
+            v.wrapping_mul(a.multiplier(&e)).wrapping_add(payload)
         };
         state = e.next;
         let last = i + 1 == units.len();
-        if state == 0 || (state == 1) != last || (last && e.bias != 0) {
+        if state == 0 || (state == 1) != last {
             return false;
+        }
+        if last {
+            v = v.wrapping_add(e.bias);
         }
     }
     v == u64::from(c)
@@ -199,27 +198,28 @@ fn sync_units(a: &Automaton) -> [u64; 4] {
     sync
 }
 
-/// Payload bits still to come per state, when every path agrees, the
-/// automaton is not cyclic, and no sequence is longer than the expanded
-/// table can place.
-fn remaining(a: &Automaton) -> Option<Vec<u8>> {
+/// The weight of the payload still to come per state (the product of the
+/// multipliers up to the sequence's end), when every path agrees, the
+/// automaton is not cyclic, and every unit's payload times its weight fits
+/// the expanded table's field.
+fn remaining(a: &Automaton) -> Option<Vec<u64>> {
     let n = a.state_count();
-    let mut rem: Vec<Option<u32>> = vec![None; n];
-    rem[0] = Some(0);
-    rem[1] = Some(0);
+    let mut rem: Vec<Option<u64>> = vec![None; n];
+    rem[0] = Some(1);
+    rem[1] = Some(1);
     // Relax until nothing changes: without loops, n passes settle every state.
     for _ in 0..=n {
         let mut changed = false;
         for s in 2..n {
             for e in a.edges[s].iter().filter(|e| e.next != 0) {
-                let after = if e.next == 1 { Some(0) } else { rem[e.next] };
-                let Some(after) = after else { continue };
+                let Some(after) = rem[e.next] else { continue };
+                let here = a.multiplier(e).checked_mul(after)?;
                 match rem[s] {
                     None => {
-                        rem[s] = Some(e.payload_bits + after);
+                        rem[s] = Some(here);
                         changed = true;
                     }
-                    Some(r) if r != e.payload_bits + after => return None,
+                    Some(r) if r != here => return None,
                     Some(_) => {}
                 }
             }
@@ -228,14 +228,14 @@ fn remaining(a: &Automaton) -> Option<Vec<u8>> {
             break;
         }
     }
-    let fits = |bits: u32| bits <= expanded::MAX_PAYLOAD;
     for (s, row) in a.edges.iter().enumerate().skip(1) {
         for e in row.iter().filter(|e| e.next != 0) {
-            let after = if e.next == 1 { 0 } else { rem[e.next]? };
-            if !fits(e.payload_bits + after) || (s >= 2 && rem[s]? != e.payload_bits + after) {
+            let after = rem[e.next]?;
+            let top = ((1u64 << e.payload_bits) - 1).checked_mul(after)?;
+            if top >> expanded::MAX_PAYLOAD != 0 || (s >= 2 && rem[s]? != a.multiplier(e).checked_mul(after)?) {
                 return None;
             }
         }
     }
-    rem.into_iter().map(|r| r.and_then(|r| u8::try_from(r).ok())).collect()
+    rem.into_iter().collect()
 }

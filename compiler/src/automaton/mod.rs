@@ -168,8 +168,10 @@ pub struct Edge {
     pub next: usize,
     /// How many low bits of the unit's digit are payload.
     pub payload_bits: u32,
-    /// Where they go, as a place code of `placemat_codec::dfa::Parts::places`
-    /// (0 in an automaton whose payload is not placed: below the bits before).
+    /// How the payload joins the value read so far, beyond `v << bits |
+    /// payload`: in an automaton whose payload is placed, a place code of
+    /// `placemat_codec::dfa::Parts::places`; in one of digit units
+    /// ([`Automaton::radix`]), the multiplier (`v * place + digit`); else 0.
     pub place: u32,
     /// The bias added when the transition completes a sequence (0 otherwise).
     pub bias: u64,
@@ -234,6 +236,9 @@ pub struct Automaton {
     /// Whether transitions place their payload ([`Edge::place`]): groups least
     /// significant first, or units wider than a byte.
     pub placed: bool,
+    /// Whether the forms are digit units ([`Model::is_radix`]): each
+    /// transition multiplies the value read so far by its [`Edge::place`].
+    pub radix: bool,
     /// Bytes per code unit (the model's).
     pub unit_bytes: u32,
     /// Facts derived from the transitions.
@@ -246,6 +251,8 @@ pub struct Automaton {
     pub expanded: Option<Vec<u64>>,
     /// Each packed transition's place code, when [`Automaton::placed`].
     pub places: Option<Vec<u64>>,
+    /// Each packed transition's multiplier, when [`Automaton::radix`].
+    pub radices: Option<Vec<u64>>,
     /// The SIMD validator's checks, or why the codec is not local ([`local`]).
     pub local: Result<local::LocalChecks, local::NotLocal>,
 }
@@ -277,21 +284,35 @@ impl Automaton {
             state_forms: state_forms.into_iter().map(|s| s.into_iter().collect()).collect(),
             encode_forms: encode_forms(model)?,
             placed: model.is_placed(),
+            radix: model.is_radix(),
             unit_bytes: model.unit_bytes,
             facts: Facts::default(),
             shift: ShiftLayout::default(),
             transitions: Vec::new(),
             expanded: None,
             places: None,
+            radices: None,
             local: Err(local::NotLocal { short: String::new(), reason: String::new(), witness: None }),
         };
         a.facts = facts::derive(&a);
         a.transitions = pack::transitions(&a)?;
         a.expanded = pack::expanded(&a);
         a.places = pack::places(&a);
+        a.radices = pack::radices(&a);
         a.shift = shift_layout::layout(&a);
         a.local = local::derive(&a);
         Ok(a)
+    }
+
+    /// What edge `e` multiplies the value read so far by: its radix in an
+    /// automaton of digit units, else 2 to its payload bits (for placed
+    /// payload, a stand-in: those automata have no weights).
+    pub fn multiplier(&self, e: &Edge) -> u64 {
+        if self.radix {
+            u64::from(e.place)
+        } else {
+            1u64 << e.payload_bits
+        }
     }
 
     /// Number of unit classes.

@@ -38,7 +38,8 @@ pub(super) fn transitions(a: &Automaton) -> Result<Vec<u32>, BuildError> {
     Ok(out)
 }
 
-/// The expanded table, when every state knows its remaining payload bits.
+/// The expanded table, when every state knows the weight of its remaining
+/// payload: each entry holds the unit's payload times the weight after it.
 pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
     let rem = a.facts.remaining.as_ref()?;
     if a.state_count() > expanded::MAX_STATES || a.biases.len() > expanded::MAX_BIASES {
@@ -51,10 +52,9 @@ pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
             if e.next == 0 {
                 continue;
             }
-            let after = if e.next == 1 { 0 } else { u32::from(rem[e.next]) };
             let payload = u64::from(a.digits[u as usize]) & ((1u64 << e.payload_bits) - 1);
             let bias = a.biases.iter().position(|&b| b == e.bias).unwrap_or(0) as u64;
-            table[s * expanded::ROW + u as usize] = expanded::entry(e.next, bias, payload << after);
+            table[s * expanded::ROW + u as usize] = expanded::entry(e.next, bias, payload * rem[e.next]);
         }
     }
     Some(table)
@@ -64,6 +64,12 @@ pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
 /// automaton whose transitions place their payload.
 pub(super) fn places(a: &Automaton) -> Option<Vec<u64>> {
     a.placed.then(|| a.edges.iter().flatten().map(|e| u64::from(e.place)).collect())
+}
+
+/// Every transition's multiplier, in the packed table's order, for an
+/// automaton of digit units.
+pub(super) fn radices(a: &Automaton) -> Option<Vec<u64>> {
+    a.radix.then(|| a.edges.iter().flatten().map(|e| u64::from(e.place)).collect())
 }
 
 /// The narrow (`u64`) rows of a 6-bit layout.
@@ -99,6 +105,7 @@ impl Automaton {
             depth: f.depth.as_deref().unwrap_or(&[]),
             remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
             places: self.places.as_deref(),
+            radices: self.radices.as_deref(),
             simd: self.local.as_ref().ok().map(|l| l.tables),
         }
     }

@@ -90,7 +90,19 @@ fn check_explicit_range(
         _ if given.0 < bias => {
             c.error(bias_at, format!("the bias {} is above the form's first value {}", hex(&bias), hex(&given.0)))
         }
-        _ if (&given.1 - &bias).bits() > u64::from(bits) => {
+        _ if model.is_radix() && &given.1 - &bias >= model.capacity(&f.form.units) => {
+            let less = if bias.is_zero() { String::new() } else { format!(" less the bias {}", hex(&bias)) };
+            c.error_range(
+                range_lit,
+                format!(
+                    "the values {}..={}{less} need more than the {} payloads the form's digits spell",
+                    hex(&given.0),
+                    hex(&given.1),
+                    model.capacity(&f.form.units)
+                ),
+            )
+        }
+        _ if !model.is_radix() && (&given.1 - &bias).bits() > u64::from(bits) => {
             let less = if bias.is_zero() { String::new() } else { format!(" less the bias {}", hex(&bias)) };
             c.error_range(
                 range_lit,

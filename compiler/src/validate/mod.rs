@@ -17,7 +17,7 @@
 //!
 //! The checks run in a fixed order, which is the order of the diagnostics:
 //! attributes and keys, `name`, `summary`, `unit`, `value`, `layout`, `range`,
-//! `groups`, `exclude`, `premap` and `forms` (each form); then, once every field
+//! `groups`, `exclude`, `premap`, `digits` and `forms` (each form); then, once every field
 //! has checked, the checks that need the model (derived ranges and biases,
 //! explicit ranges) and, when those pass, coverage and determinism: forms may
 //! share units only where the values they accept tell them apart, which the
@@ -25,6 +25,7 @@
 
 mod checker;
 mod derived;
+mod digits;
 mod fields;
 mod forms;
 mod patterns;
@@ -56,13 +57,25 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let range = range::value_range(&mut c, &fields, value);
     let excluded = range::excluded(&mut c, &fields, range.as_ref());
     let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
+    let digit_set = digits::digit_set(&mut c, &fields);
     let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(|u| (unit::width(u), u.order)));
+    let has_set = !matches!(digit_set, Ok(None));
+    digits::check_digit_forms(&mut c, &fields, &mut forms, has_set, groups, value);
     let (unit_bytes, byte_order) = unit.as_ref().map_or((1, ByteOrder::Big), |u| (u.bytes, u.order));
     forms::narrow_payload_widths(&mut forms, value, groups.unwrap_or(GroupOrder::MsbFirst), (unit_bytes, byte_order));
     forms::check_layout(&mut c, &mut forms, layout);
 
-    let (Some(name), Some(summary), Some(unit), Some(value), Some(layout), Some(groups), Some(range), true) =
-        (name, summary, unit, value, layout, groups, range, forms.ok)
+    let (
+        Some(name),
+        Some(summary),
+        Some(unit),
+        Some(value),
+        Some(layout),
+        Some(groups),
+        Some(range),
+        true,
+        Ok(digit_set),
+    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set)
     else {
         return Err(c.into_diagnostics());
     };
@@ -75,6 +88,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         unit: unit.unit,
         unit_bytes,
         byte_order,
+        digit_set,
         value,
         min,
         max,

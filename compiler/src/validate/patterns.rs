@@ -5,7 +5,7 @@
 use proc_macro2::Span;
 
 use super::checker::Checker;
-use crate::model::{ByteOrder, UnitPattern};
+use crate::model::{ByteOrder, DigitUnit, UnitPattern};
 
 /// A unit pattern as parsed from a form's string, before checks that need the model.
 pub(super) struct ParsedForm {
@@ -43,6 +43,13 @@ pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32, orde
             }
             repeat = Some(i);
         }
+        if is_digit_unit(body) {
+            match parse_digit_unit(c, span, word, body, width) {
+                Some(digits) => units.push(UnitPattern { digits: Some(digits), ..UnitPattern::bits(0, 0, 0) }),
+                None => ok = false,
+            }
+            continue;
+        }
         match parse_unit(c, span, word, body, width) {
             Some(unit) => units.extend(bytes_of(unit, width, order)),
             None => ok = false,
@@ -52,6 +59,44 @@ pub(super) fn parse_pattern(c: &mut Checker, lit: &syn::LitStr, width: u32, orde
     (ok && check_shape(c, &form)).then_some(form)
 }
 
+/// Whether a unit is written as a digit unit: `T` or `[lo-hi]`.
+fn is_digit_unit(body: &str) -> bool {
+    body == "T" || body.starts_with('[')
+}
+
+/// A digit unit: `T` (a digit of the codec's `digits`) or `[lo-hi]` / `[b]`
+/// (bytes in hex; byte `x` is digit `x − lo`). Byte units only.
+fn parse_digit_unit(c: &mut Checker, span: Span, word: &str, body: &str, width: u32) -> Option<DigitUnit> {
+    if width != 8 {
+        c.error(
+            span,
+            format!("`{word}`: digit units (`T`, `[lo-hi]`) are bytes; this codec's units have {width} bits"),
+        );
+        return None;
+    }
+    if word.ends_with('*') {
+        c.error(span, format!("`{word}`: a digit unit cannot repeat; write each length as its own form"));
+        return None;
+    }
+    if body == "T" {
+        return Some(DigitUnit::Set);
+    }
+    let hex = |t: &str| (t.len() == 2).then(|| u8::from_str_radix(t, 16).ok()).flatten();
+    let inner = body.strip_prefix('[').and_then(|b| b.strip_suffix(']'));
+    let bounds = inner.map(|t| t.split_once('-').unwrap_or((t, t)));
+    match bounds.map(|(lo, hi)| (hex(lo), hex(hi))) {
+        Some((Some(lo), Some(hi))) if lo <= hi => Some(DigitUnit::Range(lo, hi)),
+        Some((Some(lo), Some(hi))) => {
+            c.error(span, format!("`{word}`: empty byte range, {lo:02X} is above {hi:02X}"));
+            None
+        }
+        _ => {
+            c.error(span, format!("`{word}`: write a byte range as two hex digits each, `[A1-F5]` or `[A0]`"));
+            None
+        }
+    }
+}
+
 /// A code unit's pattern: fixed-bit mask, fixed bits, payload bits (the low ones).
 type Wide = (u32, u32, u32);
 
@@ -59,13 +104,11 @@ type Wide = (u32, u32, u32);
 /// (the unit itself when it is a byte or a symbol).
 fn bytes_of((mask, bits, payload): Wide, width: u32, order: ByteOrder) -> Vec<UnitPattern> {
     if width <= 8 {
-        return vec![UnitPattern { fixed_mask: mask as u8, fixed_bits: bits as u8, payload_bits: payload }];
+        return vec![UnitPattern::bits(mask as u8, bits as u8, payload)];
     }
     let n = width / 8;
-    let byte = |s: u32| UnitPattern {
-        fixed_mask: (mask >> (8 * s)) as u8,
-        fixed_bits: (bits >> (8 * s)) as u8,
-        payload_bits: payload.saturating_sub(8 * s).min(8),
+    let byte = |s: u32| {
+        UnitPattern::bits((mask >> (8 * s)) as u8, (bits >> (8 * s)) as u8, payload.saturating_sub(8 * s).min(8))
     };
     match order {
         ByteOrder::Big => (0..n).rev().map(byte).collect(),

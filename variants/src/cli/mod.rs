@@ -34,6 +34,7 @@ mod grid;
 mod input;
 mod output;
 mod report;
+mod report_utf1;
 mod source;
 mod tables;
 mod trace;

@@ -1,4 +1,5 @@
-//! `placemat report [--out DIR]`: regenerates `DIR/comparison.md`, its SVG charts
+//! `placemat report [--out DIR]`: regenerates `DIR/comparison.md` (and
+//! `DIR/utf1.md`, the three designs of 1992 side by side), its SVG charts
 //! (`DIR/comparison/*.svg`) and the automata's Graphviz pictures
 //! (`DIR/comparison/automata/<codec>.dot`, rendered to `.svg` when `dot` is
 //! installed), all from one run of the same analysis as `placemat compare`. Without
@@ -17,7 +18,7 @@ use placemat_compiler::model::{Layout, Model, UnitPattern};
 use placemat_compiler::Description;
 
 use super::compare::{self, Format};
-use super::{chart, CliError, CliResult};
+use super::{chart, report_utf1, CliError, CliResult};
 use crate::{corpus, registry};
 
 /// The command that regenerates the report.
@@ -590,6 +591,10 @@ pub fn generate(codecs: &[&dyn DynCodec], analyses: &[Analysis], out_dir: &Path)
     }
     write(&out_dir.join("comparison.md"), &s)?;
     files.insert(0, "comparison.md".to_string());
+    if let Some(page) = report_utf1::render(analyses, COMMAND) {
+        write(&out_dir.join(report_utf1::FILE), &page)?;
+        files.insert(1, report_utf1::FILE.to_string());
+    }
     Ok(files)
 }
 

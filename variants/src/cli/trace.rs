@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::io::Write;
 
-use placemat_codec::dfa::{whole_units, DEAD, PLACE_SHIFT};
+use placemat_codec::dfa::{whole_units, Transition, DEAD, PLACE_SHIFT};
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
 use super::decode::too_long;
@@ -34,16 +34,19 @@ struct Partial {
 }
 
 impl Partial {
-    /// Takes `n` payload bits of `digit`: below the bits so far, or where the
-    /// table's place code says (groups least significant first, wide units).
-    fn take(&mut self, n: u32, digit: u8, place: Option<u64>) {
+    /// Takes `n` payload bits of `digit`: below the bits so far, where the
+    /// table's place code says (groups least significant first, wide units),
+    /// or, for digit units, after multiplying by the transition's radix (the
+    /// value before the sequence's bias, modulo 2^64).
+    fn take(&mut self, n: u32, digit: u8, t: &Transition) {
         let payload = u64::from(digit) & ((1 << n) - 1);
-        self.value = match place {
-            Some(place) => {
+        self.value = match (t.place, t.radix) {
+            (Some(place), _) => {
                 let (shift, at) = ((place >> PLACE_SHIFT) as u32, place as u32 & 0xFF);
                 self.value.checked_shl(shift).unwrap_or(0) | payload.checked_shl(at).unwrap_or(0)
             }
-            None => self.value.checked_shl(n).unwrap_or(0) | payload,
+            (None, Some(radix)) => self.value.wrapping_mul(radix).wrapping_add(payload),
+            (None, None) => self.value.checked_shl(n).unwrap_or(0) | payload,
         };
         self.bits += u64::from(n);
     }
@@ -152,7 +155,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                 seq.clear();
                 continue;
             }
-            value.take(t.payload_bits, dfa.digits()[u as usize], t.place);
+            value.take(t.payload_bits, dfa.digits()[u as usize], &t);
             seq.push(u);
             if seq.len() > max_units {
                 return Err(too_long(codec, &input.name, seq_start, max_units));

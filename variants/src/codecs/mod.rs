@@ -9,6 +9,7 @@
 //! | `fss_utf_plan9.rs` | `fss-utf-plan9` (Thompson–Pike, 8 Sept 1992 = RFC 2279) |
 //! | `ken_draft.rs` | `ken-draft` (Thompson's 7-byte-type draft, 2 Sept 1992) |
 //! | `utf8_ext.rs` | `utf8-ext36`, `utf8-ext42` (FE/FF extensions) |
+//! | `utf1.rs` | `utf1` (ISO/IEC 10646-1:1993 Annex G) |
 //! | `printable6.rs` | `printable6` (6-bit printable continuation-bit encoding, 2018) |
 //! | `printable6_big.rs` | `printable6-big` (the same, for integers of any size) |
 //! | `cesu8.rs` | `cesu8` (Unicode TR 26), `mutf8` (Java's modified UTF-8) |
@@ -30,6 +31,7 @@ mod ken_draft;
 mod perl_utf8;
 mod printable6;
 mod printable6_big;
+mod utf1;
 mod utf16;
 mod utf8;
 mod utf8_ext;
@@ -42,6 +44,7 @@ pub use ken_draft::{KenDraft, KenDraftBranching};
 pub use perl_utf8::{PerlUtf8, PerlUtf8Branching};
 pub use printable6::{Printable6, Printable6Branching};
 pub use printable6_big::{Printable6Big, Printable6BigBranching};
+pub use utf1::{Utf1, Utf1Branching};
 pub use utf16::{
     Utf16Be, Utf16BeBranching, Utf16Le, Utf16LeBranching, Utf32Be, Utf32BeBranching, Utf32Le, Utf32LeBranching,
 };

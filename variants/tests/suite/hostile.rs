@@ -141,3 +141,18 @@ fn a_value_longer_than_the_limit_is_an_error_in_both_modes() {
     t.finish(&mut out).unwrap();
     assert_eq!(out, units);
 }
+
+/// Digit units whose digit set alternates with other bytes cut every position
+/// into 256 runs, each with its own bias: eight positions would be 256^8
+/// paths. The builder counts them before making any and refuses.
+#[test]
+fn digit_units_that_multiply_paths_are_refused_before_they_are_built() {
+    let set: String = (0..=255u32).step_by(2).map(|b| format!("{b:#04X} ..= {b:#04X}, ")).collect();
+    let text = format!(
+        "pub X {{ name: \"x\", value: u64, range: 0 ..= 0xFFFFFFFFFFFFFFFF, digits: [{set}], layout: explicit, \
+         forms: {{ 0 ..= 0xFFFFFFFFFFFFFFFF => \"{}\" }} }}",
+        ["[00-FF]"; 8].join(" ")
+    );
+    let err = refused(&text);
+    assert!(err.contains(&format!("more than {} unit-range paths", limits::MAX_PATHS)), "{err}");
+}

@@ -22,5 +22,6 @@ mod shift_validate;
 mod simd;
 mod table_walk;
 mod ui_descriptions;
+mod utf1;
 mod utf16;
 mod utf8;

@@ -130,7 +130,7 @@ const PERL: &[Vector] = &[
 ];
 
 /// Every vector encodes to its bytes, and decodes back through every strategy.
-fn check_vectors<C: Codec + Default + 'static>(vectors: &[Vector]) {
+pub(crate) fn check_vectors<C: Codec + Default + 'static>(vectors: &[Vector]) {
     let (strategies, model) = (strategies::<C>(), model_of::<C>());
     let name = &C::info().name;
     for &(value, bytes) in vectors {
@@ -155,7 +155,7 @@ fn check_padded<C: Codec + Default + 'static>(vectors: &[(&[u8], u64)]) {
 }
 
 /// Invalid inputs: `(bytes, valid_up_to, error_len)`, the same from every strategy.
-fn check_invalid<C: Codec + Default + 'static>(cases: &[(&[u8], usize, Option<usize>)]) {
+pub(crate) fn check_invalid<C: Codec + Default + 'static>(cases: &[(&[u8], usize, Option<usize>)]) {
     let strategies = strategies::<C>();
     for &(bytes, valid_up_to, error_len) in cases {
         let err = C::default().validate(bytes).unwrap_err();
@@ -167,7 +167,7 @@ fn check_invalid<C: Codec + Default + 'static>(cases: &[(&[u8], usize, Option<us
 /// Every input of one and two units, and of three whose first unit is a lead:
 /// every strategy agrees with the reference; values at each encoder form's ends
 /// (and one past them) round-trip.
-fn check_exhaustive<C: Codec + Default + 'static>() {
+pub(crate) fn check_exhaustive<C: Codec + Default + 'static>() {
     let (strategies, model) = (strategies::<C>(), model_of::<C>());
     for a in 0..=255u8 {
         check_agreement::<C>(&strategies, &[a]);

@@ -6,6 +6,8 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::BuildError;
+
+mod radix;
 use crate::model::{ConcreteForm, Model, UnitSet};
 
 /// One path through the automaton: a unit set and payload width per position.
@@ -22,6 +24,10 @@ pub(super) struct Path {
     /// payload is not simply read most significant group first in byte units
     /// ([`Model::places`]); empty otherwise.
     pub places: Vec<u32>,
+    /// For a model of digit units, the multiplier of each position: the value
+    /// read so far becomes `v * radix + digit` (1 while `v` is still 0); empty
+    /// otherwise.
+    pub radix: Vec<u32>,
 }
 
 impl Path {
@@ -30,6 +36,9 @@ impl Path {
     /// read so far shifts by the drop in `m` and the payload goes to its place
     /// less `m`. 0 for a path without places or a position without payload.
     pub fn code(&self, i: usize) -> u32 {
+        if !self.radix.is_empty() {
+            return self.radix[i];
+        }
         if self.places.is_empty() || self.bits[i] == 0 {
             return 0;
         }
@@ -45,6 +54,9 @@ impl Path {
         let mut p = self.clone();
         p.sets.insert(at, p.sets[at]);
         p.bits.insert(at, p.bits[at]);
+        if !p.radix.is_empty() {
+            p.radix.insert(at, p.radix[at]);
+        }
         p
     }
 }
@@ -58,6 +70,9 @@ pub(super) struct Paths {
 /// The paths of one concrete form (number `index`): its valid values, split
 /// into digit ranges.
 fn form_paths(model: &Model, form: &ConcreteForm, index: usize) -> Result<Vec<Path>, BuildError> {
+    if model.is_radix() {
+        return radix::form_paths(model, form, index);
+    }
     let mut out = Vec::new();
     let bias = form.bias.to_u64().ok_or(BuildError::TooLarge)?;
     let widths: Vec<u32> = form.units.iter().map(|u| u.payload_bits).collect();
@@ -67,7 +82,7 @@ fn form_paths(model: &Model, form: &ConcreteForm, index: usize) -> Result<Vec<Pa
         for seq in model.split_payloads(&form.units, lo, hi) {
             let sets = seq.iter().zip(&form.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
             let places = if model.is_placed() { model.places(&form.units) } else { Vec::new() };
-            out.push(Path { sets, bits: widths.clone(), bias, looped: None, form: index, places });
+            out.push(Path { sets, bits: widths.clone(), bias, looped: None, form: index, places, radix: Vec::new() });
         }
     }
     Ok(out)
@@ -152,7 +167,11 @@ pub(super) fn fold_constant(model: &Model, paths: &mut [Path], p: u32, i: u32) -
     let path = &mut paths[p as usize];
     let i = i as usize;
     let bits = path.bits[i];
-    if bits == 0 || path.looped.is_some() || (path.places.is_empty() && path.bits[..i].iter().any(|&b| b > 0)) {
+    if bits == 0
+        || path.looped.is_some()
+        || !path.radix.is_empty()
+        || (path.places.is_empty() && path.bits[..i].iter().any(|&b| b > 0))
+    {
         return false;
     }
     let mut digits = (0..=255u8)
