@@ -472,12 +472,12 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     #[inline]
     pub fn step<V: Value>(&self, input: &[u8]) -> Step<V> {
         if self.places.is_some() {
-            return self.step_with::<accumulate::Placed<V>, true>(input);
+            return self.step_with::<accumulate::Wrapping<V, accumulate::Place>>(input);
         }
         if self.radices.is_some() {
-            return self.step_with::<accumulate::Radix<V>, true>(input);
+            return self.step_with::<accumulate::Wrapping<V, accumulate::Multiply>>(input);
         }
-        self.step_with::<accumulate::Wrapping<V>, false>(input)
+        self.step_with::<accumulate::Wrapping<V, accumulate::Shift>>(input)
     }
 
     /// Like [`Dfa::step`] with `u64` values, for tables whose values can outgrow 64
@@ -489,7 +489,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             // Never cyclic (a table invariant): no value outgrows its sequence.
             return self.step(input);
         }
-        self.step_with::<accumulate::Checked, false>(input)
+        self.step_with::<accumulate::Checked>(input)
     }
 
     /// Decodes the sequence at the start of `input` to a value of any size. The
@@ -500,24 +500,24 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         if self.places.is_some() || self.radices.is_some() {
             return self.step::<u64>(input).map(crate::big::BigUint::from);
         }
-        self.step_with::<accumulate::Big, false>(input)
+        self.step_with::<accumulate::Big>(input)
     }
 
     /// The one step function: walks the table from the start state, handing each
-    /// unit's payload (and, with `JOINED`, its place or radix) to the
-    /// accumulator `A`.
+    /// unit's payload (and its transition's place or radix, if `A` reads one)
+    /// to the accumulator `A`.
     #[inline(always)]
-    fn step_with<A: accumulate::Accumulator, const JOINED: bool>(&self, input: &[u8]) -> Step<A::Out> {
+    fn step_with<A: accumulate::Accumulator>(&self, input: &[u8]) -> Step<A::Out> {
         let trans = self.trans.as_ref();
-        let places = self.places.as_ref().or(self.radices.as_ref()).map_or(&[][..], |p| p.as_ref());
+        let words = self.places.as_ref().or(self.radices.as_ref()).map_or(&[][..], |p| p.as_ref());
         let start = self.stride;
         let mut state = start;
         let mut acc = A::default();
         for (i, &b) in input.iter().enumerate() {
             let at = state + self.classes[b as usize] as usize;
             let e = trans[at];
-            let place = if JOINED { places.get(at).copied().unwrap_or(0) } else { 0 };
-            acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], place);
+            let word = if A::READS_WORD { words.get(at).copied().unwrap_or(0) } else { 0 };
+            acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], word);
             state = (e & STATE_MASK) as usize;
             if state == start {
                 let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];

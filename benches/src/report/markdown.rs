@@ -1,4 +1,5 @@
-//! Writes `papers/benchmarks.md` and its figures from one run's [`Results`].
+//! Writes `papers/benchmarks.md` and its figures (and `papers/simd.md`'s) from
+//! one run's [`Results`].
 //!
 //! ```
 //! use placemat_benches::report::COMMAND;
@@ -164,7 +165,9 @@ fn write_utf16(md: &mut String, results: &Results, order: &[String]) {
     }
 }
 
-/// Writes the report and its figures under `papers_dir`; returns the report path.
+/// Writes the report and its figures under `papers_dir`, and the figures of
+/// `simd.md` between its markers ([`super::simd_figures`]); returns the
+/// report path.
 pub fn write_report(
     results: &Results,
     machine: &Machine,
@@ -257,6 +260,13 @@ pub fn write_report(
     }
     let path = papers_dir.join("benchmarks.md");
     std::fs::write(&path, md)?;
+    // `simd.md`'s figures come from the same run, between its markers.
+    let simd_page = papers_dir.join("simd.md");
+    if let Ok(page) = std::fs::read_to_string(&simd_page) {
+        if let Some(page) = super::simd_figures::splice(&page, &super::simd_figures::render(results, &order)) {
+            std::fs::write(&simd_page, page)?;
+        }
+    }
     Ok(path)
 }
 

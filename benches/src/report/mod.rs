@@ -23,6 +23,7 @@
 //! statistics, in nanoseconds per iteration); the report uses the median.
 
 mod markdown;
+pub mod simd_figures;
 mod svg;
 mod targets;
 

@@ -124,12 +124,17 @@ const WHY_SIMD_VARIANT: &str = "A codec whose leads need more continuations chec
     boundaries inside a nibble (F8, FC) pays a fourth lookup on the current unit's low nibble, and \
     one with eight error classes a signed comparison per unit for its continuation units.";
 
+const WHY_VARIANT_DIGITS: &str = "UTF-1's encoder splits a payload into base-190 digits, a division by \
+    the constant 190 per digit (a multiply-high and a multiply-subtract in the generated code), where \
+    UTF-8's encoder shifts and masks; a CJK character is two such digits.";
+
 /// Why a variant's target can be missed, by codec and measurement.
 fn why_variant(codec: &str, group: &str, strategy: &str) -> &'static str {
     match (codec, group, strategy) {
         (_, "validate", "table") => WHY_VARIANT_ROWS,
         ("utf8-ext36" | "utf8-ext42", "decode", "table") => WHY_VARIANT_WIDE,
         ("fss-utf-xopen", "decode", "table") => WHY_VARIANT_SYNC,
+        ("utf1", "encode", _) => WHY_VARIANT_DIGITS,
         _ => WHY_VARIANT,
     }
 }

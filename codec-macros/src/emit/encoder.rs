@@ -43,13 +43,7 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
             };
         }
     });
-    let alphabet = match &model.unit {
-        placemat_codec::Unit::Byte => None,
-        placemat_codec::Unit::Alphabet(a) => {
-            let bytes = proc_macro2::Literal::byte_string(a);
-            Some(quote! { const ALPHABET: &[u8] = #bytes; })
-        }
-    };
+    let alphabet = matches!(model.unit, placemat_codec::Unit::Alphabet(_));
     let forms = &a.encode_forms;
     // Without a pre-mapping, forms that tile the value range in order are tested
     // by their upper bound alone, and the range and exclusion checks sit inside
@@ -94,7 +88,7 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
         let writes = if model.is_radix() {
             digit_writes(model, &f.units, value_ty)
         } else {
-            unit_writes(model, &f.units, alphabet.is_some())
+            unit_writes(model, &f.units, alphabet)
         };
         let bias = lit(bias);
         arms.push(quote! {
@@ -109,18 +103,31 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
             }
         });
     }
-    let digit_set = model.digit_set.as_ref().map(|set| {
-        let (n, bytes) = (set.len(), Literal::byte_string(set));
-        quote! { const DIGIT_SET: &[u8; #n] = #bytes; }
-    });
+    let units = unit_tables(model);
     Ok(quote! {
-        #alphabet
-        #digit_set
+        #units
         #(#checks)*
         #premap
         #(#arms)*
         Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 })
     })
+}
+
+/// The constants the unit writes index: the alphabet's symbols, or the
+/// bytes of a digit set.
+fn unit_tables(model: &Model) -> TokenStream {
+    let alphabet = match &model.unit {
+        placemat_codec::Unit::Byte => None,
+        placemat_codec::Unit::Alphabet(a) => {
+            let bytes = Literal::byte_string(a);
+            Some(quote! { const ALPHABET: &[u8] = #bytes; })
+        }
+    };
+    let digit_set = model.digit_set.as_ref().map(|set| {
+        let (n, bytes) = (set.len(), Literal::byte_string(set));
+        quote! { const DIGIT_SET: &[u8; #n] = #bytes; }
+    });
+    quote!(#alphabet #digit_set)
 }
 
 /// The statements writing a form of digit units into `slot` from its payload

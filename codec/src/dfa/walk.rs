@@ -9,7 +9,7 @@
 
 use alloc::vec::Vec;
 
-use super::accumulate::MASKS;
+use super::accumulate::{Join, Multiply, Place, Shift, MASKS};
 use super::{expanded, lockstep, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::{AsciiRuns, DecodeError, Value};
 
@@ -59,28 +59,22 @@ trait Feed: Copy {
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>);
 }
 
-/// How a unit's payload joins the value read so far in [`Classes`].
-const SHIFT: u8 = 0;
-/// `v = (v << s) | (payload << q)`, from [`super::Parts::places`].
-const PLACE: u8 = 1;
-/// `v = v * radix + payload`, from [`super::Parts::radices`].
-const RADIX: u8 = 2;
-
 /// The class-compressed table, specialized for byte units (`BYTES`: the digit
-/// map is not read), biased tables and how payload joins the value (`JOIN`:
-/// shifted in, placed from `places`, or multiplied in from `places` holding
+/// map is not read), biased tables and how payload joins the value (`J`:
+/// shifted in, or with each transition's word from `words`, the places or
 /// the radices).
 #[derive(Copy, Clone)]
-struct Classes<'t, const BYTES: bool, const BIASED: bool, const JOIN: u8> {
+struct Classes<'t, const BYTES: bool, const BIASED: bool, J> {
     trans: &'t [u32],
-    places: &'t [u64],
+    words: &'t [u64],
     classes: &'t [u8; 256],
     digits: &'t [u8; 256],
     biases: &'t [u64],
     start: usize,
+    join: core::marker::PhantomData<J>,
 }
 
-impl<const BYTES: bool, const BIASED: bool, const JOIN: u8> Feed for Classes<'_, BYTES, BIASED, JOIN> {
+impl<const BYTES: bool, const BIASED: bool, J: Join> Feed for Classes<'_, BYTES, BIASED, J> {
     #[inline(always)]
     fn start(self) -> usize {
         self.start
@@ -92,12 +86,8 @@ impl<const BYTES: bool, const BIASED: bool, const JOIN: u8> Feed for Classes<'_,
         let n = (e >> BITS_SHIFT) & 0xF;
         let digit = if BYTES { unit } else { self.digits[unit as usize] };
         let payload = u64::from(digit) & MASKS[n as usize];
-        let join = if JOIN == SHIFT { 0 } else { self.places.get(at).copied().unwrap_or(0) };
-        let v = match JOIN {
-            PLACE => (walk.v << ((join >> super::PLACE_SHIFT) & 63)) | (payload << (join & 63)),
-            RADIX => walk.v.wrapping_mul(join).wrapping_add(payload),
-            _ => (walk.v << n) | payload,
-        };
+        let word = if J::READS_WORD { self.words.get(at).copied().unwrap_or(0) } else { 0 };
+        let v = J::join(walk.v, n, payload, word);
         walk.state = (e & STATE_MASK) as usize;
         // Without biases every entry's bias index is 0 (the table invariant).
         let bias = if BIASED { self.biases.get((e >> BIAS_SHIFT) as usize).copied().unwrap_or(0) } else { 0 };
@@ -192,13 +182,13 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     let found = match (dfa.expanded(), biased) {
         (Some(table), false) => run(dfa, Expanded::<false> { table, biases: dfa.biases() }, input, out),
         (Some(table), true) => run(dfa, Expanded::<true> { table, biases: dfa.biases() }, input, out),
-        (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, PLACE>(dfa), input, out),
-        (None, _) if dfa.radices().is_some() => run(dfa, classes::<_, _, false, true, RADIX>(dfa), input, out),
+        (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, Place>(dfa), input, out),
+        (None, _) if dfa.radices().is_some() => run(dfa, classes::<_, _, false, true, Multiply>(dfa), input, out),
         (None, _) => match (dfa.facts.byte_digits, biased) {
-            (true, false) => run(dfa, classes::<_, _, true, false, SHIFT>(dfa), input, out),
-            (true, true) => run(dfa, classes::<_, _, true, true, SHIFT>(dfa), input, out),
-            (false, false) => run(dfa, classes::<_, _, false, false, SHIFT>(dfa), input, out),
-            (false, true) => run(dfa, classes::<_, _, false, true, SHIFT>(dfa), input, out),
+            (true, false) => run(dfa, classes::<_, _, true, false, Shift>(dfa), input, out),
+            (true, true) => run(dfa, classes::<_, _, true, true, Shift>(dfa), input, out),
+            (false, false) => run(dfa, classes::<_, _, false, false, Shift>(dfa), input, out),
+            (false, true) => run(dfa, classes::<_, _, false, true, Shift>(dfa), input, out),
         },
     };
     // Stepping from the boundary meets the same dead end or the same unfinished
@@ -206,16 +196,17 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     found.map_err(|at| dfa.slow_validate(input, at).err().unwrap_or(DecodeError::new(at, None)))
 }
 
-fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, const JOIN: u8>(
+fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, J: Join>(
     dfa: &Dfa<T, B>,
-) -> Classes<'_, BYTES, BIASED, JOIN> {
+) -> Classes<'_, BYTES, BIASED, J> {
     Classes {
         trans: dfa.trans.as_ref(),
-        places: dfa.places().or(dfa.radices()).unwrap_or(&[]),
+        words: dfa.places().or(dfa.radices()).unwrap_or(&[]),
         classes: &dfa.classes,
         digits: &dfa.digits,
         biases: dfa.biases.as_ref(),
         start: dfa.stride,
+        join: core::marker::PhantomData,
     }
 }
 

@@ -9,8 +9,8 @@
 //!   and T(z);
 //! * the example table of the English Wikipedia article "UTF-1" (code points
 //!   U+007F to U+7FFFFFFF, among them U+00A0 → `A0 A0`, U+0100 → `A1 21`,
-//!   U+FFFD → `F7 65 AD` and U+10FFFF → `FC 21 39 6E 6C`), whose values an
-//!   independent Rust implementation's tests (citing ISO-IR 178) also give.
+//!   U+FFFD → `F7 65 AD` and U+10FFFF → `FC 21 39 6E 6C`); 0000, 0041, 4015
+//!   and 4016 are the forms' boundaries, computed from Annex G's table.
 
 use placemat_codec::{Decoder, Encoder};
 use placemat_variants::codecs::Utf1;
