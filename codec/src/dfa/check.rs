@@ -28,8 +28,9 @@ pub enum TableError {
     /// An entry takes more than 8 payload bits.
     BadPayload,
     /// A fact (the ASCII runs, byte digits, sync or end units, the unit width)
-    /// disagrees with the table, or placed payloads come with a loop, an expanded
-    /// table, a shift or place past 63, or not one per transition.
+    /// disagrees with the table, placed payloads come with a loop, an expanded
+    /// table, a shift or place past 63, or not one per transition, or radices
+    /// come with a loop, places, or not one per transition.
     BadFacts,
     /// The automaton is said not to be cyclic, and `depth` does not prove it.
     BadDepth,
@@ -233,13 +234,6 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     // Placed payloads: one entry per transition, each shift and place below 64,
     // on a table without loops (no value outgrows its sequence) and without an
     // expanded table (whose entries are placed most significant first).
-    // Multipliers of digit units: one per transition, on a table without
-    // loops and without places.
-    if let Some(radices) = p.radices {
-        if radices.len() != p.transitions.len() || p.facts.cyclic || p.places.is_some() {
-            return false;
-        }
-    }
     if let Some(places) = p.places {
         if places.len() != p.transitions.len() || p.facts.cyclic || p.expanded.is_some() {
             return false;
@@ -250,6 +244,13 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
                 return false;
             }
             i += 1;
+        }
+    }
+    // Multipliers of digit units: one per transition, on a table without
+    // loops and without places.
+    if let Some(radices) = p.radices {
+        if radices.len() != p.transitions.len() || p.facts.cyclic || p.places.is_some() {
+            return false;
         }
     }
     // A class is a sync class when every live state but the start rejects it,
