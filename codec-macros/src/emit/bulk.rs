@@ -30,7 +30,7 @@ fn fast_loop(model: &Model, a: &Automaton, t: &Target<'_>, unmap: &TokenStream) 
     let size = proc_macro2::Literal::usize_unsuffixed(size);
     // Only tried when the window starts with an ASCII unit, so text without
     // ASCII pays one comparison per sequence for it.
-    let ascii_run = if a.facts.ascii_transparent {
+    let ascii_run = if a.facts.is_ascii_transparent() {
         quote! {
             if w[0] < 0x80 {
                 let run = ::placemat_codec::ascii_prefix(&input[pos..]);
@@ -68,7 +68,7 @@ pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
         quote!(value)
     };
     let (window_fns, fast_loop) = fast_loop(model, a, t, &unmap);
-    let exact_ascii = if a.facts.ascii_transparent {
+    let exact_ascii = if a.facts.is_ascii_transparent() {
         quote! {
             while let ::core::option::Option::Some(&b) = input.get(pos) {
                 if b >= 0x80 {

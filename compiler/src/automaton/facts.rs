@@ -35,8 +35,6 @@ pub struct Facts {
     /// itself (a repeated unit): what the branching decoder's state functions,
     /// which inline into each other, can follow.
     pub loops_on_one_state: bool,
-    /// Units 00–7F are single-unit values of themselves from the start state.
-    pub ascii_transparent: bool,
     /// The ASCII code units (of the codec's width and byte order) that are
     /// whole sequences of themselves from the start state: what the table
     /// walkers and validators copy or skip in runs.
@@ -62,6 +60,12 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// Whether units 00–7F are single-unit values of themselves from the start
+    /// state (byte ASCII runs).
+    pub fn is_ascii_transparent(&self) -> bool {
+        self.ascii_runs == AsciiRuns::Bytes
+    }
+
     /// Whether `unit` is a sync unit.
     pub fn is_sync(&self, unit: u8) -> bool {
         self.sync_units[unit as usize / 64] >> (unit % 64) & 1 == 1
@@ -76,7 +80,6 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         cyclic: self_loops || depth.is_none(),
         loops_on_one_state: depth.is_some(),
         depth: if self_loops { None } else { depth },
-        ascii_transparent: ascii_runs(a) == AsciiRuns::Bytes,
         ascii_runs: ascii_runs(a),
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),

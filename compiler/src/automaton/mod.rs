@@ -22,7 +22,7 @@
 //! assert_eq!(a.class_count(), 4);
 //! // States: dead, start, "one continuation to go".
 //! assert_eq!(a.state_count(), 3);
-//! assert!(a.facts.ascii_transparent && !a.facts.cyclic);
+//! assert!(a.facts.is_ascii_transparent() && !a.facts.cyclic);
 //! assert_eq!(a.edge(1, 0xC3).next, 2);
 //! assert_eq!(a.state_forms[2], [1]); // in the middle of the second form
 //! ```

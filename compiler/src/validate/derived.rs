@@ -90,29 +90,14 @@ fn check_explicit_range(
         _ if given.0 < bias => {
             c.error(bias_at, format!("the bias {} is above the form's first value {}", hex(&bias), hex(&given.0)))
         }
-        _ if model.is_radix() && &given.1 - &bias >= model.capacity(&f.form.units) => {
+        _ if &given.1 - &bias >= model.capacity(&f.form.units) => {
             let less = if bias.is_zero() { String::new() } else { format!(" less the bias {}", hex(&bias)) };
-            c.error_range(
-                range_lit,
-                format!(
-                    "the values {}..={}{less} need more than the {} payloads the form's digits spell",
-                    hex(&given.0),
-                    hex(&given.1),
-                    model.capacity(&f.form.units)
-                ),
-            )
-        }
-        _ if !model.is_radix() && (&given.1 - &bias).bits() > u64::from(bits) => {
-            let less = if bias.is_zero() { String::new() } else { format!(" less the bias {}", hex(&bias)) };
-            c.error_range(
-                range_lit,
-                format!(
-                    "the values {}..={}{less} need {} payload bits, but the form carries {bits}",
-                    hex(&given.0),
-                    hex(&given.1),
-                    (&given.1 - &bias).bits()
-                ),
-            )
+            let need = if model.is_radix() {
+                format!("need more than the {} payloads the form's digits spell", model.capacity(&f.form.units))
+            } else {
+                format!("need {} payload bits, but the form carries {bits}", (&given.1 - &bias).bits())
+            };
+            c.error_range(range_lit, format!("the values {}..={}{less} {need}", hex(&given.0), hex(&given.1)))
         }
         _ => {}
     }
