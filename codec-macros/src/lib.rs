@@ -97,6 +97,17 @@
 //!   read `v = v * radix + digit` per transition (`placemat_codec::dfa::Parts::radices`),
 //!   the expanded table holds `digit · radix^k`, and each path's bias absorbs the
 //!   constant by which a form's digit differs from the table's one digit map.
+//! * **Rules across adjacent values.** `forbid: [0xD800 ..= 0xDBFF then 0xDC00
+//!   ..= 0xDFFF]` says a value of the first range is never directly followed
+//!   by one of the second (WTF-8). At most 4 rules, closed ranges inside
+//!   `range`, bounded values, forms of bit patterns, no `premap`. The
+//!   automaton then has one start state per *context* (what the value before
+//!   leaves; `placemat_compiler::contexts`): decoders reject the second value
+//!   (the error is at it), `Decoder::step_in` / `Decoder::context_after` read in
+//!   a context, and `Encoder::encode_all` refuses the pair with
+//!   `EncodeError::ForbiddenAfter`, naming the index of the second value. Such
+//!   a codec has no expanded table and no SIMD validator (the rule spans two
+//!   sequences); its branching decoder steps one sequence at a time.
 //! * **Layouts.** `shortest`: each form starts where the previous one ends, with no
 //!   bias, so a value must use the shortest form that holds it (UTF-8). `biased`:
 //!   each form starts where the previous one ends and is biased by its first value,

@@ -163,9 +163,41 @@ pub trait DynCodec: Send + Sync {
     fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError>;
     /// One decoding step with the chosen strategy.
     fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64>;
+    /// One decoding step in `context` ([`Decoder::step_in`]).
+    fn step_in(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        let _ = context;
+        self.step(strategy, input)
+    }
+    /// The context after `value` ([`Decoder::context_after`]).
+    fn context_after(&self, value: u64) -> usize {
+        let _ = value;
+        0
+    }
+    /// Whether a rule forbids `value` right after `before` ([`Encoder::forbids`]).
+    fn forbids(&self, before: u64, value: u64) -> bool {
+        let _ = (before, value);
+        false
+    }
     /// Validates `input` with the codec's fastest validator.
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         self.dfa().validate(input)
+    }
+    /// Validates `input` read in `context`; the verdict and the context at the
+    /// end of the valid prefix ([`Dfa::validate_in`]). The default steps with
+    /// [`DynCodec::step_in`] and [`DynCodec::context_after`].
+    fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+        let (mut pos, mut context) = (0, context);
+        while pos < input.len() {
+            match self.step_in(Strategy::Table, context, &input[pos..]) {
+                Step::Value { len, value } => {
+                    context = self.context_after(value);
+                    pos += len;
+                }
+                Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), context),
+                Step::Incomplete => return (Err(DecodeError::new(pos, None)), context),
+            }
+        }
+        (Ok(()), context)
     }
     /// One decoding step to a value of any size (the only exact one for unbounded
     /// codecs, whose [`DynCodec::step`] reports values above `u64::MAX` as invalid).
@@ -206,8 +238,27 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
         }
         .map(crate::Value::to_u64)
     }
+    fn step_in(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        match strategy {
+            Strategy::Table => Decoder::step_in(self, context, input),
+            Strategy::Branching => C::Branching::default().step_in(context, input),
+        }
+        .map(crate::Value::to_u64)
+    }
+    fn context_after(&self, value: u64) -> usize {
+        crate::Value::from_u64(value).map_or(0, |v| Decoder::context_after(self, &v))
+    }
+    fn forbids(&self, before: u64, value: u64) -> bool {
+        match (crate::Value::from_u64(before), crate::Value::from_u64(value)) {
+            (Some(b), Some(v)) => Encoder::forbids(self, b, v),
+            _ => false,
+        }
+    }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)
+    }
+    fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+        C::dfa().validate_in(context, input)
     }
     #[cfg(feature = "big")]
     fn step_big(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigUint> {
@@ -235,5 +286,11 @@ impl Decoder for DynDecoder<'_> {
     type Value = u64;
     fn step(&self, input: &[u8]) -> Step<u64> {
         self.codec.step(self.strategy, input)
+    }
+    fn step_in(&self, context: usize, input: &[u8]) -> Step<u64> {
+        self.codec.step_in(self.strategy, context, input)
+    }
+    fn context_after(&self, value: &u64) -> usize {
+        self.codec.context_after(*value)
     }
 }

@@ -109,15 +109,39 @@ pub trait Decoder {
     /// The value type.
     type Value: Value;
 
-    /// Decodes the sequence at the start of `input`.
+    /// Decodes the sequence at the start of `input`, as at the start of input
+    /// (context 0).
     fn step(&self, input: &[u8]) -> Step<Self::Value>;
+
+    /// Decodes the sequence at the start of `input` in `context`: what a codec
+    /// with rules across adjacent values (WTF-8: no low surrogate right after
+    /// a high one) remembers of the value before, as
+    /// [`Decoder::context_after`] gives it. Codecs without such rules have
+    /// only context 0, and the default is [`Decoder::step`].
+    #[inline]
+    fn step_in(&self, context: usize, input: &[u8]) -> Step<Self::Value> {
+        let _ = context;
+        self.step(input)
+    }
+
+    /// The context after `value` (0 for a codec without rules across values,
+    /// and after any value no rule looks back at). After an invalid sequence
+    /// decoding goes on in context 0.
+    #[inline]
+    fn context_after(&self, value: &Self::Value) -> usize {
+        let _ = value;
+        0
+    }
 
     /// Checks that `input` is a concatenation of valid sequences.
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
-        let mut pos = 0;
+        let (mut pos, mut context) = (0, 0);
         while pos < input.len() {
-            match self.step(&input[pos..]) {
-                Step::Value { len, .. } => pos += len,
+            match self.step_in(context, &input[pos..]) {
+                Step::Value { len, value } => {
+                    context = self.context_after(&value);
+                    pos += len
+                }
                 Step::Invalid { len } => return Err(DecodeError::new(pos, Some(len))),
                 Step::Incomplete => return Err(DecodeError::new(pos, None)),
             }
@@ -128,10 +152,11 @@ pub trait Decoder {
     /// Appends the values of `input` to `out`. On error, the values before the error
     /// have been appended.
     fn decode_into(&self, input: &[u8], out: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
-        let mut pos = 0;
+        let (mut pos, mut context) = (0, 0);
         while pos < input.len() {
-            match self.step(&input[pos..]) {
+            match self.step_in(context, &input[pos..]) {
                 Step::Value { value, len } => {
+                    context = self.context_after(&value);
                     out.push(value);
                     pos += len;
                 }
@@ -152,14 +177,16 @@ pub trait Decoder {
     /// Decodes `input`, replacing each maximal subpart (and a truncated tail) by one
     /// U+FFFD.
     fn decode_lossy_into(&self, input: &[u8], out: &mut Vec<Self::Value>) {
-        let mut pos = 0;
+        let (mut pos, mut context) = (0, 0);
         while pos < input.len() {
-            match self.step(&input[pos..]) {
+            match self.step_in(context, &input[pos..]) {
                 Step::Value { value, len } => {
+                    context = self.context_after(&value);
                     out.push(value);
                     pos += len;
                 }
                 Step::Invalid { len } => {
+                    context = 0;
                     out.push(Self::Value::REPLACEMENT);
                     pos += len;
                 }
@@ -183,7 +210,7 @@ pub trait Decoder {
     where
         Self: Sized,
     {
-        Items { decoder: self, input, pos: 0 }
+        Items { decoder: self, input, pos: 0, context: 0 }
     }
 }
 
@@ -192,6 +219,14 @@ impl<D: Decoder + ?Sized> Decoder for &D {
     #[inline]
     fn step(&self, input: &[u8]) -> Step<Self::Value> {
         (**self).step(input)
+    }
+    #[inline]
+    fn step_in(&self, context: usize, input: &[u8]) -> Step<Self::Value> {
+        (**self).step_in(context, input)
+    }
+    #[inline]
+    fn context_after(&self, value: &Self::Value) -> usize {
+        (**self).context_after(value)
     }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         (**self).validate(input)
@@ -210,6 +245,7 @@ pub struct Items<'a, D> {
     decoder: &'a D,
     input: &'a [u8],
     pos: usize,
+    context: usize,
 }
 
 impl<D: Decoder> Iterator for Items<'_, D> {
@@ -220,7 +256,12 @@ impl<D: Decoder> Iterator for Items<'_, D> {
         if start >= self.input.len() {
             return None;
         }
-        let (len, value) = match self.decoder.step(&self.input[start..]) {
+        let step = self.decoder.step_in(self.context, &self.input[start..]);
+        self.context = match &step {
+            Step::Value { value, .. } => self.decoder.context_after(value),
+            _ => 0,
+        };
+        let (len, value) = match step {
             Step::Value { value, len } => (len, Ok(value)),
             Step::Invalid { len } => (len, Err(ItemError::Invalid)),
             Step::Incomplete => (self.input.len() - start, Err(ItemError::Incomplete)),

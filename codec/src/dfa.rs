@@ -19,7 +19,7 @@
 //! let trans = [0, 0, 2 | (7 << 16), 0];
 //! // With no live state but the start, every unit is a sync unit and an end unit.
 //! let facts =
-//!     Facts { ascii_runs: AsciiRuns::Bytes, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], end_units: [u64::MAX; 4], continuation_bits: 0 };
+//!     Facts { ascii_runs: AsciiRuns::Bytes, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], end_units: [u64::MAX; 4], continuation_bits: 0, contexts: 1 };
 //! let dfa = Dfa::new(Parts {
 //!     classes: &classes,
 //!     digits: &digits,
@@ -59,6 +59,11 @@
 //! * State [`DEAD`] (id 0) rejects: every transition from it returns to it. The
 //!   start state (id = class count) is also the accepting state: a transition that
 //!   lands on it completes a sequence and emits `v + bias`.
+//! * A codec with rules across adjacent values (WTF-8: no low surrogate right
+//!   after a high one) has one start state per *context* ([`Facts::contexts`]):
+//!   states 1 to `contexts` (ids premultiplied) are all boundaries, where a
+//!   sequence ends, and a sequence read in context `c` starts in state `1 + c`.
+//!   Context 0 is the start of input.
 //!
 //! Besides the table, [`Parts`] carries what the compiler derived from the
 //! automaton once — [`Facts`], the shift rows of the validator ([`ShiftRows`]),
@@ -166,6 +171,11 @@ pub struct Facts {
     /// payload bits, and none adds a bias or places its payload (0 if not so):
     /// valid input then decodes without the table (see [`Dfa::decode_into`]).
     pub continuation_bits: u8,
+    /// The start states, one per context of the codec's rules across
+    /// adjacent values: states 1 to `contexts` (1 without rules). Sync units
+    /// then also act alike from every start state, and end units lead to the
+    /// start of context 0.
+    pub contexts: u8,
 }
 
 impl Facts {
@@ -285,13 +295,15 @@ struct Shift {
     width: u32,
     /// The start state's offset.
     start: u32,
+    /// Bit `k` is set when offset `k` is a start state's (a boundary).
+    boundaries: u128,
 }
 
 impl Shift {
-    const fn of(rows: &ShiftRows<'_>, start_state: usize) -> Shift {
-        let mut out = Shift { rows: [0; 256], width: 0, start: 0 };
-        match *rows {
-            ShiftRows::None => {}
+    const fn of(rows: &ShiftRows<'_>, contexts: u8) -> Shift {
+        let mut out = Shift { rows: [0; 256], width: 0, start: 0, boundaries: 0 };
+        let offsets = match *rows {
+            ShiftRows::None => return out,
             ShiftRows::Narrow { offsets, rows } => {
                 let mut u = 0;
                 while u < 256 {
@@ -299,13 +311,19 @@ impl Shift {
                     u += 1;
                 }
                 out.width = 6;
-                out.start = offsets[start_state] as u32;
+                offsets
             }
             ShiftRows::Wide { offsets, rows } => {
                 out.rows = *rows;
                 out.width = 7;
-                out.start = offsets[start_state] as u32;
+                offsets
             }
+        };
+        out.start = offsets[1] as u32;
+        let mut s = 1;
+        while s <= contexts as usize {
+            out.boundaries |= 1 << offsets[s];
+            s += 1;
         }
         out
     }
@@ -352,7 +370,7 @@ impl Dfa<&'static [u32], &'static [u64]> {
             simd: parts.simd,
             stride,
             facts: parts.facts,
-            shift: Shift::of(&parts.shift, 1),
+            shift: Shift::of(&parts.shift, parts.facts.contexts),
         }
     }
 }
@@ -374,7 +392,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             simd: parts.simd,
             stride,
             facts: parts.facts,
-            shift: Shift::of(&parts.shift, 1),
+            shift: Shift::of(&parts.shift, parts.facts.contexts),
         })
     }
 }
@@ -429,9 +447,36 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn state_count(&self) -> usize {
         self.trans.as_ref().len() / self.stride
     }
-    /// The start (and accepting) state's id.
+    /// The start state's id (of context 0; an accepting state).
     pub fn start(&self) -> usize {
         self.stride
+    }
+    /// The number of contexts: start states, one per context of the codec's
+    /// rules across adjacent values ([`Facts::contexts`]).
+    pub fn contexts(&self) -> usize {
+        usize::from(self.facts.contexts)
+    }
+    /// The start state of `context` (context 0 past the last one).
+    pub fn start_of(&self, context: usize) -> usize {
+        if context < self.contexts() {
+            (1 + context) * self.stride
+        } else {
+            self.stride
+        }
+    }
+    /// Whether `state` is a boundary: one of the start states, where a
+    /// sequence ends and the next begins.
+    #[inline(always)]
+    pub fn is_boundary(&self, state: usize) -> bool {
+        state.wrapping_sub(self.stride) < self.contexts() * self.stride
+    }
+    /// The context a boundary state stands for (0 for any other state).
+    pub fn context_of(&self, state: usize) -> usize {
+        if self.is_boundary(state) {
+            state / self.stride - 1
+        } else {
+            0
+        }
     }
     /// Whether units 00–7F decode to themselves from the start state.
     pub fn is_ascii_transparent(&self) -> bool {
@@ -471,13 +516,25 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// with wrapping `u64` arithmetic: exact for automata that are not cyclic.
     #[inline]
     pub fn step<V: Value>(&self, input: &[u8]) -> Step<V> {
+        self.step_from(self.stride, input).0
+    }
+
+    /// [`Dfa::step`] in `context` (see [`crate::Decoder::step_in`]).
+    #[inline]
+    pub fn step_in<V: Value>(&self, context: usize, input: &[u8]) -> Step<V> {
+        self.step_from(self.start_of(context), input).0
+    }
+
+    /// [`Dfa::step`] from start state `from`, with the state it ends in.
+    #[inline]
+    fn step_from<V: Value>(&self, from: usize, input: &[u8]) -> (Step<V>, usize) {
         if self.places.is_some() {
-            return self.step_with::<accumulate::Wrapping<V, accumulate::Place>>(input);
+            return self.step_with::<accumulate::Wrapping<V, accumulate::Place>>(from, input);
         }
         if self.radices.is_some() {
-            return self.step_with::<accumulate::Wrapping<V, accumulate::Multiply>>(input);
+            return self.step_with::<accumulate::Wrapping<V, accumulate::Multiply>>(from, input);
         }
-        self.step_with::<accumulate::Wrapping<V, accumulate::Shift>>(input)
+        self.step_with::<accumulate::Wrapping<V, accumulate::Shift>>(from, input)
     }
 
     /// Like [`Dfa::step`] with `u64` values, for tables whose values can outgrow 64
@@ -489,7 +546,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             // Never cyclic (a table invariant): no value outgrows its sequence.
             return self.step(input);
         }
-        self.step_with::<accumulate::Checked>(input)
+        self.step_with::<accumulate::Checked>(self.stride, input).0
     }
 
     /// Decodes the sequence at the start of `input` to a value of any size. The
@@ -500,18 +557,18 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         if self.places.is_some() || self.radices.is_some() {
             return self.step::<u64>(input).map(crate::big::BigUint::from);
         }
-        self.step_with::<accumulate::Big>(input)
+        self.step_with::<accumulate::Big>(self.stride, input).0
     }
 
-    /// The one step function: walks the table from the start state, handing each
-    /// unit's payload (and its transition's place or radix, if `A` reads one)
-    /// to the accumulator `A`.
+    /// The one step function: walks the table from start state `from`,
+    /// handing each unit's payload (and its transition's place or radix, if
+    /// `A` reads one) to the accumulator `A`; returns the step and the state
+    /// it ends in (the boundary reached, after a value).
     #[inline(always)]
-    fn step_with<A: accumulate::Accumulator>(&self, input: &[u8]) -> Step<A::Out> {
+    fn step_with<A: accumulate::Accumulator>(&self, from: usize, input: &[u8]) -> (Step<A::Out>, usize) {
         let trans = self.trans.as_ref();
         let words = self.places.as_ref().or(self.radices.as_ref()).map_or(&[][..], |p| p.as_ref());
-        let start = self.stride;
-        let mut state = start;
+        let mut state = from;
         let mut acc = A::default();
         for (i, &b) in input.iter().enumerate() {
             let at = state + self.classes[b as usize] as usize;
@@ -519,20 +576,21 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             let word = if A::READS_WORD { words.get(at).copied().unwrap_or(0) } else { 0 };
             acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], word);
             state = (e & STATE_MASK) as usize;
-            if state == start {
+            if self.is_boundary(state) {
                 let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
-                return match acc.finish(bias) {
+                let step = match acc.finish(bias) {
                     Some(value) => Step::Value { value, len: i + 1 },
                     None => Step::Invalid { len: i + 1 },
                 };
+                return (step, state);
             }
             if state == DEAD {
                 // The maximal subpart: the units before this one, or this one
                 // alone, in whole code units.
-                return dead_end(i, usize::from(self.facts.unit_bytes), input.len());
+                return (dead_end(i, usize::from(self.facts.unit_bytes), input.len()), DEAD);
             }
         }
-        Step::Incomplete
+        (Step::Incomplete, state)
     }
 
     /// Where each transition puts its payload, for tables that say
@@ -595,14 +653,8 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         let sync = &self.facts.cuts();
         let ascii = self.facts.ascii_runs;
         let found = match self.shift.width {
-            6 => {
-                lockstep::validate(shift::Walker::<u64>::new(&self.shift.rows, 6, self.shift.start, ascii), sync, input)
-            }
-            7 => lockstep::validate(
-                shift::Walker::<u128>::new(&self.shift.rows, 7, self.shift.start, ascii),
-                sync,
-                input,
-            ),
+            6 => lockstep::validate(shift::Walker::<u64>::new(&self.shift, ascii), sync, input),
+            7 => lockstep::validate(shift::Walker::<u128>::new(&self.shift, ascii), sync, input),
             _ => return self.validate_by_table(input),
         };
         found.or_else(|boundary| self.slow_validate(input, boundary))
@@ -616,15 +668,41 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             trans: self.trans.as_ref(),
             classes: &self.classes,
             start: self.stride,
+            span: self.contexts() * self.stride,
             ascii: self.facts.ascii_runs,
         };
         lockstep::validate(walker, &self.facts.cuts(), input).or_else(|boundary| self.slow_validate(input, boundary))
     }
 
-    /// Step-by-step validation from a known boundary, for exact error positions.
-    fn slow_validate(&self, input: &[u8], mut pos: usize) -> Result<(), DecodeError> {
+    /// Validates `input` read in `context` ([`crate::Decoder::step_in`]);
+    /// returns the verdict and the context at the end of the valid prefix
+    /// (where the next chunk of a stream goes on). Without rules across
+    /// values this is [`Dfa::validate`]; with them, a walk step by step.
+    pub fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+        if self.contexts() == 1 {
+            return (self.validate(input), 0);
+        }
+        let (mut pos, mut state) = (0, self.start_of(context));
         while pos < input.len() {
-            match self.step::<u64>(&input[pos..]) {
+            let (step, end) = self.step_from::<u64>(state, &input[pos..]);
+            match step {
+                Step::Value { len, .. } => pos += len,
+                Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), self.context_of(state)),
+                Step::Incomplete => return (Err(DecodeError::new(pos, None)), self.context_of(state)),
+            }
+            state = end;
+        }
+        (Ok(()), self.context_of(state))
+    }
+
+    /// Step-by-step validation from a known boundary in context 0, for exact
+    /// error positions.
+    fn slow_validate(&self, input: &[u8], mut pos: usize) -> Result<(), DecodeError> {
+        let mut state = self.stride;
+        while pos < input.len() {
+            let (step, end) = self.step_from::<u64>(state, &input[pos..]);
+            state = end;
+            match step {
                 Step::Value { len, .. } => pos += len,
                 Step::Invalid { len } => return Err(DecodeError::new(pos, Some(len))),
                 Step::Incomplete => return Err(DecodeError::new(pos, None)),

@@ -41,6 +41,16 @@ pub trait Encoder {
     /// On error nothing meaningful has been written.
     fn encode(&self, value: Self::Value, out: &mut [u8]) -> Result<usize, EncodeError>;
 
+    /// Whether a rule of the codec forbids `value` right after `before`
+    /// (see [`Decoder::context_after`](crate::Decoder::context_after)):
+    /// [`Encoder::encode_all`] refuses such a pair, so that what it writes
+    /// decodes to the same values. `false` for codecs without rules.
+    #[inline]
+    fn forbids(&self, before: Self::Value, value: Self::Value) -> bool {
+        let _ = (before, value);
+        false
+    }
+
     /// Worst-case output length for `values` values (saturating).
     fn max_encoded_len(&self, values: usize) -> usize {
         values.saturating_mul(self.max_units())
@@ -64,12 +74,20 @@ pub trait Encoder {
 
     /// Appends the encodings of all `values` to `out`. On error, the encodings of the
     /// values before the refused one have been appended; the error's index is the
-    /// number of values encoded.
+    /// number of values encoded. A value a rule forbids after the one before it
+    /// ([`Encoder::forbids`]) is refused with [`EncodeError::ForbiddenAfter`].
     fn encode_all(&self, values: &[Self::Value], out: &mut Vec<u8>) -> Result<(), (usize, EncodeError)> {
         let start = out.len();
         out.resize(start + self.max_encoded_len(values.len()), 0);
         let mut pos = start;
         for (i, &v) in values.iter().enumerate() {
+            if let Some(&before) = i.checked_sub(1).and_then(|k| values.get(k)) {
+                if self.forbids(before, v) {
+                    out.truncate(pos);
+                    let (before, value) = (before.to_u64(), v.to_u64());
+                    return Err((i, EncodeError::ForbiddenAfter { before, value }));
+                }
+            }
             match self.encode(v, &mut out[pos..]) {
                 Ok(n) => pos += n,
                 Err(e) => {

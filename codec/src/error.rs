@@ -104,6 +104,15 @@ pub enum EncodeError {
         /// Units the encoding of this value needs.
         needed: usize,
     },
+    /// A rule of the codec forbids this value right after the one before it
+    /// (WTF-8: a low surrogate after a high one, which would decode as one
+    /// supplementary value).
+    ForbiddenAfter {
+        /// The value before.
+        before: u64,
+        /// The value that was refused.
+        value: u64,
+    },
 }
 
 impl fmt::Display for EncodeError {
@@ -117,6 +126,9 @@ impl fmt::Display for EncodeError {
             }
             EncodeError::BufferTooSmall { needed } => {
                 write!(f, "output buffer too small: {needed} units needed")
+            }
+            EncodeError::ForbiddenAfter { before, value } => {
+                write!(f, "U+{value:04X} may not follow U+{before:04X} in this codec")
             }
         }
     }

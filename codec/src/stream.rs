@@ -42,12 +42,14 @@ pub struct StreamDecoder<D> {
     decoder: D,
     pending: Vec<u8>,
     offset: usize,
+    /// The context after the last item ([`Decoder::context_after`]).
+    context: usize,
 }
 
 impl<D: Decoder> StreamDecoder<D> {
     /// A stream decoder at offset 0.
     pub fn new(decoder: D) -> Self {
-        StreamDecoder { decoder, pending: Vec::new(), offset: 0 }
+        StreamDecoder { decoder, pending: Vec::new(), offset: 0, context: 0 }
     }
 
     /// The strategy this stream runs.
@@ -67,8 +69,14 @@ impl<D: Decoder> StreamDecoder<D> {
 
     fn emit(&mut self, step: Step<D::Value>, sink: &mut impl FnMut(Item<D::Value>)) -> usize {
         let (len, value) = match step {
-            Step::Value { value, len } => (len, Ok(value)),
-            Step::Invalid { len } => (len, Err(ItemError::Invalid)),
+            Step::Value { value, len } => {
+                self.context = self.decoder.context_after(&value);
+                (len, Ok(value))
+            }
+            Step::Invalid { len } => {
+                self.context = 0;
+                (len, Err(ItemError::Invalid))
+            }
             Step::Incomplete => unreachable!("incomplete steps are held back"),
         };
         sink(Item { span: self.offset..self.offset + len, value });
@@ -86,7 +94,7 @@ impl<D: Decoder> StreamDecoder<D> {
             };
             self.pending.push(b);
             chunk = rest;
-            let step = self.decoder.step(&self.pending);
+            let step = self.decoder.step_in(self.context, &self.pending);
             if step == Step::Incomplete {
                 continue;
             }
@@ -103,7 +111,7 @@ impl<D: Decoder> StreamDecoder<D> {
     fn run(&mut self, chunk: &[u8], sink: &mut impl FnMut(Item<D::Value>)) {
         let mut pos = 0;
         while pos < chunk.len() {
-            let step = self.decoder.step(&chunk[pos..]);
+            let step = self.decoder.step_in(self.context, &chunk[pos..]);
             if step == Step::Incomplete {
                 self.pending.extend_from_slice(&chunk[pos..]);
                 return;

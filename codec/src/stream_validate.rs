@@ -1,21 +1,23 @@
 //! Streaming validation: input arrives in chunks, each is checked by a
 //! whole-buffer validator (the codec's fastest: SIMD where it has one), and only
-//! the one sequence still open at a chunk's end is carried over.
+//! the one sequence still open at a chunk's end is carried over, with the
+//! context the codec's rules across adjacent values keep (0 for codecs
+//! without rules; see [`crate::Decoder::step_in`]).
 //!
 //! ```
 //! use placemat_codec::{DecodeError, StreamValidator};
 //!
-//! // A toy validator: `0x01 x` pairs only.
-//! fn pairs(input: &[u8]) -> Result<(), DecodeError> {
+//! // A toy validator: `0x01 x` pairs only, in the one context 0.
+//! fn pairs(_context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
 //!     let mut i = 0;
 //!     while i < input.len() {
 //!         match input[i..] {
-//!             [1] => return Err(DecodeError::new(i, None)),
+//!             [1] => return (Err(DecodeError::new(i, None)), 0),
 //!             [1, _, ..] => i += 2,
-//!             _ => return Err(DecodeError::new(i, Some(1))),
+//!             _ => return (Err(DecodeError::new(i, Some(1))), 0),
 //!         }
 //!     }
-//!     Ok(())
+//!     (Ok(()), 0)
 //! }
 //!
 //! let mut v = StreamValidator::new(pairs);
@@ -34,22 +36,25 @@ use crate::DecodeError;
 
 /// A validator over chunks, with errors at stream offsets.
 ///
-/// `check` validates a whole buffer as [`crate::Decoder::validate`] does. The
-/// state kept between chunks is the stream offset and the units of the open
-/// sequence (at most the codec's longest sequence; all of an unbounded value).
+/// `check(context, buffer)` validates a whole buffer read in `context` as
+/// [`crate::dfa::Dfa::validate_in`] does, returning the verdict and the context at
+/// the end of the valid prefix. The state kept between chunks is the stream
+/// offset, that context, and the units of the open sequence (at most the
+/// codec's longest sequence; all of an unbounded value).
 /// After an error, every call returns that error.
 #[derive(Clone, Debug)]
 pub struct StreamValidator<F> {
     check: F,
     pending: Vec<u8>,
     offset: usize,
+    context: usize,
     error: Option<DecodeError>,
 }
 
-impl<F: Fn(&[u8]) -> Result<(), DecodeError>> StreamValidator<F> {
-    /// A validator at offset 0 that checks buffers with `check`.
+impl<F: Fn(usize, &[u8]) -> (Result<(), DecodeError>, usize)> StreamValidator<F> {
+    /// A validator at offset 0, in context 0, that checks buffers with `check`.
     pub fn new(check: F) -> Self {
-        StreamValidator { check, pending: Vec::new(), offset: 0, error: None }
+        StreamValidator { check, pending: Vec::new(), offset: 0, context: 0, error: None }
     }
 
     /// The stream offset where the open sequence (or the next) starts.
@@ -89,7 +94,9 @@ impl<F: Fn(&[u8]) -> Result<(), DecodeError>> StreamValidator<F> {
             Some(rest) => rest,
             None => return Ok(()),
         };
-        match (self.check)(rest) {
+        let (verdict, context) = (self.check)(self.context, rest);
+        self.context = context;
+        match verdict {
             Ok(()) => {
                 self.offset += rest.len();
                 Ok(())
@@ -114,8 +121,10 @@ impl<F: Fn(&[u8]) -> Result<(), DecodeError>> StreamValidator<F> {
         let mut n = chunk.len().min(64);
         loop {
             self.pending.extend_from_slice(&chunk[self.pending.len() - held..n]);
-            match (self.check)(&self.pending) {
+            let (verdict, context) = (self.check)(self.context, &self.pending);
+            match verdict {
                 Ok(()) => {
+                    self.context = context;
                     self.offset += self.pending.len();
                     self.pending.clear();
                     return Ok(Some(&chunk[n..]));
@@ -123,6 +132,7 @@ impl<F: Fn(&[u8]) -> Result<(), DecodeError>> StreamValidator<F> {
                 Err(e) if e.error_len().is_some() => return Err(self.shifted(e)),
                 // The open sequence ended inside the chunk and another began.
                 Err(e) if e.valid_up_to() >= held => {
+                    self.context = context;
                     self.offset += e.valid_up_to();
                     self.pending.clear();
                     return Ok(Some(&chunk[e.valid_up_to() - held..]));

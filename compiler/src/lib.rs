@@ -25,6 +25,7 @@
 
 pub mod analysis;
 pub mod automaton;
+pub mod contexts;
 mod diagnostic;
 pub mod limits;
 pub mod listing;

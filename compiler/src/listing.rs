@@ -115,9 +115,13 @@ fn cell(a: &Automaton, t: &crate::automaton::Edge) -> String {
 pub fn listing(name: &str, dfa: &Automaton) -> String {
     let stride = dfa.class_count();
     let mut s = String::new();
+    let starts = match dfa.contexts {
+        1 => "start state 1".to_string(),
+        n => format!("start states 1-{n}, one per context of its rules across values"),
+    };
     let _ = writeln!(
         s,
-        "{name}: {} unit classes, {} states (dead state 0, start state 1), {} table bytes",
+        "{name}: {} unit classes, {} states (dead state 0, {starts}), {} table bytes",
         stride,
         dfa.state_count(),
         dfa.table_bytes()

@@ -36,6 +36,7 @@ pub struct LoadedCodec {
     automaton: Automaton,
     dfa: Dfa<Vec<u32>, Vec<u64>>,
     premap_inverse: Option<Vec<u32>>,
+    contexts: crate::contexts::Contexts,
 }
 
 fn to_u64(v: &BigUint) -> Result<u64, BuildError> {
@@ -69,6 +70,7 @@ impl LoadedCodec {
             dfa: automaton.dfa(),
             automaton,
             premap_inverse: model.premap_inverse(),
+            contexts: model.contexts(),
             model,
         })
     }
@@ -117,6 +119,17 @@ impl Decoder for LoadedCodec {
         let step = if self.dfa.is_cyclic() { self.dfa.step_checked(input) } else { self.dfa.step::<u64>(input) };
         step.map(|v| self.unmap(v))
     }
+    fn step_in(&self, context: usize, input: &[u8]) -> Step<u64> {
+        if context == 0 {
+            return Decoder::step(self, input);
+        }
+        // Rules across values need bounded values without a premap: no
+        // checked step or unmapping to do.
+        self.dfa.step_in::<u64>(context, input)
+    }
+    fn context_after(&self, value: &u64) -> usize {
+        self.contexts.after(*value)
+    }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         self.dfa.validate(input)
     }
@@ -126,6 +139,9 @@ impl Encoder for LoadedCodec {
     type Value = u64;
     fn max_units(&self) -> usize {
         self.automaton.encode_forms.iter().map(|f| f.units.len()).max().unwrap_or(0)
+    }
+    fn forbids(&self, before: u64, value: u64) -> bool {
+        !self.contexts.allows(self.contexts.after(before), value)
     }
     fn encode(&self, value: u64, out: &mut [u8]) -> Result<usize, EncodeError> {
         if !self.info.contains(value) {
@@ -178,8 +194,20 @@ impl DynCodec for LoadedCodec {
     fn step(&self, _strategy: Strategy, input: &[u8]) -> Step<u64> {
         Decoder::step(self, input)
     }
+    fn step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        Decoder::step_in(self, context, input)
+    }
+    fn context_after(&self, value: u64) -> usize {
+        self.contexts.after(value)
+    }
+    fn forbids(&self, before: u64, value: u64) -> bool {
+        Encoder::forbids(self, before, value)
+    }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)
+    }
+    fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+        self.dfa.validate_in(context, input)
     }
     fn step_big(&self, _strategy: Strategy, input: &[u8]) -> Step<BigUint> {
         self.dfa.step_big(input).map(|value| match u64::try_from(&value) {

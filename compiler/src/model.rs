@@ -224,6 +224,8 @@ pub struct Model {
     pub max: Option<BigUint>,
     /// Excluded ranges, sorted and disjoint.
     pub excluded: Vec<(BigUint, BigUint)>,
+    /// Rules across adjacent values (`forbid`), in the order written.
+    pub forbid: Vec<crate::contexts::Forbid>,
     /// `premap[v]` is what value `v < premap.len()` becomes before encoding.
     pub premap: Option<Vec<u32>>,
     /// Form derivation.
@@ -419,6 +421,11 @@ impl Model {
             return None;
         }
         self.concrete_forms().iter().map(|f| f.units.len()).max()
+    }
+
+    /// The contexts of the rules across adjacent values ([`crate::contexts`]).
+    pub fn contexts(&self) -> crate::contexts::Contexts {
+        crate::contexts::Contexts::of(&self.forbid)
     }
 
     /// The valid values of a concrete form, as disjoint sorted inclusive ranges

@@ -39,16 +39,49 @@ pub struct Reference<'m> {
     inverse: Option<Vec<u32>>,
     /// All concrete forms, for a bounded model.
     bounded: Option<Vec<ConcreteForm>>,
+    /// The contexts of the model's rules across values.
+    contexts: crate::contexts::Contexts,
+    /// For every context, the values not valid in it: the excluded ones and
+    /// those the context forbids, sorted and disjoint.
+    holes: Vec<Vec<(BigUint, BigUint)>>,
 }
 
 impl<'m> Reference<'m> {
     /// An interpreter for `model`.
     pub fn new(model: &'m Model) -> Self {
+        let contexts = model.contexts();
+        let holes = (0..contexts.count())
+            .map(|c| {
+                let mut holes = model.excluded.clone();
+                if let Some(forbidden) = contexts.forbidden.get(c) {
+                    holes.extend(forbidden.iter().map(|&(lo, hi)| (BigUint::from(lo), BigUint::from(hi))));
+                }
+                holes.sort();
+                holes
+            })
+            .collect();
         Reference {
             model,
             inverse: model.premap_inverse(),
             bounded: model.is_bounded().then(|| model.concrete_forms()),
+            contexts,
+            holes,
         }
+    }
+
+    /// The context after `value` (0 for a model without rules across values).
+    pub fn context_after(&self, value: &BigUint) -> usize {
+        value.to_u64().map_or(0, |v| self.contexts.after(v))
+    }
+
+    /// The values of `lo..=hi` valid in `context`.
+    fn valid_in(&self, context: usize, lo: &BigUint, hi: &BigUint) -> Vec<(BigUint, BigUint)> {
+        let mut out = vec![(lo.clone(), hi.clone())];
+        for hole in &self.holes[context.min(self.holes.len() - 1)] {
+            out =
+                out.into_iter().flat_map(|(a, b)| super::model::subtract(&a, &b, std::slice::from_ref(hole))).collect();
+        }
+        out
     }
 
     /// Concrete forms that could hold a sequence of at least `len` units.
@@ -95,8 +128,8 @@ impl<'m> Reference<'m> {
         Some((known, hi))
     }
 
-    /// Whether some valid value of `form` has payload in `lo..=hi`.
-    fn any_valid(&self, form: &ConcreteForm, lo: BigUint, hi: BigUint) -> bool {
+    /// Whether some value of `form` valid in `context` has payload in `lo..=hi`.
+    fn any_valid(&self, context: usize, form: &ConcreteForm, lo: BigUint, hi: BigUint) -> bool {
         let lo = lo + &form.bias;
         let hi = hi + &form.bias;
         let lo = lo.max(form.lo.clone());
@@ -106,14 +139,19 @@ impl<'m> Reference<'m> {
         }
         // Pre-mapping permutes 0..N, which validation keeps inside the valid values,
         // so the valid set of raw values equals the valid set of values.
-        !super::model::subtract(&lo, &hi, &self.model.excluded).is_empty()
+        !self.valid_in(context, &lo, &hi).is_empty()
     }
 
     /// Whether `units` is a prefix of some valid sequence.
     pub fn is_valid_prefix(&self, units: &[u8]) -> bool {
+        self.is_valid_prefix_in(0, units)
+    }
+
+    /// Whether `units` is a prefix of some sequence valid in `context`.
+    pub fn is_valid_prefix_in(&self, context: usize, units: &[u8]) -> bool {
         self.forms_for(units.len()).iter().any(|f| {
             if self.model.is_radix() {
-                return self.radix_interval(f, units).is_some_and(|(lo, hi)| self.any_valid(f, lo, hi));
+                return self.radix_interval(f, units).is_some_and(|(lo, hi)| self.any_valid(context, f, lo, hi));
             }
             let Some((known, mask)) = self.payload(f, units) else {
                 return false;
@@ -123,9 +161,9 @@ impl<'m> Reference<'m> {
             if mask == ((BigUint::one() << total) - (BigUint::one() << rest)) {
                 // The bits still to come are the low ones: one interval.
                 let hi = &known + ((BigUint::one() << rest) - 1u32);
-                return self.any_valid(f, known, hi);
+                return self.any_valid(context, f, known, hi);
             }
-            self.any_valid_with(f, &known, &mask, total)
+            self.any_valid_with(context, f, &known, &mask, total)
         })
     }
 
@@ -133,7 +171,7 @@ impl<'m> Reference<'m> {
     /// bits under `mask` are `known`. Filling the other bits in from a number
     /// `y` keeps the order of `y`, so the smallest such payload at or above each
     /// valid interval's start is found by bisection on `y`.
-    fn any_valid_with(&self, form: &ConcreteForm, known: &BigUint, mask: &BigUint, total: u32) -> bool {
+    fn any_valid_with(&self, context: usize, form: &ConcreteForm, known: &BigUint, mask: &BigUint, total: u32) -> bool {
         let free: Vec<u64> = (0..u64::from(total)).filter(|&b| !mask.bit(b)).collect();
         let fill = |y: &BigUint| {
             let mut x = known.clone();
@@ -145,7 +183,7 @@ impl<'m> Reference<'m> {
             x
         };
         let end = BigUint::one() << free.len();
-        let valid = super::model::subtract(&form.lo, &form.hi, &self.model.excluded);
+        let valid = self.valid_in(context, &form.lo, &form.hi);
         valid.iter().any(|(a, b)| {
             if *b < form.bias {
                 return false;
@@ -167,19 +205,30 @@ impl<'m> Reference<'m> {
 
     /// The value of `units` if it is exactly one valid sequence.
     pub fn complete(&self, units: &[u8]) -> Option<BigUint> {
+        self.complete_in(0, units)
+    }
+
+    /// The value of `units` if it is exactly one sequence valid in `context`.
+    pub fn complete_in(&self, context: usize, units: &[u8]) -> Option<BigUint> {
         self.forms_for(units.len()).iter().filter(|f| f.units.len() == units.len()).find_map(|f| {
             let p = self.model.payload(&f.units, &self.digits(f, units)?);
-            self.any_valid(f, p.clone(), p.clone()).then(|| self.unmap(p + &f.bias))
+            self.any_valid(context, f, p.clone(), p.clone()).then(|| self.unmap(p + &f.bias))
         })
     }
 
-    /// One decoding step (see the module docs).
+    /// One decoding step (see the module docs), as at the start of input.
     pub fn step(&self, input: &[u8]) -> Step<BigUint> {
+        self.step_in(0, input)
+    }
+
+    /// One decoding step in `context`: after a value `v`, the context is
+    /// [`Reference::context_after`]`(v)`; after an error, 0.
+    pub fn step_in(&self, context: usize, input: &[u8]) -> Step<BigUint> {
         for k in 1..=input.len() {
-            if let Some(value) = self.complete(&input[..k]) {
+            if let Some(value) = self.complete_in(context, &input[..k]) {
                 return Step::Value { value, len: k };
             }
-            if !self.is_valid_prefix(&input[..k]) {
+            if !self.is_valid_prefix_in(context, &input[..k]) {
                 // The maximal subpart, in whole code units.
                 return placemat_codec::dfa::dead_end(k - 1, self.model.unit_bytes as usize, input.len());
             }

@@ -60,6 +60,8 @@ pub enum FieldValue {
     Ints(Span, Vec<IntLit>),
     /// `{ form, … }`.
     Forms(Span, Vec<FormLit>),
+    /// `[lo ..= hi then lo ..= hi, …]` (`forbid`).
+    Pairs(Span, Vec<PairLit>),
 }
 
 impl FieldValue {
@@ -70,7 +72,7 @@ impl FieldValue {
             FieldValue::Word(w) => w.span(),
             FieldValue::Alphabet(w, _) => w.span(),
             FieldValue::Range(r) => r.span,
-            FieldValue::Ranges(s, _) | FieldValue::Ints(s, _) | FieldValue::Forms(s, _) => *s,
+            FieldValue::Ranges(s, _) | FieldValue::Ints(s, _) | FieldValue::Forms(s, _) | FieldValue::Pairs(s, _) => *s,
         }
     }
 }
@@ -106,6 +108,27 @@ pub struct FormLit {
     pub bias: Option<IntLit>,
     /// The unit patterns.
     pub pattern: LitStr,
+}
+
+/// One rule across adjacent values: `first then then`, a value of the first
+/// range directly followed by one of the second.
+#[derive(Clone, Debug)]
+pub struct PairLit {
+    /// The values the rule looks back at.
+    pub first: RangeLit,
+    /// The values that may not follow them.
+    pub then: RangeLit,
+}
+
+impl Parse for PairLit {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let first: RangeLit = input.parse()?;
+        let kw: Ident = input.parse().map_err(|e| syn::Error::new(e.span(), "expected `then` between two ranges"))?;
+        if kw != "then" {
+            return Err(syn::Error::new(kw.span(), "expected `then` between two ranges"));
+        }
+        Ok(PairLit { first, then: input.parse()? })
+    }
 }
 
 impl Parse for IntLit {
@@ -172,6 +195,10 @@ fn parse_value(key: &Ident, input: ParseStream) -> syn::Result<FieldValue> {
         let content;
         let b = bracketed!(content in input);
         let span = b.span.join();
+        if key == "forbid" {
+            let items: Punctuated<PairLit, Token![,]> = content.parse_terminated(PairLit::parse, Token![,])?;
+            return Ok(FieldValue::Pairs(span, items.into_iter().collect()));
+        }
         if content.is_empty() || key == "exclude" || key == "digits" {
             let items: Punctuated<RangeLit, Token![,]> = content.parse_terminated(RangeLit::parse, Token![,])?;
             return Ok(FieldValue::Ranges(span, items.into_iter().collect()));

@@ -225,3 +225,31 @@ fn broken_radices_are_refused() {
         Dfa::new(p) == Err(TableError::BadExpanded)
     }));
 }
+
+/// A table with rules across values (WTF-8) has a start state per context;
+/// the checks hold it to that: the number of start states, and sync units
+/// that every start state takes alike.
+#[test]
+fn contexts_are_checked() {
+    let text = include_str!("../../variants/descriptions/wtf8.placemat");
+    let wtf8 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
+    assert_eq!((wtf8.contexts, wtf8.expanded.is_some()), (2, false));
+    assert!(wtf8.with_parts(|p| Dfa::new(p).is_ok()));
+    let with = |contexts: u8, sync_ed: bool| {
+        wtf8.with_parts(|mut p| {
+            p.facts.contexts = contexts;
+            if sync_ed {
+                p.facts.sync_units[0xED / 64] |= 1 << (0xED % 64);
+            }
+            Dfa::new(p).map(|_| ())
+        })
+    };
+    // One start state: the state after a high surrogate takes ASCII back to
+    // the start, so ASCII would not be a sync unit.
+    assert_eq!(with(1, false), Err(TableError::BadFacts));
+    assert_eq!(with(0, false), Err(TableError::BadFacts));
+    assert_eq!(with(wtf8.state_count() as u8, false), Err(TableError::BadFacts));
+    // `ED` leads to different states after a high surrogate and elsewhere.
+    assert_eq!(with(2, true), Err(TableError::BadFacts));
+    assert!(!wtf8.facts.is_sync(0xED) && wtf8.facts.is_sync(b'A') && wtf8.facts.is_sync(0xE1));
+}

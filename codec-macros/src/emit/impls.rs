@@ -180,6 +180,13 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     };
     let step = if model.premap.is_some() { quote!(#table_step.map(Self::unmap)) } else { table_step };
     let decode_into = decode_into(model, names);
+    let table_in = if a.facts.cyclic {
+        quote!(<Self as ::placemat_codec::Codec>::dfa().step_in(context, input))
+    } else {
+        quote!(<Self as ::placemat_codec::Codec>::dfa().step_in::<#value_ty>(context, input))
+    };
+    let contexts = context_methods(a, names, table_in);
+    let forbids = forbids(model, value_ty);
     let info = info(model)?;
     let dfa = tables::dfa_fn(a, ty);
     let big = big_methods(model);
@@ -195,6 +202,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
             fn encode(&self, value: #value_ty, out: &mut [u8]) -> ::core::result::Result<usize, ::placemat_codec::EncodeError> {
                 #encode_body
             }
+            #forbids
         }
 
         impl ::placemat_codec::Decoder for #ty {
@@ -208,6 +216,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
                 <Self as ::placemat_codec::Codec>::dfa().validate(input)
             }
             #decode_into
+            #contexts
         }
 
         impl ::placemat_codec::Codec for #ty {
@@ -224,10 +233,74 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     })
 }
 
+/// `step_in` (reading in context `context` with `step_in`, an expression of
+/// `context` and `input`) and `context_after`, for a codec with rules across
+/// values; nothing for one without (the trait's defaults).
+fn context_methods(a: &Automaton, names: &Names, step_in: TokenStream) -> TokenStream {
+    if a.contexts == 1 {
+        return quote!();
+    }
+    let value_ty = &names.value;
+    let arms = a.context_ranges.iter().map(|&(lo, hi, c)| {
+        let (lo, hi, c) = (Literal::u64_unsuffixed(lo), Literal::u64_unsuffixed(hi), Literal::usize_unsuffixed(c));
+        quote!(#lo..=#hi => #c,)
+    });
+    quote! {
+        #[inline]
+        fn step_in(&self, context: usize, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
+            #step_in
+        }
+        #[inline]
+        fn context_after(&self, value: &#value_ty) -> usize {
+            match *value {
+                #(#arms)*
+                _ => 0,
+            }
+        }
+    }
+}
+
+/// `Encoder::forbids` from the description's rules across values; nothing
+/// without rules.
+fn forbids(model: &Model, value_ty: &TokenStream) -> TokenStream {
+    if model.forbid.is_empty() {
+        return quote!();
+    }
+    let pairs = model.forbid.iter().map(|r| {
+        let [a, b, c, d] = [r.first.0, r.first.1, r.then.0, r.then.1].map(Literal::u64_unsuffixed);
+        quote!((#a..=#b, #c..=#d))
+    });
+    quote! {
+        #[inline]
+        fn forbids(&self, before: #value_ty, value: #value_ty) -> bool {
+            matches!((before, value), #(#pairs)|*)
+        }
+    }
+}
+
 /// The `Decoder` impl of the branching decoder type.
-fn branching_impl(model: &Model, names: &Names) -> TokenStream {
+fn branching_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
     let (branching, value_ty) = (&names.branching, &names.value);
     let unmapped = unmapped(model, names);
+    if a.contexts > 1 {
+        let starts = (0..a.contexts).map(|c| {
+            let (c, state) =
+                (Literal::usize_unsuffixed(c), proc_macro2::Ident::new(&format!("state_{}", c + 1), Span::call_site()));
+            quote!(#c => Self::#state(input, 0, 0),)
+        });
+        let step_in = quote!(match context { #(#starts)* _ => Self::state_1(input, 0, 0) });
+        let contexts = context_methods(a, names, step_in);
+        return quote! {
+            impl ::placemat_codec::Decoder for #branching {
+                type Value = #value_ty;
+                #[inline]
+                fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
+                    Self::state_1(input, 0, 0)
+                }
+                #contexts
+            }
+        };
+    }
     quote! {
         impl ::placemat_codec::Decoder for #branching {
             type Value = #value_ty;
@@ -265,6 +338,6 @@ fn branching_impl(model: &Model, names: &Names) -> TokenStream {
 /// Every impl of the generated types.
 pub fn emit(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn::Result<TokenStream> {
     let codec = codec_impls(model, a, names, source)?;
-    let branching = branching_impl(model, names);
+    let branching = branching_impl(model, a, names);
     Ok(quote!(#codec #branching))
 }

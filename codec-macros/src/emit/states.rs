@@ -61,8 +61,8 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
     let value_ty = t.value_ty;
     // The maximal subpart; for units wider than a byte, whole units (or a
     // truncated sequence, if the input ends inside the unit).
-    let invalid = match (s, t.automaton.unit_bytes) {
-        (1, 1) => quote!(::placemat_codec::Step::Invalid { len: 1 }),
+    let invalid = match (t.automaton.is_boundary(s), t.automaton.unit_bytes) {
+        (true, 1) => quote!(::placemat_codec::Step::Invalid { len: 1 }),
         (_, 1) => quote!(::placemat_codec::Step::Invalid { len: i }),
         (_, n) => {
             let n = Literal::usize_unsuffixed(n as usize);
@@ -135,7 +135,7 @@ fn grouped_arms(t: &Target<'_>, reader: Reader, s: usize) -> (Vec<TokenStream>, 
     let (mut loops, mut others) = (Vec::new(), Vec::new());
     for (arm, runs) in &groups {
         let pat = pattern(runs);
-        if arm.next == s && s != 1 {
+        if arm.next == s && !t.automaton.is_boundary(s) {
             let take = take(t, arm, true);
             loops.push(quote!(#pat => { #take i += 1; }));
         } else {
@@ -239,9 +239,11 @@ fn then(t: &Target<'_>, reader: Reader, s: usize, a: &Arm) -> TokenStream {
     };
     let next = reader.name(a.next);
     let result = match reader {
-        Reader::Exact if a.next == 1 => quote!(return ::placemat_codec::Step::Value { value: #value, len: i + 1 };),
+        Reader::Exact if t.automaton.is_boundary(a.next) => {
+            quote!(return ::placemat_codec::Step::Value { value: #value, len: i + 1 };)
+        }
         Reader::Exact => quote!(return Self::#next(input, i + 1, v);),
-        Reader::Window(_) if a.next == 1 => quote!((#value, i + 1)),
+        Reader::Window(_) if t.automaton.is_boundary(a.next) => quote!((#value, i + 1)),
         Reader::Window(_) => quote!(Self::#next(w, i + 1, v)),
     };
     quote!(#take #result)
@@ -249,5 +251,5 @@ fn then(t: &Target<'_>, reader: Reader, s: usize, a: &Arm) -> TokenStream {
 
 /// Whether state `s` loops on itself (its exact function is a loop).
 fn has_loop(a: &Automaton, s: usize) -> bool {
-    s != 1 && a.edges[s].iter().any(|e| e.next == s)
+    !a.is_boundary(s) && a.edges[s].iter().any(|e| e.next == s)
 }

@@ -75,6 +75,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let sync = hex_array(&f.sync_units, 16);
     let end = hex_array(&f.end_units, 16);
     let continuation_bits = Literal::u8_unsuffixed(f.continuation_bits);
+    let contexts = Literal::u8_unsuffixed(a.contexts as u8);
     let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
     let depth = f.depth.as_deref().unwrap_or(&[]);
     let (n_depth, depth) = (Literal::usize_unsuffixed(depth.len()), hex_array(depth, 2));
@@ -140,6 +141,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
                 sync_units: #sync,
                 end_units: #end,
                 continuation_bits: #continuation_bits,
+                contexts: #contexts,
             },
             shift: #shift,
             expanded: #expanded,

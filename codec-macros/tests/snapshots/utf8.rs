@@ -519,6 +519,7 @@ impl ::placemat_codec::Codec for Utf8 {
                     0xffe0000000000003,
                 ],
                 continuation_bits: 6,
+                contexts: 1,
             },
             shift: {
                 static ROWS: [u64; 256] = [

@@ -103,7 +103,7 @@ const fn continuation_bits(p: &Parts<'_>, stride: usize) -> bool {
     if bits == 0 {
         return true;
     }
-    if p.places.is_some() || p.radices.is_some() || bits > 8 {
+    if p.places.is_some() || p.radices.is_some() || bits > 8 || p.facts.contexts != 1 {
         return false;
     }
     let mut i = 0;
@@ -228,7 +228,7 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     if bytes != p.facts.byte_digits || !ascii_runs(p, stride) {
         return false;
     }
-    if !matches!(p.facts.unit_bytes, 1 | 2 | 4) {
+    if !matches!(p.facts.unit_bytes, 1 | 2 | 4) || p.facts.contexts == 0 || p.facts.contexts as usize >= n {
         return false;
     }
     // Placed payloads: one entry per transition, each shift and place below 64,
@@ -253,15 +253,17 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
             return false;
         }
     }
-    // A class is a sync class when every live state but the start rejects it,
-    // an end class when every live state goes to the start or dies on it.
+    // A class is a sync class when every live state but the start states
+    // rejects it and every start state takes it alike, an end class when
+    // every live state goes to the start (of context 0) or dies on it.
     let (mut sync, mut end) = ([true; 256], [true; 256]);
+    let contexts = p.facts.contexts as usize;
     let mut s = 1;
     while s < n {
         let mut c = 0;
         while c < stride {
             let t = next(p, stride, s, c);
-            sync[c] &= s == 1 || t == DEAD;
+            sync[c] &= if s <= contexts { same_transition(p, stride, s, c) } else { t == DEAD };
             end[c] &= t == DEAD || t == 1;
             c += 1;
         }
@@ -278,9 +280,20 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     true
 }
 
+/// Whether start state `s` takes class `c` as the start of context 0 does:
+/// the same entry, and the same place or radix.
+const fn same_transition(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> bool {
+    let (a, b) = (s * stride + c, stride + c);
+    let words_agree = match (p.places, p.radices) {
+        (Some(w), _) | (None, Some(w)) => w[a] == w[b],
+        (None, None) => true,
+    };
+    p.transitions[a] == p.transitions[b] && words_agree
+}
+
 /// For an automaton said not to be cyclic: `depth` falls strictly along every
-/// transition between live states other than the start, so no path loops but
-/// through the start. (An automaton said to be cyclic needs no proof: the
+/// transition between live states other than the start states, so no path
+/// loops but through a start state. (An automaton said to be cyclic needs no proof: the
 /// walkers then only give up an assumption.)
 const fn depth(p: &Parts<'_>, stride: usize) -> bool {
     let n = p.transitions.len() / stride;
@@ -290,12 +303,13 @@ const fn depth(p: &Parts<'_>, stride: usize) -> bool {
     if p.depth.len() != n {
         return false;
     }
-    let mut s = 2;
+    let contexts = p.facts.contexts as usize;
+    let mut s = contexts + 1;
     while s < n {
         let mut c = 0;
         while c < stride {
             let t = next(p, stride, s, c);
-            if t >= 2 && p.depth[t] >= p.depth[s] {
+            if t > contexts && p.depth[t] >= p.depth[s] {
                 return false;
             }
             c += 1;
@@ -307,8 +321,9 @@ const fn depth(p: &Parts<'_>, stride: usize) -> bool {
 
 /// The shift rows follow the transitions: for every unit and state, the field
 /// at the state's offset holds the offset of the state it goes to. The dead
-/// state sits at 0, and no state but the start shares the start's offset, so
-/// the validator accepts exactly when the automaton does.
+/// state sits at 0, no state but the start shares the start's offset, and no
+/// state but a start state shares a start state's offset, so the validator
+/// accepts exactly when the automaton does.
 const fn shift(p: &Parts<'_>, stride: usize) -> bool {
     let n = p.transitions.len() / stride;
     let (offsets, width) = match p.shift {
@@ -319,10 +334,18 @@ const fn shift(p: &Parts<'_>, stride: usize) -> bool {
     if offsets.len() != n || offsets[DEAD] != 0 || offsets[1] == 0 {
         return false;
     }
+    let contexts = p.facts.contexts as usize;
     let mut s = 0;
     while s < n {
         if offsets[s] as u32 >= 1 << width || (s != 1 && offsets[s] == offsets[1]) {
             return false;
+        }
+        let mut b = 2;
+        while s > contexts && b <= contexts {
+            if offsets[s] == offsets[b] {
+                return false;
+            }
+            b += 1;
         }
         s += 1;
     }
@@ -362,6 +385,7 @@ const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
     let n = p.transitions.len() / stride;
     let (table, rem) = match p.expanded {
         None => return p.remaining.is_empty(),
+        Some(_) if p.facts.contexts != 1 => return false,
         Some(table) => (table, p.remaining),
     };
     if n > expanded::MAX_STATES

@@ -17,10 +17,12 @@
 //! A walk looks for the dead state only at the end of a block (the dead state
 //! leads only to itself and completes nothing), and whenever it is at the start
 //! state at a block boundary it skips (or copies) the ASCII run there, for
-//! ASCII-transparent codecs. If a walk does not end its chunk at the start
-//! state, the input is invalid there: the driver returns the last block boundary
-//! at which that walk was at the start state, from which the caller finds the
-//! exact error step by step.
+//! ASCII-transparent codecs. If a walk does not end its chunk at a boundary (a
+//! start state of any context), the input is invalid there: the driver returns
+//! the last block boundary at which that walk was at the start state of
+//! context 0, from which the caller finds the exact error step by step.
+//! (Sync units act alike in every context and end units lead to context 0, so
+//! a second walk may start at the start of context 0.)
 
 use alloc::vec::Vec;
 
@@ -45,8 +47,11 @@ pub(crate) trait Walker: Copy {
     const BLOCK: usize;
     /// A walk at the start state.
     fn start(self) -> Self::Lane;
-    /// Whether the walk is at the start state (at a sequence boundary).
+    /// Whether the walk is at the start state (of context 0).
     fn at_start(self, lane: &Self::Lane) -> bool;
+    /// Whether the walk is at a sequence boundary: a start state of any
+    /// context (the start state alone, without rules across values).
+    fn at_boundary(self, lane: &Self::Lane) -> bool;
     /// Whether the walk is in the dead state.
     fn is_dead(self, lane: &Self::Lane) -> bool;
     /// Which ASCII runs may be skipped at the start state.
@@ -142,7 +147,7 @@ impl<'s, W: Walker> Part<'s, W> {
             }
         }
         self.lane = lane;
-        if w.at_start(&lane) {
+        if w.at_boundary(&lane) {
             Ok(())
         } else {
             Err(self.boundary)

@@ -72,13 +72,15 @@ pub(crate) struct Walker<'t, R> {
     rows: &'t [u128; 256],
     width: u32,
     start: u32,
+    boundaries: u128,
     ascii: AsciiRuns,
     row: PhantomData<R>,
 }
 
 impl<'t, R> Walker<'t, R> {
-    pub(crate) fn new(rows: &'t [u128; 256], width: u32, start: u32, ascii: AsciiRuns) -> Self {
-        Walker { rows, width, start, ascii, row: PhantomData }
+    pub(crate) fn new(shift: &'t super::Shift, ascii: AsciiRuns) -> Self {
+        let (rows, width, start, boundaries) = (&shift.rows, shift.width, shift.start, shift.boundaries);
+        Walker { rows, width, start, boundaries, ascii, row: PhantomData }
     }
 }
 
@@ -93,6 +95,10 @@ impl<R: Row> lockstep::Walker for Walker<'_, R> {
     #[inline(always)]
     fn at_start(self, lane: &R) -> bool {
         lane.offset(self.width) == self.start
+    }
+    #[inline(always)]
+    fn at_boundary(self, lane: &R) -> bool {
+        self.boundaries >> lane.offset(self.width) & 1 == 1
     }
     #[inline(always)]
     fn is_dead(self, lane: &R) -> bool {
@@ -123,6 +129,8 @@ pub(crate) struct TableWalker<'t> {
     pub(crate) trans: &'t [u32],
     pub(crate) classes: &'t [u8; 256],
     pub(crate) start: usize,
+    /// The start states' ids lie in `start..start + span`.
+    pub(crate) span: usize,
     pub(crate) ascii: AsciiRuns,
 }
 
@@ -144,6 +152,10 @@ impl lockstep::Walker for TableWalker<'_> {
     #[inline(always)]
     fn at_start(self, lane: &usize) -> bool {
         *lane == self.start
+    }
+    #[inline(always)]
+    fn at_boundary(self, lane: &usize) -> bool {
+        lane.wrapping_sub(self.start) < self.span
     }
     #[inline(always)]
     fn is_dead(self, lane: &usize) -> bool {

@@ -55,6 +55,8 @@ impl<V: Value> Block<V> {
 trait Feed: Copy {
     /// The start state's id in this table.
     fn start(self) -> usize;
+    /// Whether `state` is a boundary (a start state of any context).
+    fn at_boundary(self, state: usize) -> bool;
     /// One unit through the table, its value written to `block`.
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>);
 }
@@ -71,6 +73,8 @@ struct Classes<'t, const BYTES: bool, const BIASED: bool, J> {
     digits: &'t [u8; 256],
     biases: &'t [u64],
     start: usize,
+    /// The start states' ids lie in `start..start + span`.
+    span: usize,
     join: core::marker::PhantomData<J>,
 }
 
@@ -78,6 +82,10 @@ impl<const BYTES: bool, const BIASED: bool, J: Join> Feed for Classes<'_, BYTES,
     #[inline(always)]
     fn start(self) -> usize {
         self.start
+    }
+    #[inline(always)]
+    fn at_boundary(self, state: usize) -> bool {
+        state.wrapping_sub(self.start) < self.span
     }
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
@@ -91,7 +99,7 @@ impl<const BYTES: bool, const BIASED: bool, J: Join> Feed for Classes<'_, BYTES,
         walk.state = (e & STATE_MASK) as usize;
         // Without biases every entry's bias index is 0 (the table invariant).
         let bias = if BIASED { self.biases.get((e >> BIAS_SHIFT) as usize).copied().unwrap_or(0) } else { 0 };
-        block.emit(walk, v, bias, walk.state == self.start);
+        block.emit(walk, v, bias, self.at_boundary(walk.state));
     }
 }
 
@@ -107,6 +115,11 @@ impl<const BIASED: bool> Feed for Expanded<'_, BIASED> {
     #[inline(always)]
     fn start(self) -> usize {
         expanded::ROW
+    }
+    #[inline(always)]
+    fn at_boundary(self, state: usize) -> bool {
+        // An expanded table has one context (a table invariant).
+        state == expanded::ROW
     }
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
@@ -142,6 +155,10 @@ impl<F: Feed, V: Value> lockstep::Walker for Decoding<F, V> {
     #[inline(always)]
     fn at_start(self, lane: &Walk) -> bool {
         lane.state == self.feed.start()
+    }
+    #[inline(always)]
+    fn at_boundary(self, lane: &Walk) -> bool {
+        self.feed.at_boundary(lane.state)
     }
     #[inline(always)]
     fn is_dead(self, lane: &Walk) -> bool {
@@ -206,6 +223,7 @@ fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bo
         digits: &dfa.digits,
         biases: dfa.biases.as_ref(),
         start: dfa.stride,
+        span: dfa.contexts() * dfa.stride,
         join: core::marker::PhantomData,
     }
 }

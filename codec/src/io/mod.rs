@@ -220,6 +220,15 @@ pub enum TranscodeErrorKind {
         /// The limit, in units.
         limit: usize,
     },
+    /// A value decoded correctly, but a rule of the target codec forbids it
+    /// right after the value before it (a low surrogate after a high one,
+    /// going to WTF-8).
+    ForbiddenAfter {
+        /// The value before.
+        before: u64,
+        /// The value.
+        value: u64,
+    },
 }
 
 /// A transcoding failure, located in the input stream.
@@ -264,6 +273,11 @@ impl fmt::Display for TranscodeError {
             TranscodeErrorKind::Unencodable { value } => {
                 write!(f, "U+{value:04X}, decoded at offset {}, cannot be encoded by the target codec", self.offset)
             }
+            TranscodeErrorKind::ForbiddenAfter { before, value } => write!(
+                f,
+                "U+{value:04X}, decoded at offset {}, may not follow U+{before:04X} in the target codec",
+                self.offset
+            ),
             TranscodeErrorKind::UnencodableBig { hex } => {
                 write!(f, "U+{hex}, decoded at offset {}, cannot be encoded by the target codec", self.offset)
             }

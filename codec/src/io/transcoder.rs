@@ -64,6 +64,11 @@ pub struct Transcoder<'a> {
     offset: u64,
     /// The error that stopped a strict transcoding; every later call repeats it.
     pub(super) failed: Option<TranscodeError>,
+    /// The source's context after the last item ([`DynCodec::context_after`]).
+    context: usize,
+    /// The last value written to the target, for its rules across values
+    /// ([`DynCodec::forbids`]); `None` at the start and after a replacement.
+    last: Option<u64>,
 }
 
 impl fmt::Debug for Transcoder<'_> {
@@ -101,6 +106,8 @@ impl<'a> Transcoder<'a> {
             scratch: Vec::with_capacity(longest),
             offset: 0,
             failed: None,
+            context: 0,
+            last: None,
         })
     }
 
@@ -164,7 +171,7 @@ impl<'a> Transcoder<'a> {
             held.clear();
             std::mem::swap(&mut held, &mut self.pending);
             self.open = false;
-            let step = self.from.step(Strategy::Table, &held);
+            let step = self.from.step_in(Strategy::Table, self.context, &held);
             let result = match step {
                 Step::Incomplete => self.hold(&held),
                 _ => self.item(step, &held, out).and_then(|len| self.run(&held[len..], out)),
@@ -188,20 +195,21 @@ impl<'a> Transcoder<'a> {
     fn extend_pending<'c>(&mut self, chunk: &'c [u8]) -> &'c [u8] {
         let mut k = 0;
         if self.from.info().unbounded {
+            // (An unbounded codec has no rules across values: one context.)
             let dfa = self.from.dfa();
-            let (start, mut state) = (dfa.start(), self.pending_state);
-            while k < chunk.len() && state != start && state != DEAD {
+            let mut state = self.pending_state;
+            while k < chunk.len() && !dfa.is_boundary(state) && state != DEAD {
                 state = dfa.transition(state, chunk[k]).next;
                 k += 1;
             }
             self.pending_state = state;
-            self.open = state != start && state != DEAD;
+            self.open = !dfa.is_boundary(state) && state != DEAD;
             self.pending.extend_from_slice(&chunk[..k]);
         } else {
             while self.open && k < chunk.len() {
                 self.pending.push(chunk[k]);
                 k += 1;
-                self.open = self.from.step(Strategy::Table, &self.pending) == Step::Incomplete;
+                self.open = self.from.step_in(Strategy::Table, self.context, &self.pending) == Step::Incomplete;
             }
         }
         &chunk[k..]
@@ -234,7 +242,7 @@ impl<'a> Transcoder<'a> {
     fn run(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
         let mut pos = 0;
         while pos < data.len() {
-            let step = self.from.step(Strategy::Table, &data[pos..]);
+            let step = self.from.step_in(Strategy::Table, self.context, &data[pos..]);
             if step == Step::Incomplete {
                 return self.hold(&data[pos..]);
             }
@@ -245,11 +253,22 @@ impl<'a> Transcoder<'a> {
 
     /// Handles one complete item at the start of `data`; returns its length.
     fn item(&mut self, step: Step<u64>, data: &[u8], out: &mut Vec<u8>) -> Result<usize, TranscodeError> {
+        let context = self.context;
+        self.context = 0;
         let (len, problem) = match step {
-            Step::Value { value, len } => match self.to.encode_push(value, out) {
-                Ok(()) => (len, None),
-                Err(_) => (len, Some(TranscodeErrorKind::Unencodable { value })),
-            },
+            Step::Value { value, len } => {
+                self.context = self.from.context_after(value);
+                match self.last.filter(|&before| self.to.forbids(before, value)) {
+                    Some(before) => (len, Some(TranscodeErrorKind::ForbiddenAfter { before, value })),
+                    None => match self.to.encode_push(value, out) {
+                        Ok(()) => {
+                            self.last = Some(value);
+                            (len, None)
+                        }
+                        Err(_) => (len, Some(TranscodeErrorKind::Unencodable { value })),
+                    },
+                }
+            }
             // An unbounded source reports values above 64 bits as invalid in its
             // 64-bit view; decode those exactly and hand them on whole.
             #[cfg(feature = "big")]
@@ -264,7 +283,7 @@ impl<'a> Transcoder<'a> {
                 // The maximal subpart, and the unit that ended it if a unit did
                 // (rather than the subpart's own first unit starting nothing): the
                 // units the decision rests on, whatever the chunking.
-                let ended = self.from.step(Strategy::Table, &data[..len]) == Step::Incomplete;
+                let ended = self.from.step_in(Strategy::Table, context, &data[..len]) == Step::Incomplete;
                 let found = data[..(len + usize::from(ended)).min(data.len())].to_vec();
                 (len, Some(TranscodeErrorKind::Invalid { len, found }))
             }
@@ -291,6 +310,7 @@ impl<'a> Transcoder<'a> {
         match self.mode {
             ErrorMode::Replace => {
                 out.extend_from_slice(&self.replacement);
+                self.last = None;
                 Ok(())
             }
             ErrorMode::Strict => {

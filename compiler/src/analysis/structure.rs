@@ -100,6 +100,8 @@ pub struct Structure {
     pub max: Option<BigUint>,
     /// Excluded ranges.
     pub excluded: Vec<(BigUint, BigUint)>,
+    /// Rules across adjacent values (`forbid`).
+    pub forbid: Vec<crate::contexts::Forbid>,
     /// Whether values 0–127 are permuted before encoding.
     pub premapped: bool,
     /// The concrete forms (up to `checked_units` units for an unbounded model).
@@ -137,6 +139,7 @@ pub fn analyze(model: &Model) -> Structure {
         min: model.min.clone(),
         max: model.max.clone(),
         excluded: model.excluded.clone(),
+        forbid: model.forbid.clone(),
         premapped: premap_len > 0,
         forms: forms
             .iter()

@@ -158,8 +158,16 @@ struct Graph {
 }
 
 impl Graph {
+    /// The automaton's graph. With rules across values, every start state is
+    /// read as the start of context 0 (the others become unreachable): the
+    /// streams are then those of the forms without the rules, a superset, so
+    /// the bound found is an upper bound (for WTF-8, UTF-8's 3).
     fn new(a: &Automaton) -> Self {
-        let next = a.edges.iter().map(|row| row.iter().map(|e| e.next as u16).collect()).collect();
+        let next = a
+            .edges
+            .iter()
+            .map(|row| row.iter().map(|e| if a.is_boundary(e.next) { 1 } else { e.next as u16 }).collect())
+            .collect();
         Graph { next, reps: a.class_units.clone(), start: 1 }
     }
 

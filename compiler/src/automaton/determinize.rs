@@ -36,6 +36,8 @@ type Key = Vec<(u32, u32)>;
 pub(super) struct Determinized {
     pub machine: Machine,
     pub forms: Vec<BTreeSet<usize>>,
+    /// The start states, one per context: states `1..=starts`.
+    pub starts: usize,
 }
 
 /// Where the positions of one state go on one unit.
@@ -98,7 +100,10 @@ fn successors(paths: &[Path], key: &Key, steps: &mut u64) -> Result<Vec<Successo
         for b in units(&path.sets[i as usize]) {
             *steps += 1;
             let s = &mut out[b as usize];
-            if let Some(q) = s.complete.filter(|&q| done && paths[q as usize].form != path.form) {
+            if let Some(q) = s.complete.filter(|&q| {
+                let other = &paths[q as usize];
+                done && (other.form != path.form || other.to != path.to)
+            }) {
                 return Err(clash(ConflictKind::SameUnits, position(key, q), (p, i), b));
             }
             match s.output {
@@ -133,10 +138,10 @@ fn position(key: &Key, p: u32) -> (u32, u32) {
     key.iter().copied().find(|&(q, _)| q == p).unwrap_or((p, 0))
 }
 
-/// The units that lead from the start to state `s`.
-fn units_to(parent: &[(usize, u8)], mut s: usize) -> Vec<u8> {
+/// The units that lead from a start state (one of the first `starts`) to state `s`.
+fn units_to(parent: &[(usize, u8)], starts: usize, mut s: usize) -> Vec<u8> {
     let mut units = Vec::new();
-    while s > 1 {
+    while s > starts {
         let (from, unit) = parent[s];
         units.push(unit);
         s = from;
@@ -150,34 +155,47 @@ fn start_len(keys: &[Key]) -> u64 {
     keys.iter().map(|k| k.len() as u64).sum()
 }
 
+/// The number of contexts the paths go between ([`crate::contexts`]).
+pub(super) fn context_count(paths: &[Path]) -> usize {
+    paths.iter().map(|p| p.from.max(p.to) + 1).max().unwrap_or(1)
+}
+
 /// Subset construction from the start positions of every path, within the
-/// limits of [`crate::limits`].
+/// limits of [`crate::limits`]: one start state per context (states `1..=k`),
+/// each holding the paths that start in it; a path that completes goes to
+/// the start state of the context it leaves.
 pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, Failure> {
     if paths.len() > limits::MAX_PATHS {
         return Err(BuildError::Limit { what: "unit-range paths", limit: limits::MAX_PATHS as u64 }.into());
     }
-    let start: Key = (0..paths.len() as u32).map(|p| (p, 0)).collect();
+    let starts = context_count(paths);
+    let start_keys: Vec<Key> = (0..starts)
+        .map(|c| (0..paths.len() as u32).filter(|&p| paths[p as usize].from == c).map(|p| (p, 0)).collect())
+        .collect();
     let forms_of = |key: &Key| key.iter().map(|&(p, _)| paths[p as usize].form).collect::<BTreeSet<usize>>();
-    let mut ids: HashMap<Key, usize> = HashMap::from([(Vec::new(), 0), (start.clone(), 1)]);
-    let mut forms = vec![BTreeSet::new(), forms_of(&start)];
-    let mut keys: Vec<Key> = vec![Vec::new(), start];
-    let mut machine = Machine::new(256, 2);
-    let mut queue = VecDeque::from([1usize]);
-    let mut parent: Vec<(usize, u8)> = vec![(0, 0); 2];
+    let mut ids: HashMap<Key, usize> = HashMap::from([(Vec::new(), 0)]);
+    ids.extend(start_keys.iter().enumerate().map(|(c, k)| (k.clone(), c + 1)));
+    let mut forms = vec![BTreeSet::new()];
+    forms.extend(start_keys.iter().map(forms_of));
+    let mut keys: Vec<Key> = vec![Vec::new()];
+    keys.extend(start_keys);
+    let mut machine = Machine::new(256, starts + 1);
+    let mut queue: VecDeque<usize> = (1..=starts).collect();
+    let mut parent: Vec<(usize, u8)> = vec![(0, 0); starts + 1];
     let mut steps = 0u64;
     let mut positions = start_len(&keys);
     while let Some(s) = queue.pop_front() {
         let key = std::mem::take(&mut keys[s]);
         let succs = successors(paths, &key, &mut steps).map_err(|f| match f {
             Failure::Clash(mut c) => {
-                c.units.splice(0..0, units_to(&parent, s));
+                c.units.splice(0..0, units_to(&parent, starts, s));
                 Failure::Clash(c)
             }
             other => other,
         })?;
         for (b, succ) in succs.into_iter().enumerate() {
-            let target = if succ.complete.is_some() {
-                1
+            let target = if let Some(q) = succ.complete {
+                1 + paths[q as usize].to
             } else if succ.next.is_empty() {
                 0
             } else if let Some(&id) = ids.get(&succ.next) {
@@ -207,5 +225,5 @@ pub(super) fn determinize(paths: &[Path]) -> Result<Determinized, Failure> {
             machine.out[at] = if target == 0 { (0, 0, 0) } else { succ.output.map_or((0, 0, 0), |(o, _)| o) };
         }
     }
-    Ok(Determinized { machine, forms })
+    Ok(Determinized { machine, forms, starts })
 }

@@ -24,11 +24,13 @@ use placemat_codec::AsciiRuns;
 /// What the outputs need to know about an automaton.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Facts {
-    /// Some path loops other than through the start state: sequences have no
-    /// length limit.
+    /// Some path loops other than through the start states: sequences have
+    /// no length limit. (An automaton with rules across values has a start
+    /// state per context, [`Automaton::contexts`]; "the start states" are
+    /// all of them, "the start" the one of context 0.)
     pub cyclic: bool,
     /// For an automaton that is not cyclic, the most units still to come from
-    /// every state (0 for dead and start): it falls along every transition
+    /// every state (0 for dead and the start states): it falls along every transition
     /// between other states, which proves there is no loop.
     pub depth: Option<Vec<u8>>,
     /// Every loop other than through the start state is one state looping on
@@ -41,7 +43,8 @@ pub struct Facts {
     pub ascii_runs: AsciiRuns,
     /// Every unit's digit is the unit itself.
     pub byte_digits: bool,
-    /// The units every state but the start rejects (bit `u % 64` of word `u / 64`).
+    /// The units every state but the start states rejects, and that every
+    /// start state takes alike (bit `u % 64` of word `u / 64`).
     pub sync_units: [u64; 4],
     /// The units every live state goes to the start or dies on: a sequence
     /// ends at each of them (`placemat_codec::dfa::Facts::end_units`).
@@ -50,7 +53,7 @@ pub struct Facts {
     /// the same number before its sequence ends (2 to the payload bits still
     /// to come, or the product of the digit radices), that weight per state (1
     /// for dead and start), for the expanded table (never in an automaton whose
-    /// transitions place their payload).
+    /// transitions place their payload, nor in one with several contexts).
     pub remaining: Option<Vec<u64>>,
     /// Every transition out of a state other than the start carries this many
     /// payload bits, and none adds a bias or places its payload (0 if not so):
@@ -74,7 +77,7 @@ impl Facts {
 
 /// Derives every fact of the module docs.
 pub(super) fn derive(a: &Automaton) -> Facts {
-    let self_loops = (2..a.state_count()).any(|s| a.edges[s].iter().any(|e| e.next == s));
+    let self_loops = (a.contexts + 1..a.state_count()).any(|s| a.edges[s].iter().any(|e| e.next == s));
     let depth = depth(a);
     Facts {
         cyclic: self_loops || depth.is_none(),
@@ -84,7 +87,7 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),
         end_units: end_units(a),
-        remaining: if a.placed { None } else { remaining(a) },
+        remaining: if a.placed || a.contexts > 1 { None } else { remaining(a) },
         continuation_bits: continuation_bits(a),
     }
 }
@@ -92,7 +95,7 @@ pub(super) fn derive(a: &Automaton) -> Facts {
 /// The payload bits every transition out of a state other than the start
 /// carries, if they agree and no transition adds a bias or places its payload.
 fn continuation_bits(a: &Automaton) -> u8 {
-    if a.placed || a.radix || a.edges.iter().flatten().any(|e| e.next != 0 && e.bias != 0) {
+    if a.placed || a.radix || a.contexts > 1 || a.edges.iter().flatten().any(|e| e.next != 0 && e.bias != 0) {
         return 0;
     }
     let mut bits = (2..a.state_count()).flat_map(|s| a.edges[s].iter()).filter(|e| e.next != 0).map(|e| e.payload_bits);
@@ -102,9 +105,9 @@ fn continuation_bits(a: &Automaton) -> u8 {
     }
 }
 
-/// The successors of `s` other than dead, start and `s` itself.
+/// The successors of `s` other than dead, the start states and `s` itself.
 fn inner(a: &Automaton, s: usize) -> impl Iterator<Item = usize> + '_ {
-    a.edges[s].iter().map(|e| e.next).filter(move |&t| t >= 2 && t != s)
+    a.edges[s].iter().map(|e| e.next).filter(move |&t| t > a.contexts && t != s)
 }
 
 /// The longest path from each state to the start, not counting a state's
@@ -115,7 +118,7 @@ fn depth(a: &Automaton) -> Option<Vec<u8>> {
     // 0 unvisited, 1 on the stack, 2 done.
     let mut mark = vec![0u8; n];
     let mut depth = vec![0usize; n];
-    for root in 2..n {
+    for root in a.contexts + 1..n {
         if mark[root] != 0 {
             continue;
         }
@@ -194,7 +197,8 @@ fn end_units(a: &Automaton) -> [u64; 4] {
 fn sync_units(a: &Automaton) -> [u64; 4] {
     let mut sync = [0u64; 4];
     for u in 0..=255u8 {
-        if (2..a.state_count()).all(|s| a.edge(s, u).next == 0) {
+        let alike = (2..=a.contexts).all(|s| a.edge(s, u) == a.edge(1, u));
+        if alike && (a.contexts + 1..a.state_count()).all(|s| a.edge(s, u).next == 0) {
             sync[u as usize / 64] |= 1 << (u % 64);
         }
     }

@@ -1,6 +1,6 @@
 //! Hopcroft's partition refinement on a Mealy machine: the coarsest partition
-//! that separates the start state, separates different outputs, and is stable
-//! under transitions. The automaton builder runs it with outputs (two states
+//! that keeps each start state (one per context, states `1..=starts`) apart,
+//! separates different outputs, and is stable under transitions. The automaton builder runs it with outputs (two states
 //! that accept the same sequences but compute different values are never
 //! merged); the shift-layout pass runs it on outputs erased (validation needs
 //! only the language).
@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::machine::{Machine, Output};
 
-/// The block of every state.
-pub(crate) fn minimize(m: &Machine) -> Vec<usize> {
+/// The block of every state; states `1..=starts` are each a block of their own.
+pub(crate) fn minimize(m: &Machine, starts: usize) -> Vec<usize> {
     let n = m.states();
     // Symbols with identical columns behave alike; refine over one of each.
     let mut columns: BTreeMap<Vec<(usize, Output)>, usize> = BTreeMap::new();
@@ -26,9 +26,9 @@ pub(crate) fn minimize(m: &Machine) -> Vec<usize> {
     let symbols: Vec<usize> = columns.values().copied().collect();
 
     // Initial partition by signature.
-    let mut by_sig: BTreeMap<(bool, Vec<Output>), Vec<usize>> = BTreeMap::new();
+    let mut by_sig: BTreeMap<(usize, Vec<Output>), Vec<usize>> = BTreeMap::new();
     for s in 0..n {
-        let sig = (s == 1, symbols.iter().map(|&b| m.out(s, b)).collect());
+        let sig = (if (1..=starts).contains(&s) { s } else { 0 }, symbols.iter().map(|&b| m.out(s, b)).collect());
         by_sig.entry(sig).or_default().push(s);
     }
     let mut blocks: Vec<Vec<usize>> = by_sig.into_values().collect();

@@ -239,6 +239,12 @@ pub struct Automaton {
     /// Whether the forms are digit units ([`Model::is_radix`]): each
     /// transition multiplies the value read so far by its [`Edge::place`].
     pub radix: bool,
+    /// The contexts of the rules across values ([`crate::contexts`]): state
+    /// `1 + c` is where a sequence starts in context `c`, and states
+    /// `1..=contexts` are the boundaries, where sequences end. 1 without rules.
+    pub contexts: usize,
+    /// The values after which the context is not 0, each with its context.
+    pub context_ranges: Vec<(u64, u64, usize)>,
     /// Bytes per code unit (the model's).
     pub unit_bytes: u32,
     /// Facts derived from the transitions.
@@ -261,9 +267,12 @@ impl Automaton {
     /// Builds the automaton of a validated model and derives its facts.
     pub fn build(model: &Model, options: BuildOptions) -> Result<Automaton, BuildError> {
         let (paths::Paths { forms, paths }, det) = determinized(model)?;
-        let block_of: Vec<usize> =
-            if options.minimize { minimize::minimize(&det.machine) } else { (0..det.machine.states()).collect() };
-        let order = number(&det.machine, &block_of);
+        let block_of: Vec<usize> = if options.minimize {
+            minimize::minimize(&det.machine, det.starts)
+        } else {
+            (0..det.machine.states()).collect()
+        };
+        let order = number(&det.machine, &block_of, det.starts);
         let (classes, class_units) = unit_classes(&det.machine, &block_of, &order, options.classes);
         let biases = biases(&paths);
         let edges = edges(&det.machine, &block_of, &order, &class_units);
@@ -285,6 +294,8 @@ impl Automaton {
             encode_forms: encode_forms(model)?,
             placed: model.is_placed(),
             radix: model.is_radix(),
+            contexts: det.starts,
+            context_ranges: model.contexts().ranges,
             unit_bytes: model.unit_bytes,
             facts: Facts::default(),
             shift: ShiftLayout::default(),
@@ -313,6 +324,12 @@ impl Automaton {
         } else {
             1u64 << e.payload_bits
         }
+    }
+
+    /// Whether state `s` is a boundary: a start state, where a sequence ends
+    /// and the next begins (one per context).
+    pub fn is_boundary(&self, s: usize) -> bool {
+        (1..=self.contexts).contains(&s)
     }
 
     /// Number of unit classes.
@@ -375,11 +392,12 @@ pub fn conflict(model: &Model) -> Option<Conflict> {
     }
 }
 
-/// Numbers the blocks: dead 0, start 1, the rest in breadth-first order from the
-/// start. Maps a block to its number.
-fn number(m: &Machine, block_of: &[usize]) -> HashMap<usize, usize> {
-    let mut number: HashMap<usize, usize> = HashMap::from([(block_of[0], 0), (block_of[1], 1)]);
-    let mut queue = VecDeque::from([1usize]);
+/// Numbers the blocks: dead 0, the start states `1..=starts` (one per
+/// context), the rest in breadth-first order from them. Maps a block to its
+/// number.
+fn number(m: &Machine, block_of: &[usize], starts: usize) -> HashMap<usize, usize> {
+    let mut number: HashMap<usize, usize> = (0..=starts).map(|s| (block_of[s], s)).collect();
+    let mut queue: VecDeque<usize> = (1..=starts).collect();
     while let Some(s) = queue.pop_front() {
         for b in 0..m.width {
             let t = m.next(s, b);

@@ -99,6 +99,7 @@ impl Automaton {
                 sync_units: f.sync_units,
                 end_units: f.end_units,
                 continuation_bits: f.continuation_bits,
+                contexts: self.contexts as u8,
             },
             shift,
             expanded: self.expanded.as_deref(),

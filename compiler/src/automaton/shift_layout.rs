@@ -73,7 +73,7 @@ fn merge(a: &Automaton) -> Option<Merged> {
             m.next[s * width + c] = e.next;
         }
     }
-    let block = minimize(&m);
+    let block = minimize(&m, a.contexts);
     let mut ids: HashMap<usize, usize> = HashMap::new();
     let id: Vec<usize> = block
         .iter()

@@ -9,8 +9,9 @@ use crate::model::{GroupOrder, Layout, ValueType};
 use crate::syntax::{Ast, FieldValue};
 
 /// Every key a description may give.
-const KEYS: &[&str] =
-    &["name", "summary", "unit", "value", "range", "exclude", "layout", "groups", "premap", "digits", "forms"];
+const KEYS: &[&str] = &[
+    "name", "summary", "unit", "value", "range", "exclude", "forbid", "layout", "groups", "premap", "digits", "forms",
+];
 
 /// The keys every description must give.
 const REQUIRED: [&str; 4] = ["name", "value", "range", "forms"];

@@ -17,7 +17,7 @@
 //!
 //! The checks run in a fixed order, which is the order of the diagnostics:
 //! attributes and keys, `name`, `summary`, `unit`, `value`, `layout`, `range`,
-//! `groups`, `exclude`, `premap`, `digits` and `forms` (each form); then, once every field
+//! `groups`, `exclude`, `premap`, `forbid`, `digits` and `forms` (each form); then, once every field
 //! has checked, the checks that need the model (derived ranges and biases,
 //! explicit ranges) and, when those pass, coverage and determinism: forms may
 //! share units only where the values they accept tell them apart, which the
@@ -27,6 +27,7 @@ mod checker;
 mod derived;
 mod digits;
 mod fields;
+mod forbid;
 mod forms;
 mod patterns;
 mod premap;
@@ -57,6 +58,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let range = range::value_range(&mut c, &fields, value);
     let excluded = range::excluded(&mut c, &fields, range.as_ref());
     let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
+    let forbid = forbid::forbid(&mut c, &fields, range.as_ref());
     let digit_set = digits::digit_set(&mut c, &fields);
     let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(|u| (unit::width(u), u.order)));
     let has_set = !matches!(digit_set, Ok(None));
@@ -93,6 +95,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         min,
         max,
         excluded,
+        forbid,
         premap,
         layout,
         groups,

@@ -103,10 +103,11 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
 
 fn decode_by_steps(codec: &dyn DynCodec, bytes: &[u8]) -> usize {
     let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
-    let mut pos = 0;
+    let (mut pos, mut context) = (0, 0);
     while pos < bytes.len() {
-        match codec.step(Strategy::Branching, &bytes[pos..]) {
+        match codec.step_in(Strategy::Branching, context, &bytes[pos..]) {
             Step::Value { value, len } => {
+                context = codec.context_after(value);
                 out.push(value);
                 pos += len;
             }

@@ -96,6 +96,15 @@ fn grid_on(analyses: &[Analysis], corpora: &[String]) -> Grid {
             ex.iter().map(|(lo, hi)| format!("U+{lo:04X}..U+{hi:04X}")).collect::<Vec<_>>().join(" ")
         })
     });
+    row("forbid", "never adjacent (value, then value)", &|a| {
+        let rules = &a.structure.forbid;
+        Cell::Text(if rules.is_empty() {
+            "none".into()
+        } else {
+            let range = |(lo, hi): (u64, u64)| format!("U+{lo:04X}..U+{hi:04X}");
+            rules.iter().map(|r| format!("{} then {}", range(r.first), range(r.then))).collect::<Vec<_>>().join(", ")
+        })
+    });
     row("forms", "largest value per length (hex)", &|a| Cell::Text(forms_text(a)));
     row("max_units", "longest sequence (units)", &|a| match a.structure.max_units {
         Some(n) => Cell::Int(n as u64),

@@ -70,6 +70,8 @@ pub(super) fn for_each(
     let mut data: Vec<u8> = Vec::with_capacity(2 * CHUNK);
     let mut base = 0usize;
     let mut open: Option<Open> = None;
+    // The context of the codec's rules across values (0 without rules).
+    let mut context = 0;
     let dfa = codec.dfa();
     loop {
         let have = data.len();
@@ -78,21 +80,21 @@ pub(super) fn for_each(
         data.truncate(have + n);
         let eof = n < CHUNK;
         if let Some(o) = &mut open {
-            while o.walked < data.len() && o.state != DEAD && o.state != dfa.start() {
+            while o.walked < data.len() && o.state != DEAD && !dfa.is_boundary(o.state) {
                 o.state = dfa.transition(o.state, data[o.walked]).next;
                 o.walked += 1;
             }
             if o.walked - o.at > max_units {
                 return Err(too_long(codec, &input.name, base + o.at, max_units));
             }
-            if !eof && o.state != DEAD && o.state != dfa.start() {
+            if !eof && o.state != DEAD && !dfa.is_boundary(o.state) {
                 continue;
             }
         }
         open = None;
-        let pos = items(codec, &data, base, eof, &mut f)?;
+        let pos = items(codec, &data, (base, &mut context), eof, &mut f)?;
         if pos < data.len() {
-            let state = data[pos..].iter().fold(dfa.start(), |s, &u| dfa.transition(s, u).next);
+            let state = data[pos..].iter().fold(dfa.start_of(context), |s, &u| dfa.transition(s, u).next);
             open = Some(Open { at: 0, walked: data.len() - pos, state });
         }
         data.drain(..pos);
@@ -112,18 +114,25 @@ pub(super) fn too_long(codec: &dyn DynCodec, name: &str, offset: usize, max_unit
     ))
 }
 
-/// Decodes the items of `data` (at stream offset `base`), calling `f` for each;
-/// returns where an open sequence starts (the end of `data` if none is open).
+/// Decodes the items of `data` (at stream offset `base`, in `context`, which
+/// it keeps up to date), calling `f` for each; returns where an open sequence
+/// starts (the end of `data` if none is open).
 fn items(
     codec: &dyn DynCodec,
     data: &[u8],
-    base: usize,
+    (base, context): (usize, &mut usize),
     eof: bool,
     f: &mut impl FnMut(Event<'_>) -> CliResult,
 ) -> Result<usize, CliError> {
     let mut pos = 0;
     while pos < data.len() {
-        match step(codec, &data[pos..]) {
+        let step = step(codec, *context, &data[pos..]);
+        *context = match &step {
+            Step::Value { value: Decoded::Small(v), .. } => codec.context_after(*v),
+            Step::Incomplete => *context,
+            _ => 0,
+        };
+        match step {
             Step::Value { value, len } => {
                 f(Event::Value { value })?;
                 pos += len;
@@ -147,10 +156,11 @@ fn items(
     Ok(pos)
 }
 
-/// One step: values of any size for unbounded codecs, `u64` for the rest.
-fn step(codec: &dyn DynCodec, input: &[u8]) -> Step<Decoded> {
+/// One step in `context`: values of any size for unbounded codecs (which
+/// have one context), `u64` for the rest.
+fn step(codec: &dyn DynCodec, context: usize, input: &[u8]) -> Step<Decoded> {
     if !codec.info().unbounded {
-        return codec.step(Strategy::Table, input).map(Decoded::Small);
+        return codec.step_in(Strategy::Table, context, input).map(Decoded::Small);
     }
     codec.step_big(Strategy::Table, input).map(|value| match u64::try_from(&value) {
         Ok(v) => Decoded::Small(v),
@@ -185,7 +195,7 @@ pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String 
         return format!("found {}", hex_units(found));
     };
     let unit = usize::from(codec.dfa().facts().unit_bytes);
-    let mut state = 1;
+    let mut state = start_for(&automaton, found, len);
     for (i, &u) in found.iter().enumerate() {
         let next = automaton.edge(state, u).next;
         // A code unit cut short by the end of the input is a truncation, even
@@ -204,6 +214,21 @@ pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String 
         "found {} and then the end of the input, in the middle of a sequence",
         hex_units(&found[..len.min(found.len())])
     )
+}
+
+/// The start state (of the contexts of rules across values) in which `found`
+/// is a bad sequence of `len` units: the first whose walk dies where a
+/// maximal subpart of `len` units ends; the start of context 0 if none does
+/// (a truncated sequence).
+fn start_for(automaton: &placemat_compiler::Automaton, found: &[u8], len: usize) -> usize {
+    let dies_at = |start: usize| {
+        let mut state = start;
+        found.iter().position(|&u| {
+            state = automaton.edge(state, u).next;
+            state == DEAD
+        })
+    };
+    (1..=automaton.contexts).find(|&s| dies_at(s).is_some_and(|i| i.max(1) == len)).unwrap_or(1)
 }
 
 pub(super) fn decode_error(
@@ -290,6 +315,10 @@ pub fn transcode(
                         unencodable(to, &name, &format!("{value:04X}"), offset)
                     }
                     TranscodeErrorKind::UnencodableBig { hex } => unencodable(to, &name, hex, offset),
+                    TranscodeErrorKind::ForbiddenAfter { before, value } => CliError::msg(format!(
+                        "{name}: U+{value:04X} (decoded at offset {offset}) may not follow U+{before:04X} in {}",
+                        to.info().name
+                    )),
                     TranscodeErrorKind::TooLong { limit } => too_long(from, &name, offset as usize, *limit),
                     other => CliError::msg(format!("{name}: {other:?} at offset {offset}")),
                 });

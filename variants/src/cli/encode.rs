@@ -72,6 +72,8 @@ struct Encoder<'a> {
     /// The longest token: `U+` and the most digits.
     max_token: usize,
     max_units: usize,
+    /// The value before, for the codec's rules across values.
+    last: Option<u64>,
 }
 
 impl Encoder<'_> {
@@ -111,6 +113,14 @@ impl Encoder<'_> {
             Ok(value) => value,
             Err(why) => return Err(self.fail(&format!(": {why}"), out)),
         };
+        let small = u64::try_from(&value).ok();
+        if let (Some(before), Some(v)) = (self.last, small) {
+            if self.codec.forbids(before, v) {
+                let why = format!(" may not follow U+{before:04X} in {}", self.codec.info().name);
+                return Err(self.fail(&why, out));
+            }
+        }
+        self.last = small;
         if self.codec.encode_big(&value, &mut self.encoded).is_err() {
             let info = self.codec.info();
             let why = format!(" cannot be encoded by {} (its range is {})", info.name, info.range_text());
@@ -137,6 +147,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
         encoded: Vec::with_capacity(1 << 17),
         max_token: 2 + max_digits(max_units),
         max_units,
+        last: None,
     };
     let mut chunk = vec![0u8; 1 << 16];
     let mut offset = 0usize;

@@ -110,6 +110,16 @@ impl Layout {
 }
 
 /// `placemat trace`.
+/// The value of the sequence `seq` read in `context`, in hex: of any size
+/// for a codec without rules across values (context 0).
+fn shown_value(codec: &dyn DynCodec, context: usize, seq: &[u8]) -> Step<String> {
+    if context == 0 {
+        codec.step_big(Strategy::Table, seq).map(|value| format!("{value:04X}"))
+    } else {
+        codec.step_in(Strategy::Table, context, seq).map(|value| format!("{value:04X}"))
+    }
+}
+
 pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut dyn Write) -> CliResult {
     let mut input = input::open(file)?;
     let layout = Layout::new(codec, input.size);
@@ -122,6 +132,8 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
     // completed value is shown whole, or abbreviated when long).
     let mut value = Partial::default();
     let mut seq_start = 0usize;
+    // The context of the codec's rules across values the sequence began in.
+    let mut seq_context = 0usize;
     let mut seq: Vec<u8> = Vec::new();
     let mut offset = 0usize;
     let mut chunk = vec![0u8; 1 << 16];
@@ -151,7 +163,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
                 for (k, &b) in seq.iter().enumerate().skip(len).rev() {
                     pending.push_front((seq_start + k, b));
                 }
-                (state, value, seq_start) = (start, Partial::default(), seq_start + len);
+                (state, value, seq_start, seq_context) = (start, Partial::default(), seq_start + len, 0);
                 seq.clear();
                 continue;
             }
@@ -160,12 +172,14 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
             if seq.len() > max_units {
                 return Err(too_long(codec, &input.name, seq_start, max_units));
             }
-            let emitted = if t.next == start {
-                // The codec's own step gives the value (with any pre-mapping undone).
-                let shown = match codec.step_big(Strategy::Table, &seq) {
-                    Step::Value { value, .. } => abbreviated(&format!("{value:04X}")),
+            let emitted = if dfa.is_boundary(t.next) {
+                // The codec's own step gives the value (with any pre-mapping
+                // undone), in the context the sequence began in.
+                let shown = match shown_value(codec, seq_context, &seq) {
+                    Step::Value { value, .. } => abbreviated(&value),
                     other => format!("{other:?}"),
                 };
+                seq_context = dfa.context_of(t.next);
                 seq.clear();
                 seq_start = at + 1;
                 shown
@@ -174,7 +188,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
             };
             layout.line(out, [&at.to_string(), &unit, &class, &states, &value.to_string()], &emitted)?;
             state = t.next;
-            if state == start {
+            if dfa.is_boundary(state) {
                 value = Partial::default();
             }
         }
@@ -182,7 +196,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
             break;
         }
     }
-    if state != start {
+    if !dfa.is_boundary(state) {
         let emitted = format!("U+{:04X} (incomplete sequence at offset {seq_start})", u64::REPLACEMENT);
         layout.line(out, [&offset.to_string(), "end", "-", &layout.states(state / stride, 0), "-"], &emitted)?;
     }

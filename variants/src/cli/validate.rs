@@ -27,18 +27,24 @@ pub enum ValidateStrategy {
     Branching,
 }
 
-/// A validator over a whole buffer.
-pub(super) type Validator<'a> = Box<dyn Fn(&[u8]) -> Result<(), DecodeError> + 'a>;
+/// A validator over a whole buffer read in a context (of the codec's rules
+/// across values): the verdict and the context at the end of the valid prefix
+/// (`placemat_codec::Dfa::validate_in`).
+pub(super) type Validator<'a> = Box<dyn Fn(usize, &[u8]) -> (Result<(), DecodeError>, usize) + 'a>;
 
 /// The validator `strategy` names for `codec`, or why there is none.
 pub(super) fn validator(codec: &dyn DynCodec, strategy: ValidateStrategy) -> Result<Validator<'_>, CliError> {
     Ok(match strategy {
-        ValidateStrategy::Auto => Box::new(move |b| codec.validate(b)),
-        ValidateStrategy::Table => Box::new(move |b| codec.dfa().validate_scalar(b)),
-        ValidateStrategy::Branching => Box::new(move |b| by_steps(codec, Strategy::Branching, b)),
+        ValidateStrategy::Auto => Box::new(move |context, b| codec.validate_in(context, b)),
+        ValidateStrategy::Table if codec.dfa().contexts() == 1 => {
+            Box::new(move |_, b| (codec.dfa().validate_scalar(b), 0))
+        }
+        ValidateStrategy::Table => Box::new(move |context, b| codec.dfa().validate_in(context, b)),
+        ValidateStrategy::Branching => Box::new(move |context, b| by_steps_in(codec, Strategy::Branching, context, b)),
         ValidateStrategy::Simd => {
+            // A codec with SIMD tables has one context (no rules across values).
             let isa = simd_isa(codec)?;
-            Box::new(move |b| codec.dfa().validate_simd(isa, b).expect("checked by simd_isa"))
+            Box::new(move |_, b| (codec.dfa().validate_simd(isa, b).expect("checked by simd_isa"), 0))
         }
     })
 }
@@ -59,15 +65,28 @@ pub(super) fn simd_isa(codec: &dyn DynCodec) -> Result<Isa, CliError> {
 
 /// Validation one step at a time with a decoding strategy.
 pub(super) fn by_steps(codec: &dyn DynCodec, strategy: Strategy, input: &[u8]) -> Result<(), DecodeError> {
+    by_steps_in(codec, strategy, 0, input).0
+}
+
+/// [`by_steps`] from `context`, with the context at the end of the valid prefix.
+fn by_steps_in(
+    codec: &dyn DynCodec,
+    strategy: Strategy,
+    mut context: usize,
+    input: &[u8],
+) -> (Result<(), DecodeError>, usize) {
     let mut pos = 0;
     while pos < input.len() {
-        match codec.step(strategy, &input[pos..]) {
-            Step::Value { len, .. } => pos += len,
-            Step::Invalid { len } => return Err(DecodeError::new(pos, Some(len))),
-            Step::Incomplete => return Err(DecodeError::new(pos, None)),
+        match codec.step_in(strategy, context, &input[pos..]) {
+            Step::Value { len, value } => {
+                context = codec.context_after(value);
+                pos += len
+            }
+            Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), context),
+            Step::Incomplete => return (Err(DecodeError::new(pos, None)), context),
         }
     }
-    Ok(())
+    (Ok(()), context)
 }
 
 /// `placemat validate`.
@@ -76,7 +95,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, strategy: ValidateStrategy,
     let mut input = input::open(file)?;
     let name = input.name.clone();
     let unit = usize::from(codec.dfa().facts().unit_bytes);
-    let mut stream = StreamValidator::new(|b: &[u8]| check(b));
+    let mut stream = StreamValidator::new(|context: usize, b: &[u8]| check(context, b));
     let mut chunk = vec![0u8; CHUNK];
     loop {
         let n = input::fill(&mut input.reader, &mut chunk)?;

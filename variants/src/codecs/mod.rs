@@ -10,6 +10,7 @@
 //! | `ken_draft.rs` | `ken-draft` (Thompson's 7-byte-type draft, 2 Sept 1992) |
 //! | `utf8_ext.rs` | `utf8-ext36`, `utf8-ext42` (FE/FF extensions) |
 //! | `utf1.rs` | `utf1` (ISO/IEC 10646-1:1993 Annex G) |
+//! | `wtf8.rs` | `wtf8` (Simon Sapin's WTF-8) |
 //! | `printable6.rs` | `printable6` (6-bit printable continuation-bit encoding, 2018) |
 //! | `printable6_big.rs` | `printable6-big` (the same, for integers of any size) |
 //! | `cesu8.rs` | `cesu8` (Unicode TR 26), `mutf8` (Java's modified UTF-8) |
@@ -36,6 +37,7 @@ mod utf16;
 mod utf8;
 mod utf8_ext;
 mod varints;
+mod wtf8;
 
 pub use cesu8::{Cesu8, Cesu8Branching, Mutf8, Mutf8Branching};
 pub use fss_utf_plan9::{FssUtfPlan9, FssUtfPlan9Branching};
@@ -54,3 +56,4 @@ pub use varints::{
     GitOfs, GitOfsBranching, Leb128, Leb128Branching, QuicVarint, QuicVarintBranching, SqliteVarint,
     SqliteVarintBranching, Vlq, VlqBranching,
 };
+pub use wtf8::{Wtf8, Wtf8Branching};

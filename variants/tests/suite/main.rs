@@ -25,3 +25,4 @@ mod ui_descriptions;
 mod utf1;
 mod utf16;
 mod utf8;
+mod wtf8;

@@ -81,7 +81,10 @@ fn expanded_tables_exactly_where_states_know_the_bits_to_come() {
         // After CESU-8's shared `ED`, a three-byte sequence has 12 payload bits
         // to come and a surrogate pair 20.
         let shared = ["cesu8", "mutf8"].contains(&&*name);
-        assert_eq!(has, !continuation_bit && !too_wide && !lsb && !shared, "{name}");
+        // A codec with rules across values has several start states; the
+        // expanded walker knows one.
+        let contexts = name == "wtf8";
+        assert_eq!(has, !continuation_bit && !too_wide && !lsb && !shared && !contexts, "{name}");
         assert_eq!(automaton_of(*codec).unwrap().facts.remaining.is_some(), has, "{name}");
     }
     assert_eq!(

@@ -108,6 +108,71 @@ impl NotLocal {
     }
 }
 
+/// Refuses an automaton with several contexts (rules across values), with
+/// the forbidden pair as witness.
+fn one_context(a: &Automaton) -> Result<(), NotLocal> {
+    if a.contexts == 1 {
+        return Ok(());
+    }
+    let not = NotLocal::new(
+        "rules across values",
+        "a rule forbids some values right after others, which checks on units and pairs of units cannot see",
+    );
+    Err(match context_witness(a) {
+        Some(units) => not.with_witness(units),
+        None => not,
+    })
+}
+
+/// The shortest input that ends a sequence in a context other than 0 and
+/// then one that context forbids: valid sequences one by one, invalid
+/// together. Breadth-first over the states reached side by side from the
+/// start and from the context's start state.
+fn context_witness(a: &Automaton) -> Option<Vec<u8>> {
+    let reach = shortest_paths(a, 1);
+    for (c, prefix) in reach.iter().enumerate().take(a.contexts + 1).skip(2) {
+        let prefix = prefix.clone()?;
+        let mut seen = std::collections::HashSet::from([(1usize, c)]);
+        let mut queue = std::collections::VecDeque::from([((1usize, c), Vec::new())]);
+        while let Some(((x, y), units)) = queue.pop_front() {
+            for &u in &a.class_units {
+                let (x2, y2) = (a.edge(x, u).next, a.edge(y, u).next);
+                let mut more: Vec<u8> = units.clone();
+                more.push(u);
+                if x2 != 0 && y2 == 0 {
+                    let rest = if x2 == 1 { Some(Vec::new()) } else { shortest_paths(a, x2)[1].clone() };
+                    if let Some(rest) = rest {
+                        return Some([prefix, more, rest].concat());
+                    }
+                }
+                if x2 != 0 && y2 != 0 && !a.is_boundary(x2) && seen.insert((x2, y2)) {
+                    queue.push_back(((x2, y2), more));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The shortest units from state `from` to every state (breadth-first).
+fn shortest_paths(a: &Automaton, from: usize) -> Vec<Option<Vec<u8>>> {
+    let mut best: Vec<Option<Vec<u8>>> = vec![None; a.state_count()];
+    best[from] = Some(Vec::new());
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(s) = queue.pop_front() {
+        for &u in &a.class_units {
+            let t = a.edge(s, u).next;
+            if best[t].is_none() {
+                let mut units = best[s].clone().unwrap_or_default();
+                units.push(u);
+                best[t] = Some(units);
+                queue.push_back(t);
+            }
+        }
+    }
+    best
+}
+
 /// A set of units as 256 bits.
 type Units = [bool; 256];
 
@@ -119,6 +184,7 @@ pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
             format!("its code units are {} bytes wide; the checks read single bytes", a.unit_bytes),
         ));
     }
+    one_context(a)?;
     if a.facts.cyclic {
         return Err(NotLocal::new(
             "no length limit",

@@ -28,6 +28,11 @@ pub(super) struct Path {
     /// read so far becomes `v * radix + digit` (1 while `v` is still 0); empty
     /// otherwise.
     pub radix: Vec<u32>,
+    /// The context the path starts in and the one it leaves
+    /// ([`crate::contexts`]; both 0 without rules across values).
+    pub from: usize,
+    /// The context after the path's values.
+    pub to: usize,
 }
 
 impl Path {
@@ -74,15 +79,49 @@ fn form_paths(model: &Model, form: &ConcreteForm, index: usize) -> Result<Vec<Pa
         return radix::form_paths(model, form, index);
     }
     let mut out = Vec::new();
+    for (lo, hi) in model.valid_ranges(form) {
+        out.extend(range_paths(model, form, index, (&lo, &hi), (0, 0))?);
+    }
+    Ok(out)
+}
+
+/// The paths of the values `lo..=hi` of a concrete form, going from context
+/// `from` to context `to`.
+fn range_paths(
+    model: &Model,
+    form: &ConcreteForm,
+    index: usize,
+    (lo, hi): (&BigUint, &BigUint),
+    (from, to): (usize, usize),
+) -> Result<Vec<Path>, BuildError> {
     let bias = form.bias.to_u64().ok_or(BuildError::TooLarge)?;
     let widths: Vec<u32> = form.units.iter().map(|u| u.payload_bits).collect();
-    for (lo, hi) in model.valid_ranges(form) {
-        let lo = (&lo - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
-        let hi = (&hi - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
-        for seq in model.split_payloads(&form.units, lo, hi) {
-            let sets = seq.iter().zip(&form.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
-            let places = if model.is_placed() { model.places(&form.units) } else { Vec::new() };
-            out.push(Path { sets, bits: widths.clone(), bias, looped: None, form: index, places, radix: Vec::new() });
+    let lo = (lo - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
+    let hi = (hi - &form.bias).to_u128().ok_or(BuildError::TooLarge)?;
+    let places = if model.is_placed() { model.places(&form.units) } else { Vec::new() };
+    let paths = model.split_payloads(&form.units, lo, hi).into_iter().map(|seq| {
+        let sets = seq.iter().zip(&form.units).map(|(&(dlo, dhi), pat)| model.unit_set(pat, dlo, dhi)).collect();
+        let places = places.clone();
+        Path { sets, bits: widths.clone(), bias, looped: None, form: index, places, radix: Vec::new(), from, to }
+    });
+    Ok(paths.collect())
+}
+
+/// The paths of one concrete form in every context of a model with rules
+/// across values: in context `c`, the form's valid values less those `c`
+/// forbids, each run of them leading to the context it leaves.
+fn context_paths(model: &Model, form: &ConcreteForm, index: usize) -> Result<Vec<Path>, BuildError> {
+    let contexts = model.contexts();
+    let mut out = Vec::new();
+    for (from, forbidden) in contexts.forbidden.iter().enumerate() {
+        let holes: Vec<(BigUint, BigUint)> = forbidden.iter().map(|&(a, b)| (a.into(), b.into())).collect();
+        for (lo, hi) in model.valid_ranges(form) {
+            for (lo, hi) in crate::model::subtract(&lo, &hi, &holes) {
+                let (lo, hi) = (lo.to_u64().ok_or(BuildError::TooLarge)?, hi.to_u64().ok_or(BuildError::TooLarge)?);
+                for (a, b, to) in contexts.split(lo, hi) {
+                    out.extend(range_paths(model, form, index, (&a.into(), &b.into()), (from, to))?);
+                }
+            }
         }
     }
     Ok(out)
@@ -96,7 +135,11 @@ pub(super) fn paths(model: &Model) -> Result<Paths, BuildError> {
     let forms = model.concrete_forms();
     let mut paths = Vec::new();
     for (i, form) in forms.iter().enumerate() {
-        paths.extend(form_paths(model, form, i)?);
+        if model.forbid.is_empty() {
+            paths.extend(form_paths(model, form, i)?);
+        } else {
+            paths.extend(context_paths(model, form, i)?);
+        }
     }
     Ok(Paths { forms, paths })
 }

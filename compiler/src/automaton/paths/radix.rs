@@ -45,6 +45,8 @@ pub(super) fn form_paths(model: &Model, form: &ConcreteForm, index: usize) -> Re
                     form: index,
                     places: Vec::new(),
                     radix: multipliers(&radices)?,
+                    from: 0,
+                    to: 0,
                 });
             }
         }

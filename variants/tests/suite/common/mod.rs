@@ -14,11 +14,18 @@ use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedC
 
 /// One decoding step with values widened to `u64`.
 pub type StepFn = Box<dyn Fn(&[u8]) -> Step<u64>>;
+/// One decoding step in a context (of the codec's rules across values).
+pub type StepInFn = Box<dyn Fn(usize, &[u8]) -> Step<u64>>;
 
 /// A named decoding strategy.
 pub struct Strategy {
     pub name: &'static str,
+    /// A step at the start of input (context 0).
     pub step: StepFn,
+    /// A step in a context.
+    pub step_in: StepInFn,
+    /// The context after a value.
+    pub after: Rc<dyn Fn(u64) -> usize>,
 }
 
 fn widen<V: Value>(s: Step<V>) -> Step<u64> {
@@ -57,29 +64,53 @@ where
     let unminimized = LoadedCodec::new(model.clone(), BuildOptions { minimize: false, classes: true }).unwrap();
     let singleton = LoadedCodec::new(model.clone(), BuildOptions { minimize: true, classes: false }).unwrap();
     let model: &'static _ = Box::leak(Box::new(model));
-    let reference = Reference::new(model);
+    let reference: &'static _ = Box::leak(Box::new(Reference::new(model)));
+    // The oracle's contexts: the reference interpreter's, from the model.
+    let after: Rc<dyn Fn(u64) -> usize> = Rc::new(move |v| reference.context_after(&BigUint::from(v)));
+    let (unminimized, singleton): (&'static _, &'static _) =
+        (Box::leak(Box::new(unminimized)), Box::leak(Box::new(singleton)));
     vec![
-        Strategy { name: "table", step: Box::new(|s| widen(C::default().step(s))) },
-        Strategy { name: "branching", step: Box::new(|s| widen(C::Branching::default().step(s))) },
-        Strategy { name: "unminimized", step: Box::new(move |s| unminimized.step(s)) },
-        Strategy { name: "classes-off", step: Box::new(move |s| singleton.step(s)) },
-        Strategy {
-            name: "reference",
-            step: Box::new(move |s| reference.step(s).map(|value| u64::try_from(value).unwrap())),
-        },
+        with_contexts("table", Box::new(|c, s| widen(C::default().step_in(c, s))), &after),
+        with_contexts("branching", Box::new(|c, s| widen(C::Branching::default().step_in(c, s))), &after),
+        with_contexts("unminimized", Box::new(move |c, s| unminimized.step_in(c, s)), &after),
+        with_contexts("classes-off", Box::new(move |c, s| singleton.step_in(c, s)), &after),
+        with_contexts(
+            "reference",
+            Box::new(move |c, s| reference.step_in(c, s).map(|value| u64::try_from(value).unwrap())),
+            &after,
+        ),
     ]
 }
 
-/// Items of a whole input by repeated steps.
-pub fn items_by(step: &dyn Fn(&[u8]) -> Step<u64>, input: &[u8]) -> Vec<Item<u64>> {
-    struct D<'a>(&'a dyn Fn(&[u8]) -> Step<u64>);
+/// A strategy from its step in a context.
+fn with_contexts(name: &'static str, step_in: StepInFn, after: &Rc<dyn Fn(u64) -> usize>) -> Strategy {
+    let shared: Rc<StepInFn> = Rc::new(step_in);
+    let at_start = Rc::clone(&shared);
+    Strategy {
+        name,
+        step: Box::new(move |s| at_start(0, s)),
+        step_in: Box::new(move |c, s| shared(c, s)),
+        after: Rc::clone(after),
+    }
+}
+
+/// Items of a whole input by repeated steps of `s`, each in the context the
+/// value before it leaves (0 after an error).
+pub fn items_by(s: &Strategy, input: &[u8]) -> Vec<Item<u64>> {
+    struct D<'a>(&'a Strategy);
     impl Decoder for D<'_> {
         type Value = u64;
         fn step(&self, input: &[u8]) -> Step<u64> {
-            (self.0)(input)
+            (self.0.step)(input)
+        }
+        fn step_in(&self, context: usize, input: &[u8]) -> Step<u64> {
+            (self.0.step_in)(context, input)
+        }
+        fn context_after(&self, value: &u64) -> usize {
+            (self.0.after)(*value)
         }
     }
-    D(step).items(input).collect()
+    D(s).items(input).collect()
 }
 
 /// All strategies agree on every item of `input`, and the codec's bulk methods
@@ -88,9 +119,9 @@ pub fn check_agreement<C>(strategies: &[Strategy], input: &[u8])
 where
     C: Codec + Default,
 {
-    let want = items_by(&*strategies[strategies.len() - 1].step, input);
+    let want = items_by(&strategies[strategies.len() - 1], input);
     for s in &strategies[..strategies.len() - 1] {
-        let got = items_by(&*s.step, input);
+        let got = items_by(s, input);
         assert_eq!(got, want, "strategy {} on {input:02X?}", s.name);
     }
     // Bulk paths, derived from the items.
