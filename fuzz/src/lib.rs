@@ -15,8 +15,10 @@
 //! | [`round_trip`] | encode → decode, the generated encoder against the reference and run-time encoders, and the codec's range |
 //! | [`description`] | the description parser and builder on arbitrary text: errors, never panics; a description that builds decodes like its reference interpreter |
 //!
-//! The first input byte of the codec targets picks the codec (`byte % 6`, in the
-//! order of [`placemat_variants::registry::all`]).
+//! The first input byte of the codec targets picks the codec (`byte % 7`: the
+//! six seeds of 1992 in the order of [`placemat_variants::registry::all`], then
+//! `wtf8`, whose rule across adjacent values the decoders must carry from one
+//! item to the next).
 
 use std::io::Read;
 use std::sync::OnceLock;
@@ -26,7 +28,7 @@ use placemat_codec::io::{ErrorMode, TranscodeError, TranscodeReader, Transcoder}
 use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Item, Step, StreamDecoder, Value};
 use placemat_compiler::model::Layout;
 use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedCodec, Model};
-use placemat_variants::codecs::{FssUtfPlan9, FssUtfXopen, KenDraft, Utf8, Utf8Branching, Utf8Ext36, Utf8Ext42};
+use placemat_variants::codecs::{FssUtfPlan9, FssUtfXopen, KenDraft, Utf8, Utf8Branching, Utf8Ext36, Utf8Ext42, Wtf8};
 
 /// Longest input handed to the reference interpreter, which is slow.
 const REFERENCE_LIMIT: usize = 40;
@@ -34,13 +36,14 @@ const REFERENCE_LIMIT: usize = 40;
 /// Calls `$body::<C>(…)` for the codec selected by `$sel`.
 macro_rules! with_codec {
     ($sel:expr, $f:ident ( $($arg:expr),* )) => {
-        match $sel % 6 {
+        match $sel % 7 {
             0 => $f::<Utf8>(0, $($arg),*),
             1 => $f::<FssUtfXopen>(1, $($arg),*),
             2 => $f::<FssUtfPlan9>(2, $($arg),*),
             3 => $f::<KenDraft>(3, $($arg),*),
             4 => $f::<Utf8Ext36>(4, $($arg),*),
-            _ => $f::<Utf8Ext42>(5, $($arg),*),
+            5 => $f::<Utf8Ext42>(5, $($arg),*),
+            _ => $f::<Wtf8>(6, $($arg),*),
         }
     };
 }
@@ -56,6 +59,7 @@ fn built(index: usize) -> &'static (Model, LoadedCodec) {
             KenDraft::DESCRIPTION,
             Utf8Ext36::DESCRIPTION,
             Utf8Ext42::DESCRIPTION,
+            Wtf8::DESCRIPTION,
         ]
         .iter()
         .map(|text| {
@@ -75,18 +79,27 @@ fn big_to_u64(s: Step<BigUint>) -> Step<u64> {
     s.map(|value| u64::try_from(value).expect("bounded codecs have 64-bit values"))
 }
 
-/// Adapts a step function to [`Decoder`], for its derived methods.
-struct StepFn<F>(F);
+/// Adapts a step function in a context, and the context after a value, to
+/// [`Decoder`], for its derived methods.
+struct StepFn<F, A>(F, A);
 
-impl<F: Fn(&[u8]) -> Step<u64>> Decoder for StepFn<F> {
+impl<F: Fn(usize, &[u8]) -> Step<u64>, A: Fn(u64) -> usize> Decoder for StepFn<F, A> {
     type Value = u64;
     fn step(&self, input: &[u8]) -> Step<u64> {
-        (self.0)(input)
+        (self.0)(0, input)
+    }
+    fn step_in(&self, context: usize, input: &[u8]) -> Step<u64> {
+        (self.0)(context, input)
+    }
+    fn context_after(&self, value: &u64) -> usize {
+        (self.1)(*value)
     }
 }
 
-fn items(step: impl Fn(&[u8]) -> Step<u64>, input: &[u8]) -> Vec<Item<u64>> {
-    StepFn(step).items(input).collect()
+/// The items of `input` by `step`, each in the context the item before leaves
+/// (`after`, the reference interpreter's).
+fn items(step: impl Fn(usize, &[u8]) -> Step<u64>, after: impl Fn(u64) -> usize, input: &[u8]) -> Vec<Item<u64>> {
+    StepFn(step, after).items(input).collect()
 }
 
 /// Differential decoding: every strategy of one codec, item by item, and its bulk
@@ -100,15 +113,17 @@ pub fn decoders(data: &[u8]) {
 
 fn decoders_of<C: Codec + Default>(index: usize, input: &[u8]) {
     let (model, runtime) = built(index);
-    let table = items(|s| widen(C::default().step(s)), input);
-    let branching = items(|s| widen(C::Branching::default().step(s)), input);
-    let run_time = items(|s| Decoder::step(runtime, s), input);
+    let reference = Reference::new(model);
+    let after = |v: u64| reference.context_after(&BigUint::from(v));
+    let table = items(|c, s| widen(C::default().step_in(c, s)), after, input);
+    let branching = items(|c, s| widen(C::Branching::default().step_in(c, s)), after, input);
+    let run_time = items(|c, s| Decoder::step_in(runtime, c, s), after, input);
     assert_eq!(branching, table, "branching vs table on {input:02X?}");
     assert_eq!(run_time, table, "run-time tables vs table on {input:02X?}");
     let short = &input[..input.len().min(REFERENCE_LIMIT)];
-    let reference = Reference::new(model);
-    let by_reference = items(|s| big_to_u64(reference.step(s)), short);
-    assert_eq!(by_reference, items(|s| widen(C::default().step(s)), short), "reference vs table on {short:02X?}");
+    let by_reference = items(|c, s| big_to_u64(reference.step_in(c, s)), after, short);
+    let by_table = items(|c, s| widen(C::default().step_in(c, s)), after, short);
+    assert_eq!(by_reference, by_table, "reference vs table on {short:02X?}");
 
     // The bulk paths say what the items say.
     let codec = C::default();

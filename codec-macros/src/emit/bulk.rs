@@ -8,6 +8,11 @@
 //! ASCII helper. The rest of the input, and any sequence the window functions
 //! refuse, goes through the exact state functions, which report the error's
 //! position and length.
+//!
+//! A codec with rules across adjacent values keeps its context in `context`:
+//! each sequence starts in that context's start state, the context after a
+//! value is `Decoder::context_after`'s, ASCII runs are copied only in
+//! context 0, and the form window (which knows no contexts) is not used.
 
 use placemat_compiler::automaton::Automaton;
 use placemat_compiler::model::Model;
@@ -20,23 +25,34 @@ use super::states::{self, Reader, Target};
 /// The window functions and the loop that calls them: the form window where
 /// the model suits it, else the state window, else (a repeated unit) nothing.
 fn fast_loop(model: &Model, a: &Automaton, t: &Target<'_>, unmap: &TokenStream) -> (TokenStream, TokenStream) {
-    let window = match form_window::emit(model, a, t.value_ty) {
+    let forms = if a.contexts == 1 { form_window::emit(model, a, t.value_ty) } else { None };
+    let window = match forms {
         Some((fns, size)) => Some((fns, size, quote!(Self::window_forms(w)))),
         None => model.max_units().and_then(|size| {
-            states::emit(t, Reader::Window(size)).map(|fns| (fns, size, quote!(Self::window_1(w, 0, 0))))
+            let call = start_call(a, Reader::Window(size), quote!(w, 0, 0));
+            states::emit(t, Reader::Window(size)).map(|fns| (fns, size, call))
         }),
     };
     let Some((fns, size, call)) = window else { return (quote!(), quote!()) };
     let size = proc_macro2::Literal::usize_unsuffixed(size);
+    let track = track(a);
     // Only tried when the window starts with an ASCII unit, so text without
     // ASCII pays one comparison per sequence for it.
+    let in_start = in_start(a);
+    let after_run = if a.contexts == 1 {
+        quote!()
+    } else {
+        let value_ty = t.value_ty;
+        quote!(context = ::placemat_codec::Decoder::context_after(&Self, &(input[pos - 1] as #value_ty));)
+    };
     let ascii_run = if a.facts.is_ascii_transparent() {
         quote! {
-            if w[0] < 0x80 {
+            if w[0] < 0x80 #in_start {
                 let run = ::placemat_codec::ascii_prefix(&input[pos..]);
                 if run > 0 {
                     out.extend_units(&input[pos..pos + run]);
                     pos += run;
+                    #after_run
                     continue;
                 }
             }
@@ -51,6 +67,7 @@ fn fast_loop(model: &Model, a: &Automaton, t: &Target<'_>, unmap: &TokenStream) 
             if len == 0 {
                 break;
             }
+            #track
             out.push(#unmap);
             pos += len;
         }
@@ -68,7 +85,11 @@ pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
         quote!(value)
     };
     let (window_fns, fast_loop) = fast_loop(model, a, t, &unmap);
-    let exact_ascii = if a.facts.is_ascii_transparent() {
+    let context = if a.contexts > 1 { quote!(let mut context = 0usize;) } else { quote!() };
+    let exact_call = start_call(a, Reader::Exact, quote!(&input[pos..], 0, 0));
+    let track = track(a);
+    // With several contexts the state functions read ASCII too.
+    let exact_ascii = if a.facts.is_ascii_transparent() && a.contexts == 1 {
         quote! {
             while let ::core::option::Option::Some(&b) = input.get(pos) {
                 if b >= 0x80 {
@@ -97,11 +118,13 @@ pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
         ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
             let mut out = ::placemat_codec::Batch::new(out);
             let mut pos = 0;
+            #context
             #fast_loop
             while pos < input.len() {
                 #exact_ascii
-                match Self::state_1(&input[pos..], 0, 0) {
+                match #exact_call {
                     ::placemat_codec::Step::Value { value, len } => {
+                        #track
                         out.push(#unmap);
                         pos += len;
                     }
@@ -116,4 +139,40 @@ pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
             ::core::result::Result::Ok(())
         }
     }
+}
+
+/// The call of the start state's function for `reader` with `args`: state 1,
+/// or with several contexts the start state of `context`.
+fn start_call(a: &Automaton, reader: Reader, args: TokenStream) -> TokenStream {
+    let name = |s: usize| {
+        let prefix = if reader == Reader::Exact { "state" } else { "window" };
+        proc_macro2::Ident::new(&format!("{prefix}_{s}"), proc_macro2::Span::call_site())
+    };
+    if a.contexts == 1 {
+        let f = name(1);
+        return quote!(Self::#f(#args));
+    }
+    let arms = (1..a.contexts).map(|c| {
+        let (f, c) = (name(c + 1), proc_macro2::Literal::usize_unsuffixed(c));
+        quote!(#c => Self::#f(#args),)
+    });
+    let first = name(1);
+    quote!(match context { #(#arms)* _ => Self::#first(#args) })
+}
+
+/// ` && context == 0` with several contexts: ASCII runs are copied in context 0.
+fn in_start(a: &Automaton) -> TokenStream {
+    if a.contexts == 1 {
+        quote!()
+    } else {
+        quote!(&&context == 0)
+    }
+}
+
+/// With several contexts, the statement that sets the context after `value`.
+fn track(a: &Automaton) -> TokenStream {
+    if a.contexts == 1 {
+        return quote!();
+    }
+    quote!(context = ::placemat_codec::Decoder::context_after(&Self, &value);)
 }

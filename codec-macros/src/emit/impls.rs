@@ -282,25 +282,13 @@ fn forbids(model: &Model, value_ty: &TokenStream) -> TokenStream {
 fn branching_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
     let (branching, value_ty) = (&names.branching, &names.value);
     let unmapped = unmapped(model, names);
-    if a.contexts > 1 {
-        let starts = (0..a.contexts).map(|c| {
-            let (c, state) =
-                (Literal::usize_unsuffixed(c), proc_macro2::Ident::new(&format!("state_{}", c + 1), Span::call_site()));
-            quote!(#c => Self::#state(input, 0, 0),)
-        });
-        let step_in = quote!(match context { #(#starts)* _ => Self::state_1(input, 0, 0) });
-        let contexts = context_methods(a, names, step_in);
-        return quote! {
-            impl ::placemat_codec::Decoder for #branching {
-                type Value = #value_ty;
-                #[inline]
-                fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
-                    Self::state_1(input, 0, 0)
-                }
-                #contexts
-            }
-        };
-    }
+    let starts = (0..a.contexts).map(|c| {
+        let state = proc_macro2::Ident::new(&format!("state_{}", c + 1), Span::call_site());
+        let c = Literal::usize_unsuffixed(c);
+        quote!(#c => Self::#state(input, 0, 0),)
+    });
+    let step_in = quote!(match context { #(#starts)* _ => Self::state_1(input, 0, 0) });
+    let contexts = context_methods(a, names, step_in);
     quote! {
         impl ::placemat_codec::Decoder for #branching {
             type Value = #value_ty;
@@ -308,6 +296,7 @@ fn branching_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
             fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
                 Self::state_1(input, 0, 0).map(|value| #unmapped)
             }
+            #contexts
             fn validate(&self, input: &[u8]) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
                 Self::bulk(input, ::core::option::Option::None)
             }

@@ -59,9 +59,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let (ty, branching, vis) = (&names.ty, &names.branching, &description.vis);
     let consts = tables::consts(&model.name, &a);
     let unmap = impls::unmap(model, &names);
-    // With rules across values the branching decoder steps through the
-    // contexts one sequence at a time (the `Decoder` trait's loops).
-    let bulk = if a.contexts == 1 { bulk::emit(model, &a, &target) } else { quote!() };
+    let bulk = bulk::emit(model, &a, &target);
     let items = impls::emit(model, &a, &names, source)?;
     let (doc, branching_doc) = docs(model, &a, &names);
     let model_name = &model.name;
