@@ -107,7 +107,8 @@ fn cell(a: &Automaton, t: &crate::automaton::Edge) -> String {
 
 /// The listing printed by `placemat tables`.
 ///
-/// Line 1: `<name>: <C> unit classes, <S> states (dead state 0, start state 1), <B> table bytes`.
+/// Line 1: `<name>: <C> unit classes, <S> states (dead state 0, start state 1), <B> table bytes`
+/// (`start states 1-k, …` with rules across values).
 /// Then one line per class with its units, and one row per state whose cells read
 /// `next/bits` (`×radix` for digit units, `+bias` when a completing transition
 /// adds a bias; `.` is dead). The

@@ -62,11 +62,12 @@ trait Feed: Copy {
 }
 
 /// The class-compressed table, specialized for byte units (`BYTES`: the digit
-/// map is not read), biased tables and how payload joins the value (`J`:
+/// map is not read), biased tables, how payload joins the value (`J`:
 /// shifted in, or with each transition's word from `words`, the places or
-/// the radices).
+/// the radices) and tables with one start state (`ONE`: a sequence ends at
+/// the start state; else at any of the contexts' start states).
 #[derive(Copy, Clone)]
-struct Classes<'t, const BYTES: bool, const BIASED: bool, J> {
+struct Classes<'t, const BYTES: bool, const BIASED: bool, J, const ONE: bool> {
     trans: &'t [u32],
     words: &'t [u64],
     classes: &'t [u8; 256],
@@ -78,14 +79,18 @@ struct Classes<'t, const BYTES: bool, const BIASED: bool, J> {
     join: core::marker::PhantomData<J>,
 }
 
-impl<const BYTES: bool, const BIASED: bool, J: Join> Feed for Classes<'_, BYTES, BIASED, J> {
+impl<const BYTES: bool, const BIASED: bool, J: Join, const ONE: bool> Feed for Classes<'_, BYTES, BIASED, J, ONE> {
     #[inline(always)]
     fn start(self) -> usize {
         self.start
     }
     #[inline(always)]
     fn at_boundary(self, state: usize) -> bool {
-        state.wrapping_sub(self.start) < self.span
+        if ONE {
+            state == self.start
+        } else {
+            state.wrapping_sub(self.start) < self.span
+        }
     }
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
@@ -197,15 +202,24 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
 ) -> Result<(), DecodeError> {
     let biased = dfa.biases().len() > 1;
     let found = match (dfa.expanded(), biased) {
+        // Several start states (rules across values): no expanded table; the
+        // byte-unit, unbiased walker (WTF-8's) or a general one.
+        (None, _) if dfa.contexts() > 1 && dfa.places().is_some() => {
+            run(dfa, classes::<_, _, false, true, Place, false>(dfa), input, out)
+        }
+        (None, false) if dfa.contexts() > 1 && dfa.facts.byte_digits => {
+            run(dfa, classes::<_, _, true, false, Shift, false>(dfa), input, out)
+        }
+        (None, _) if dfa.contexts() > 1 => run(dfa, classes::<_, _, false, true, Shift, false>(dfa), input, out),
         (Some(table), false) => run(dfa, Expanded::<false> { table, biases: dfa.biases() }, input, out),
         (Some(table), true) => run(dfa, Expanded::<true> { table, biases: dfa.biases() }, input, out),
-        (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, Place>(dfa), input, out),
-        (None, _) if dfa.radices().is_some() => run(dfa, classes::<_, _, false, true, Multiply>(dfa), input, out),
+        (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, Place, true>(dfa), input, out),
+        (None, _) if dfa.radices().is_some() => run(dfa, classes::<_, _, false, true, Multiply, true>(dfa), input, out),
         (None, _) => match (dfa.facts.byte_digits, biased) {
-            (true, false) => run(dfa, classes::<_, _, true, false, Shift>(dfa), input, out),
-            (true, true) => run(dfa, classes::<_, _, true, true, Shift>(dfa), input, out),
-            (false, false) => run(dfa, classes::<_, _, false, false, Shift>(dfa), input, out),
-            (false, true) => run(dfa, classes::<_, _, false, true, Shift>(dfa), input, out),
+            (true, false) => run(dfa, classes::<_, _, true, false, Shift, true>(dfa), input, out),
+            (true, true) => run(dfa, classes::<_, _, true, true, Shift, true>(dfa), input, out),
+            (false, false) => run(dfa, classes::<_, _, false, false, Shift, true>(dfa), input, out),
+            (false, true) => run(dfa, classes::<_, _, false, true, Shift, true>(dfa), input, out),
         },
     };
     // Stepping from the boundary meets the same dead end or the same unfinished
@@ -213,9 +227,9 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     found.map_err(|at| dfa.slow_validate(input, at).err().unwrap_or(DecodeError::new(at, None)))
 }
 
-fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, J: Join>(
+fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, J: Join, const ONE: bool>(
     dfa: &Dfa<T, B>,
-) -> Classes<'_, BYTES, BIASED, J> {
+) -> Classes<'_, BYTES, BIASED, J, ONE> {
     Classes {
         trans: dfa.trans.as_ref(),
         words: dfa.places().or(dfa.radices()).unwrap_or(&[]),

@@ -1,6 +1,7 @@
 //! A Mealy machine in flat vectors: the form the automaton takes between
 //! determinization and table layout, and the input of [`super::minimize`].
-//! State 0 is dead, state 1 the start (which is also where every sequence ends).
+//! State 0 is dead, states `1..=k` the start states, one per context of the
+//! rules across values (each also where the sequences leaving that context end).
 
 /// The output of one transition: payload bits, where they go (a place code of
 /// `placemat_codec::dfa::Parts::places`, 0 when they simply go below the bits

@@ -27,6 +27,11 @@
 //! assert_eq!(a.state_forms[2], [1]); // in the middle of the second form
 //! ```
 //!
+//! A description with rules across adjacent values ([`crate::contexts`])
+//! gets one start state per context: the paths are built in each context from
+//! the values it allows, and each ends in the start state of the context its
+//! values leave ([`Automaton::contexts`]; WTF-8 has two).
+//!
 //! The automaton is a transducer, not just a recognizer: each transition says how
 //! many payload bits the unit contributes and which bias a completing transition
 //! adds. Minimization treats those outputs as part of a transition's label, so two
@@ -164,7 +169,8 @@ impl std::error::Error for BuildError {}
 /// One transition, unpacked.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
-    /// The next state (0 dead, 1 start; not premultiplied).
+    /// The next state (0 dead, 1 start, `1..=contexts` the start states; not
+    /// premultiplied).
     pub next: usize,
     /// How many low bits of the unit's digit are payload.
     pub payload_bits: u32,
@@ -221,7 +227,8 @@ pub struct Automaton {
     pub class_units: Vec<u8>,
     /// The digit of every unit (the byte itself, or its alphabet index).
     pub digits: [u8; 256],
-    /// `edges[state][class]`; state 0 is dead, state 1 the start.
+    /// `edges[state][class]`; state 0 is dead, state 1 the start, states
+    /// `1..=contexts` the start states of the contexts.
     pub edges: Vec<Vec<Edge>>,
     /// The distinct biases, 0 first and the rest ascending.
     pub biases: Vec<u64>,

@@ -156,3 +156,31 @@ fn digit_units_that_multiply_paths_are_refused_before_they_are_built() {
     let err = refused(&text);
     assert!(err.contains(&format!("more than {} unit-range paths", limits::MAX_PATHS)), "{err}");
 }
+
+/// Rules across values multiply the start states (one per combination of
+/// rules a value can fall under): at most four rules, and four that overlap
+/// everywhere still build a small automaton quickly.
+#[test]
+fn rules_across_values_are_bounded() {
+    let rules = |n: usize| {
+        let list: Vec<String> = (0..n)
+            .map(|k| format!("0x{:X} ..= 0x7FF then 0x{:X} ..= 0x{:X}", 0x80 * k, 0x100 * k, 0x100 * k + 0x7F))
+            .collect();
+        format!(
+            "pub R {{ name: \"r\", value: u32, range: 0 ..= 0x7FF, forbid: [{}], \
+             forms: {{ \"0xxxxxxx\", \"110xxxxx 10xxxxxx\" }} }}",
+            list.join(", ")
+        )
+    };
+    assert!(refused(&rules(5)).contains("this is rule 5 of 5; a description has at most 4"));
+    let model = Description::parse_str(&rules(4)).unwrap().model;
+    assert_eq!(model.contexts().count(), 5, "context 0, then values under 1, 2, 3 and 4 rules");
+    let codec = LoadedCodec::new(model, Default::default()).unwrap();
+    assert_eq!(codec.automaton().contexts, 5);
+    assert!(codec.automaton().state_count() < 64);
+    // After 0x180 (all four rules look back at it), 0x310 (the fourth rule's)
+    // is refused with its first unit as the maximal subpart; after 0x7F (the
+    // first rule's alone) it is fine.
+    assert_eq!(placemat_codec::Decoder::validate(&codec, &[0xC6, 0x80, 0xCC, 0x90]).unwrap_err().valid_up_to(), 2);
+    assert!(placemat_codec::Decoder::validate(&codec, &[0x7F, 0xCC, 0x90]).is_ok());
+}
