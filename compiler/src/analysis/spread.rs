@@ -184,7 +184,8 @@ fn damaged_values(codec: &dyn DynCodec, encoded: &Encoded, at: usize, damage: Da
     let mut end = n.min(at + 256);
     let mut window = damaged(encoded, start, end, at, damage);
     let mut decoded: Vec<u64> = Vec::new();
-    let mut pos = 0;
+    // The context of the codec's rules across values (0 after an error).
+    let (mut pos, mut context) = (0, 0);
     let original_end = loop {
         if pos >= damage_end {
             let original = start + pos.checked_add_signed(shift).expect("offsets past the damage map back");
@@ -195,14 +196,15 @@ fn damaged_values(codec: &dyn DynCodec, encoded: &Encoded, at: usize, damage: Da
         if decoded.len() >= cap {
             return cap.min(u32::MAX as usize) as u32;
         }
-        match codec.step(Strategy::Table, &window[pos..]) {
+        match codec.step_in(Strategy::Table, context, &window[pos..]) {
             Step::Value { value, len } => {
+                context = codec.context_after(value);
                 decoded.push(value);
                 pos += len;
             }
             Step::Invalid { len } => {
+                (context, pos) = (0, pos + len);
                 decoded.push(0xFFFD);
-                pos += len;
             }
             Step::Incomplete if end < n => {
                 end = n.min(end + 2 * (end - start));

@@ -382,10 +382,18 @@ pub fn realignment(codec: &dyn DynCodec, encoded: &Encoded, samples: usize, cap:
                 // Realigned only by the end of the text (a truncated sequence).
                 return (n - from).min(cap) as u32;
             }
-            let mut pos = from;
+            // Restarted decoders know no value before: context 0.
+            let (mut pos, mut context) = (from, 0);
             while !encoded.is_boundary(pos) && pos - from < cap {
-                pos += match codec.step(Strategy::Table, &encoded.units[pos..]) {
-                    Step::Value { len, .. } | Step::Invalid { len } => len,
+                pos += match codec.step_in(Strategy::Table, context, &encoded.units[pos..]) {
+                    Step::Value { len, value } => {
+                        context = codec.context_after(value);
+                        len
+                    }
+                    Step::Invalid { len } => {
+                        context = 0;
+                        len
+                    }
                     Step::Incomplete => n - pos,
                 };
             }
