@@ -682,33 +682,29 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         if self.contexts() == 1 {
             return (self.validate(input), 0);
         }
-        let (mut pos, mut state) = (0, self.start_of(context));
-        while pos < input.len() {
-            let (step, end) = self.step_from::<u64>(state, &input[pos..]);
-            match step {
-                Step::Value { len, .. } => pos += len,
-                Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), self.context_of(state)),
-                Step::Incomplete => return (Err(DecodeError::new(pos, None)), self.context_of(state)),
-            }
-            state = end;
-        }
-        (Ok(()), self.context_of(state))
+        let (result, state) = self.steps_from(self.start_of(context), input, 0);
+        (result, self.context_of(state))
     }
 
     /// Step-by-step validation from a known boundary in context 0, for exact
     /// error positions.
-    fn slow_validate(&self, input: &[u8], mut pos: usize) -> Result<(), DecodeError> {
-        let mut state = self.stride;
+    fn slow_validate(&self, input: &[u8], pos: usize) -> Result<(), DecodeError> {
+        self.steps_from(self.stride, input, pos).0
+    }
+
+    /// Validation one step at a time from unit `pos`, starting in start state
+    /// `state`: the verdict, and the start state where the valid prefix ends.
+    fn steps_from(&self, mut state: usize, input: &[u8], mut pos: usize) -> (Result<(), DecodeError>, usize) {
         while pos < input.len() {
             let (step, end) = self.step_from::<u64>(state, &input[pos..]);
-            state = end;
             match step {
                 Step::Value { len, .. } => pos += len,
-                Step::Invalid { len } => return Err(DecodeError::new(pos, Some(len))),
-                Step::Incomplete => return Err(DecodeError::new(pos, None)),
+                Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), state),
+                Step::Incomplete => return (Err(DecodeError::new(pos, None)), state),
             }
+            state = end;
         }
-        Ok(())
+        (Ok(()), state)
     }
 
     /// Appends the values of `input` to `out`: the table decoder's bulk loop, two

@@ -42,7 +42,8 @@ pub struct Reference<'m> {
     /// The contexts of the model's rules across values.
     contexts: crate::contexts::Contexts,
     /// For every context, the values not valid in it: the excluded ones and
-    /// those the context forbids, sorted and disjoint.
+    /// those the context forbids, sorted by their first value (they may
+    /// overlap, which `model::subtract` allows).
     holes: Vec<Vec<(BigUint, BigUint)>>,
 }
 
@@ -74,14 +75,11 @@ impl<'m> Reference<'m> {
         value.to_u64().map_or(0, |v| self.contexts.after(v))
     }
 
-    /// The values of `lo..=hi` valid in `context`.
+    /// The values of `lo..=hi` valid in `context` (a context the model does
+    /// not have is read as 0).
     fn valid_in(&self, context: usize, lo: &BigUint, hi: &BigUint) -> Vec<(BigUint, BigUint)> {
-        let mut out = vec![(lo.clone(), hi.clone())];
-        for hole in &self.holes[context.min(self.holes.len() - 1)] {
-            out =
-                out.into_iter().flat_map(|(a, b)| super::model::subtract(&a, &b, std::slice::from_ref(hole))).collect();
-        }
-        out
+        let holes = self.holes.get(context).unwrap_or(&self.holes[0]);
+        super::model::subtract(lo, hi, holes)
     }
 
     /// Concrete forms that could hold a sequence of at least `len` units.

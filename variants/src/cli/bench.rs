@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use placemat_codec::simd::Isa;
-use placemat_codec::{DynCodec, Step, Strategy};
+use placemat_codec::{Decoder, DynCodec, DynDecoder, Strategy};
 
 use super::validate::by_steps;
 use super::{CliError, CliResult};
@@ -101,19 +101,12 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
     s
 }
 
+/// Decodes one sequence at a time with the branching decoder (the
+/// `Decoder` trait's loop, which carries the codec's contexts); the values
+/// before the first error count.
 fn decode_by_steps(codec: &dyn DynCodec, bytes: &[u8]) -> usize {
     let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
-    let (mut pos, mut context) = (0, 0);
-    while pos < bytes.len() {
-        match codec.step_in(Strategy::Branching, context, &bytes[pos..]) {
-            Step::Value { value, len } => {
-                context = codec.context_after(value);
-                out.push(value);
-                pos += len;
-            }
-            _ => break,
-        }
-    }
+    let _ = DynDecoder { codec, strategy: Strategy::Branching }.decode_into(bytes, &mut out);
     out.len()
 }
 
