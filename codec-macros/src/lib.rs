@@ -52,6 +52,8 @@
 //!              | 'value'   ':' 'u32' | 'u64' | 'unbounded'   (required)
 //!              | 'range'   ':' lo '..=' hi | lo '..'         (required; `lo ..` is open)
 //!              | 'exclude' ':' '[' lo '..=' hi, … ']'        (values taken out, e.g. surrogates)
+//!              | 'forbid'  ':' '[' lo '..=' hi 'then' lo '..=' hi, … ']'   (rules across adjacent values)
+//!              | 'overlap' ':' 'none' | 'longest'           (forms that start others; default: none)
 //!              | 'layout'  ':' 'shortest' | 'biased' | 'explicit' | 'padded'   (default: shortest)
 //!              | 'groups'  ':' 'msb_first' | 'lsb_first'     (payload group order; default: msb_first)
 //!              | 'premap'  ':' '[' v0, v1, … ']'             (value i becomes vi before encoding)
@@ -107,7 +109,24 @@
 //!   a context, and `Encoder::encode_all` refuses the pair with
 //!   `EncodeError::ForbiddenAfter`, naming the index of the second value. Such
 //!   a codec has no expanded table and no SIMD validator (the rule spans two
-//!   sequences); its branching decoder steps one sequence at a time.
+//!   sequences); its branching decoder's bulk loop starts each sequence in its
+//!   context's start state.
+//! * **Longest match.** `overlap: longest` lets a whole sequence be the start
+//!   of a longer one (Java's modified UTF-8: `ED A0 80` is a lone U+D800 and
+//!   the first half of a pair). The decoder reads the longest: it goes on
+//!   while a longer sequence can, and where that dies (or the input ends)
+//!   takes the shorter one and reads on after it. The automaton follows the
+//!   longer sequences; the states after a shorter one hold its *pending value*
+//!   (`placemat_codec::dfa::Parts::pending`), and the step function falls
+//!   back on it. The forms must still agree on the payload of the units they
+//!   share (the compiler moves constant payload bits into biases to make them),
+//!   and values must be bounded. `Decoder::step_open` is the step for a chunk
+//!   of a stream, where a shorter sequence at the end is held open (the stream
+//!   decoder, validator and transcoders use it). Such a codec has no expanded
+//!   table and no SIMD validator; its bulk walkers stop where a pending value
+//!   is taken and the step function reads on from their last boundary. With
+//!   `forbid`, the encoder can refuse the pairs of values that would read back
+//!   as a longer sequence.
 //! * **Layouts.** `shortest`: each form starts where the previous one ends, with no
 //!   bias, so a value must use the shortest form that holds it (UTF-8). `biased`:
 //!   each form starts where the previous one ends and is biased by its first value,
@@ -132,8 +151,8 @@
 //! * **Values.** A form's value is its bias plus its payload; it is valid if it lies
 //!   in the form's range and in `range`, outside every `exclude` range.
 //! * **Checks.** All problems are reported at once, each at its tokens: unknown or
-//!   repeated keys, malformed patterns, forms that are not prefix-free or accept the
-//!   same units, ranges that overlap, are empty,
+//!   repeated keys, malformed patterns, forms that are not prefix-free (without
+//!   `overlap: longest`) or accept the same units, ranges that overlap, are empty,
 //!   leave values without a form, or disagree with the layout, biases that overflow,
 //!   alphabets with repeated symbols or the wrong size, pre-mappings that are not a
 //!   bijection, repetitions with no unit to end them, wide units that repeat,

@@ -168,6 +168,11 @@ pub trait DynCodec: Send + Sync {
         let _ = context;
         self.step(strategy, input)
     }
+    /// One decoding step in `context` where more input may follow
+    /// ([`Decoder::step_open`]).
+    fn step_open(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        self.step_in(strategy, context, input)
+    }
     /// The context after `value` ([`Decoder::context_after`]).
     fn context_after(&self, value: u64) -> usize {
         let _ = value;
@@ -186,18 +191,13 @@ pub trait DynCodec: Send + Sync {
     /// end of the valid prefix ([`Dfa::validate_in`]). The default steps with
     /// [`DynCodec::step_in`] and [`DynCodec::context_after`].
     fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
-        let (mut pos, mut context) = (0, context);
-        while pos < input.len() {
-            match self.step_in(Strategy::Table, context, &input[pos..]) {
-                Step::Value { len, value } => {
-                    context = self.context_after(value);
-                    pos += len;
-                }
-                Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), context),
-                Step::Incomplete => return (Err(DecodeError::new(pos, None)), context),
-            }
-        }
-        (Ok(()), context)
+        validate_by_steps(self, Strategy::Table, context, input, false)
+    }
+    /// [`DynCodec::validate_in`] where more input may follow (a chunk of a
+    /// stream; [`Dfa::validate_open`]). The default steps with
+    /// [`DynCodec::step_open`].
+    fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+        validate_by_steps(self, Strategy::Table, context, input, true)
     }
     /// One decoding step to a value of any size (the only exact one for unbounded
     /// codecs, whose [`DynCodec::step`] reports values above `u64::MAX` as invalid).
@@ -213,6 +213,37 @@ pub trait DynCodec: Send + Sync {
             Err(_) => Err(EncodeError::TooLarge { bits: value.bits() }),
         }
     }
+}
+
+/// Validation one step at a time with `strategy`, from `context`, where more
+/// input may follow if `open` ([`DynCodec::step_open`]; else
+/// [`DynCodec::step_in`]): the verdict and the context at the end of the
+/// valid prefix. What [`DynCodec::validate_in`] and
+/// [`DynCodec::validate_open`] do by default, with the table strategy.
+pub fn validate_by_steps<C: DynCodec + ?Sized>(
+    codec: &C,
+    strategy: Strategy,
+    context: usize,
+    input: &[u8],
+    open: bool,
+) -> (Result<(), DecodeError>, usize) {
+    let (mut pos, mut context) = (0, context);
+    while pos < input.len() {
+        let step = if open {
+            codec.step_open(strategy, context, &input[pos..])
+        } else {
+            codec.step_in(strategy, context, &input[pos..])
+        };
+        match step {
+            Step::Value { len, value } => {
+                context = codec.context_after(value);
+                pos += len;
+            }
+            Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), context),
+            Step::Incomplete => return (Err(DecodeError::new(pos, None)), context),
+        }
+    }
+    (Ok(()), context)
 }
 
 impl<C: Codec + Default + Send + Sync> DynCodec for C {
@@ -245,6 +276,13 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
         }
         .map(crate::Value::to_u64)
     }
+    fn step_open(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        match strategy {
+            Strategy::Table => Decoder::step_open(self, context, input),
+            Strategy::Branching => C::Branching::default().step_open(context, input),
+        }
+        .map(crate::Value::to_u64)
+    }
     fn context_after(&self, value: u64) -> usize {
         crate::Value::from_u64(value).map_or(0, |v| Decoder::context_after(self, &v))
     }
@@ -259,6 +297,9 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     }
     fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
         C::dfa().validate_in(context, input)
+    }
+    fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+        C::dfa().validate_open(context, input)
     }
     #[cfg(feature = "big")]
     fn step_big(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigUint> {
@@ -289,6 +330,9 @@ impl Decoder for DynDecoder<'_> {
     }
     fn step_in(&self, context: usize, input: &[u8]) -> Step<u64> {
         self.codec.step_in(self.strategy, context, input)
+    }
+    fn step_open(&self, context: usize, input: &[u8]) -> Step<u64> {
+        self.codec.step_open(self.strategy, context, input)
     }
     fn context_after(&self, value: &u64) -> usize {
         self.codec.context_after(*value)

@@ -124,6 +124,19 @@ pub trait Decoder {
         self.step(input)
     }
 
+    /// [`Decoder::step_in`] where more input may follow `input` (a chunk of a
+    /// stream): for a codec whose forms overlap by design (`overlap:
+    /// longest`, as Java's modified UTF-8 with lone surrogates), a whole
+    /// sequence at the end that more input could make the start of a longer
+    /// one is [`Step::Incomplete`]. [`Decoder::step_in`] reads the end of
+    /// its input as the end, and takes the shorter sequence there. The
+    /// default, for codecs whose sequences are never the start of others, is
+    /// [`Decoder::step_in`].
+    #[inline]
+    fn step_open(&self, context: usize, input: &[u8]) -> Step<Self::Value> {
+        self.step_in(context, input)
+    }
+
     /// The context after `value` (0 for a codec without rules across values,
     /// and after any value no rule looks back at). After an invalid sequence
     /// decoding goes on in context 0.
@@ -223,6 +236,10 @@ impl<D: Decoder + ?Sized> Decoder for &D {
     #[inline]
     fn step_in(&self, context: usize, input: &[u8]) -> Step<Self::Value> {
         (**self).step_in(context, input)
+    }
+    #[inline]
+    fn step_open(&self, context: usize, input: &[u8]) -> Step<Self::Value> {
+        (**self).step_open(context, input)
     }
     #[inline]
     fn context_after(&self, value: &Self::Value) -> usize {

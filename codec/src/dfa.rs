@@ -33,6 +33,7 @@
 //!     places: None,
 //!     radices: None,
 //!     simd: None,
+//!     pending: &[],
 //! })
 //! .unwrap();
 //! assert_eq!((dfa.class_count(), dfa.state_count()), (2, 2));
@@ -64,6 +65,16 @@
 //!   states 1 to `contexts` (ids premultiplied) are all boundaries, where a
 //!   sequence ends, and a sequence read in context `c` starts in state `1 + c`.
 //!   Context 0 is the start of input.
+//! * A codec whose forms overlap by design (`overlap: longest`: Java's
+//!   modified UTF-8, where `ED A0 80` is a lone surrogate and the start of a
+//!   pair) has a *pending value* in some states ([`Parts::pending`]): the
+//!   units read so far are a whole sequence that a longer one may still
+//!   replace. The transitions follow the longer sequences only; a step that
+//!   meets the dead state (or the end of the input) after a pending value
+//!   returns that value and goes on after it (longest match). The bulk
+//!   walkers do not know about pending values: where they fail, the caller
+//!   steps from the last boundary they saw, which finds the pending value,
+//!   and runs them again further on.
 //!
 //! Besides the table, [`Parts`] carries what the compiler derived from the
 //! automaton once — [`Facts`], the shift rows of the validator ([`ShiftRows`]),
@@ -112,6 +123,27 @@ pub const BITS_SHIFT: u32 = 16;
 pub const BIAS_SHIFT: u32 = 20;
 /// Largest number of biases a table can index.
 pub const MAX_BIASES: usize = 1 << (32 - BIAS_SHIFT);
+
+/// Shift of the bias-index field of a [`Parts::pending`] entry (the low
+/// byte is the context the value leaves, plus one).
+pub const PENDING_BIAS_SHIFT: u32 = 8;
+/// Shift of the units-since field of a [`Parts::pending`] entry.
+pub const PENDING_BACK_SHIFT: u32 = 24;
+
+/// A [`Parts::pending`] entry: the value read so far leaves context `to`
+/// with the bias at index `bias`, and completed `back` units ago.
+pub const fn pending_entry(to: usize, bias: usize, back: usize) -> u32 {
+    (to as u32 + 1) | ((bias as u32) << PENDING_BIAS_SHIFT) | ((back as u32) << PENDING_BACK_SHIFT)
+}
+
+/// The context, bias index and units-since of a non-zero [`Parts::pending`] entry.
+pub const fn pending_fields(entry: u32) -> (usize, usize, usize) {
+    (
+        (entry & 0xFF) as usize - 1,
+        ((entry >> PENDING_BIAS_SHIFT) & 0xFFF) as usize,
+        (entry >> PENDING_BACK_SHIFT) as usize,
+    )
+}
 
 /// The digit map of byte units: every unit is its own digit.
 pub const BYTE_DIGITS: [u8; 256] = {
@@ -246,6 +278,29 @@ pub struct Parts<'a> {
     /// The SIMD validator's tables, for a codec whose validity is local
     /// (`placemat_compiler::automaton::local` proves it and derives them).
     pub simd: Option<crate::simd::Tables>,
+    /// For a codec whose forms overlap by design (`overlap: longest`), one
+    /// entry per state ([`pending_entry`]): 0, or the pending value of the
+    /// state — the units read so far are a whole sequence (of value `v +
+    /// bias`, in the state its last unit led to) that a longer one may still
+    /// replace. Empty for other codecs.
+    pub pending: &'a [u32],
+}
+
+/// Units a codec with pending values reads step by step after the bulk
+/// walks stop, before they go on ([`Parts::pending`]).
+const RESCUE: usize = 256;
+
+/// How long [`Dfa`]'s step-by-step reading goes on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Resume {
+    /// To the end of the input or the first error.
+    Never,
+    /// As `Never`, with more input to follow: a pending value at the end is
+    /// unfinished.
+    Open,
+    /// Until this many units are read and the reading is at the start of
+    /// context 0, where the bulk walks go on.
+    After(usize),
 }
 
 /// Below this many units [`Dfa::validate`] runs the scalar validator: the SIMD
@@ -268,6 +323,16 @@ pub fn dead_end<V>(at: usize, unit: usize, available: usize) -> Step<V> {
         return Step::Incomplete;
     }
     Step::Invalid { len: whole_units(at.max(1), unit, available) }
+}
+
+/// The step for a sequence of `len` units whose value is `value` (`None`:
+/// it does not fit the value type, so the whole sequence is invalid).
+#[inline(always)]
+fn finished<V>(value: Option<V>, len: usize) -> Step<V> {
+    match value {
+        Some(value) => Step::Value { value, len },
+        None => Step::Invalid { len },
+    }
 }
 
 /// The length of an invalid sequence of `len` bytes in whole units of `unit`
@@ -345,6 +410,7 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     places: Option<B>,
     radices: Option<B>,
     simd: Option<crate::simd::Tables>,
+    pending: T,
     stride: usize,
     facts: Facts,
     shift: Shift,
@@ -368,6 +434,7 @@ impl Dfa<&'static [u32], &'static [u64]> {
             places: parts.places,
             radices: parts.radices,
             simd: parts.simd,
+            pending: parts.pending,
             stride,
             facts: parts.facts,
             shift: Shift::of(&parts.shift, parts.facts.contexts),
@@ -390,6 +457,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             places: parts.places.map(<[u64]>::to_vec),
             radices: parts.radices.map(<[u64]>::to_vec),
             simd: parts.simd,
+            pending: parts.pending.to_vec(),
             stride,
             facts: parts.facts,
             shift: Shift::of(&parts.shift, parts.facts.contexts),
@@ -409,6 +477,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             places: self.places.as_ref().map(|x| x.as_ref()),
             radices: self.radices.as_ref().map(|x| x.as_ref()),
             simd: self.simd,
+            pending: self.pending.as_ref(),
             stride: self.stride,
             facts: self.facts,
             shift: self.shift,
@@ -434,6 +503,17 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// The bias table; entry 0 is 0.
     pub fn biases(&self) -> &[u64] {
         self.biases.as_ref()
+    }
+    /// Every state's pending value ([`Parts::pending`]); empty for a codec
+    /// whose forms do not overlap.
+    pub fn pending(&self) -> &[u32] {
+        self.pending.as_ref()
+    }
+    /// Whether the codec's forms overlap by design, so that a step may go
+    /// back to a pending value ([`Parts::pending`]).
+    #[inline(always)]
+    pub fn has_pending(&self) -> bool {
+        !self.pending.as_ref().is_empty()
     }
     /// The derived facts.
     pub fn facts(&self) -> &Facts {
@@ -525,16 +605,43 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         self.step_from(self.start_of(context), input).0
     }
 
+    /// [`Dfa::step_in`] where more input may follow `input`: a value that
+    /// more input could replace by a longer one (a pending value, see
+    /// [`Parts::pending`]) is [`Step::Incomplete`] when the input ends after
+    /// it. For a codec whose forms do not overlap this is [`Dfa::step_in`].
+    #[inline]
+    pub fn step_open<V: Value>(&self, context: usize, input: &[u8]) -> Step<V> {
+        self.step_from_open(self.start_of(context), input, true).0
+    }
+
     /// [`Dfa::step`] from start state `from`, with the state it ends in.
     #[inline]
     fn step_from<V: Value>(&self, from: usize, input: &[u8]) -> (Step<V>, usize) {
+        self.step_from_open(from, input, false)
+    }
+
+    /// [`Dfa::step_from`], with the end of `input` the end of the input
+    /// unless `open`.
+    #[inline]
+    fn step_from_open<V: Value>(&self, from: usize, input: &[u8], open: bool) -> (Step<V>, usize) {
         if self.places.is_some() {
-            return self.step_with::<accumulate::Wrapping<V, accumulate::Place>>(from, input);
+            return self.walk::<accumulate::Wrapping<V, accumulate::Place>>(from, input, open);
         }
         if self.radices.is_some() {
-            return self.step_with::<accumulate::Wrapping<V, accumulate::Multiply>>(from, input);
+            return self.walk::<accumulate::Wrapping<V, accumulate::Multiply>>(from, input, open);
         }
-        self.step_with::<accumulate::Wrapping<V, accumulate::Shift>>(from, input)
+        self.walk::<accumulate::Wrapping<V, accumulate::Shift>>(from, input, open)
+    }
+
+    /// The step function for accumulator `A`: longest match where the codec
+    /// has pending values, else the plain walk.
+    #[inline(always)]
+    fn walk<A: accumulate::Accumulator>(&self, from: usize, input: &[u8], open: bool) -> (Step<A::Out>, usize) {
+        if self.has_pending() {
+            self.step_longest::<A>(from, input, open)
+        } else {
+            self.step_with::<A>(from, input)
+        }
     }
 
     /// Like [`Dfa::step`] with `u64` values, for tables whose values can outgrow 64
@@ -546,7 +653,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             // Never cyclic (a table invariant): no value outgrows its sequence.
             return self.step(input);
         }
-        self.step_with::<accumulate::Checked>(self.stride, input).0
+        self.walk::<accumulate::Checked>(self.stride, input, false).0
     }
 
     /// Decodes the sequence at the start of `input` to a value of any size. The
@@ -557,7 +664,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         if self.places.is_some() || self.radices.is_some() {
             return self.step::<u64>(input).map(crate::big::BigUint::from);
         }
-        self.step_with::<accumulate::Big>(self.stride, input).0
+        self.walk::<accumulate::Big>(self.stride, input, false).0
     }
 
     /// The one step function: walks the table from start state `from`,
@@ -578,11 +685,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             state = (e & STATE_MASK) as usize;
             if self.is_boundary(state) {
                 let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
-                let step = match acc.finish(bias) {
-                    Some(value) => Step::Value { value, len: i + 1 },
-                    None => Step::Invalid { len: i + 1 },
-                };
-                return (step, state);
+                return (finished(acc.finish(bias), i + 1), state);
             }
             if state == DEAD {
                 // The maximal subpart: the units before this one, or this one
@@ -591,6 +694,47 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             }
         }
         (Step::Incomplete, state)
+    }
+
+    /// [`Dfa::step_with`] with longest match ([`Parts::pending`]): notes the
+    /// value each pending state stands for when the walk enters it, and at
+    /// the dead state or the end of the input (unless `open`) returns the
+    /// last one noted, ending in the start state of the context it leaves.
+    #[inline(never)]
+    fn step_longest<A: accumulate::Accumulator>(&self, from: usize, input: &[u8], open: bool) -> (Step<A::Out>, usize) {
+        let trans = self.trans.as_ref();
+        let words = self.places.as_ref().or(self.radices.as_ref()).map_or(&[][..], |p| p.as_ref());
+        let (pending, biases) = (self.pending.as_ref(), self.biases.as_ref());
+        let mut state = from;
+        let mut acc = A::default();
+        let mut noted: Option<(Step<A::Out>, usize)> = None;
+        for (i, &b) in input.iter().enumerate() {
+            let at = state + self.classes[b as usize] as usize;
+            let e = trans[at];
+            let word = if A::READS_WORD { words.get(at).copied().unwrap_or(0) } else { 0 };
+            acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], word);
+            state = (e & STATE_MASK) as usize;
+            if self.is_boundary(state) {
+                return (finished(acc.finish(biases[(e >> BIAS_SHIFT) as usize]), i + 1), state);
+            }
+            if state == DEAD {
+                return noted.unwrap_or_else(|| (dead_end(i, usize::from(self.facts.unit_bytes), input.len()), DEAD));
+            }
+            match pending.get(state / self.stride).copied().unwrap_or(0) {
+                0 => {}
+                entry => {
+                    let (to, bias, back) = pending_fields(entry);
+                    if back == 0 {
+                        let value = acc.peek(biases.get(bias).copied().unwrap_or(0));
+                        noted = Some((finished(value, i + 1), self.start_of(to)));
+                    }
+                }
+            }
+        }
+        match noted {
+            Some(step) if !open => step,
+            _ => (Step::Incomplete, state),
+        }
     }
 
     /// Where each transition puts its payload, for tables that say
@@ -640,7 +784,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             while from > 0 && input.get(from).is_none_or(|&u| t.is_continuation(u)) {
                 from -= 1;
             }
-            self.slow_validate(input, from)
+            self.steps(self.stride, input, from, Resume::Never, None::<&mut Vec<u64>>).0.map(drop)
         }))
     }
 
@@ -652,12 +796,15 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn validate_scalar(&self, input: &[u8]) -> Result<(), DecodeError> {
         let sync = &self.facts.cuts();
         let ascii = self.facts.ascii_runs;
-        let found = match self.shift.width {
-            6 => lockstep::validate(shift::Walker::<u64>::new(&self.shift, ascii), sync, input),
-            7 => lockstep::validate(shift::Walker::<u128>::new(&self.shift, ascii), sync, input),
-            _ => return self.validate_by_table(input),
-        };
-        found.or_else(|boundary| self.slow_validate(input, boundary))
+        match self.shift.width {
+            6 => self.rescued(input, None::<&mut Vec<u64>>, |rest, _| {
+                lockstep::validate(shift::Walker::<u64>::new(&self.shift, ascii), sync, rest)
+            }),
+            7 => self.rescued(input, None::<&mut Vec<u64>>, |rest, _| {
+                lockstep::validate(shift::Walker::<u128>::new(&self.shift, ascii), sync, rest)
+            }),
+            _ => self.validate_by_table(input),
+        }
     }
 
     /// [`Dfa::validate`] by the transition table alone: the plain walker, kept as
@@ -671,40 +818,93 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             span: self.contexts() * self.stride,
             ascii: self.facts.ascii_runs,
         };
-        lockstep::validate(walker, &self.facts.cuts(), input).or_else(|boundary| self.slow_validate(input, boundary))
+        self.rescued(input, None::<&mut Vec<u64>>, |rest, _| lockstep::validate(walker, &self.facts.cuts(), rest))
+    }
+
+    /// Runs the bulk walks `fast` over `input`, appending values to `out` if
+    /// there is one. Where they stop ([`lockstep::Stop`]), the values after
+    /// the stop are dropped and the input is read step by step from there:
+    /// to the first error, or to the end for a codec without pending values
+    /// (the walks stop only on errors); for one with them (the walks also stop
+    /// where a pending value is taken, which they do not know about), for
+    /// [`RESCUE`] units past the stop and on to a boundary in context 0,
+    /// where the walks go on. Each round moves at least [`RESCUE`] units on.
+    fn rescued<V: Value>(
+        &self,
+        input: &[u8],
+        mut out: Option<&mut Vec<V>>,
+        mut fast: impl FnMut(&[u8], Option<&mut Vec<V>>) -> Result<(), lockstep::Stop>,
+    ) -> Result<(), DecodeError> {
+        let resume = if self.has_pending() { Resume::After(RESCUE) } else { Resume::Never };
+        let mut pos = 0;
+        while pos < input.len() {
+            let Err(stop) = fast(&input[pos..], out.as_deref_mut()) else { return Ok(()) };
+            if let Some(out) = out.as_deref_mut() {
+                out.truncate(stop.values);
+            }
+            pos = self.steps(self.stride, input, pos + stop.at, resume, out.as_deref_mut()).0?;
+        }
+        Ok(())
     }
 
     /// Validates `input` read in `context` ([`crate::Decoder::step_in`]);
     /// returns the verdict and the context at the end of the valid prefix
     /// (where the next chunk of a stream goes on). Without rules across
-    /// values this is [`Dfa::validate`]; with them, a walk step by step.
+    /// values or pending values this is [`Dfa::validate`]; with them, a walk
+    /// step by step.
     pub fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
-        if self.contexts() == 1 {
+        if self.contexts() == 1 && !self.has_pending() {
             return (self.validate(input), 0);
         }
-        let (result, state) = self.steps_from(self.start_of(context), input, 0);
-        (result, self.context_of(state))
+        let (result, state) = self.steps(self.start_of(context), input, 0, Resume::Never, None::<&mut Vec<u64>>);
+        (result.map(drop), self.context_of(state))
     }
 
-    /// Step-by-step validation from a known boundary in context 0, for exact
-    /// error positions.
-    fn slow_validate(&self, input: &[u8], pos: usize) -> Result<(), DecodeError> {
-        self.steps_from(self.stride, input, pos).0
+    /// [`Dfa::validate_in`] where more input may follow `input` (a chunk of a
+    /// stream): a pending value at the end that more input could replace by
+    /// a longer one ([`Parts::pending`]) is an unfinished sequence
+    /// (`error_len` `None`), as for [`Dfa::step_open`]. The same as
+    /// [`Dfa::validate_in`] for a codec whose forms do not overlap.
+    pub fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+        if !self.has_pending() {
+            return self.validate_in(context, input);
+        }
+        let (result, state) = self.steps(self.start_of(context), input, 0, Resume::Open, None::<&mut Vec<u64>>);
+        (result.map(drop), self.context_of(state))
     }
 
-    /// Validation one step at a time from unit `pos`, starting in start state
-    /// `state`: the verdict, and the start state where the valid prefix ends.
-    fn steps_from(&self, mut state: usize, input: &[u8], mut pos: usize) -> (Result<(), DecodeError>, usize) {
-        while pos < input.len() {
-            let (step, end) = self.step_from::<u64>(state, &input[pos..]);
+    /// Reads `input` one step at a time from unit `pos`, starting in start
+    /// state `state`, appending values to `out` if there is one: until the
+    /// end of the input, the first error, or where `resume` says the bulk
+    /// walks may go on. Returns where it stopped (or the error) and the
+    /// start state there.
+    fn steps<V: Value>(
+        &self,
+        mut state: usize,
+        input: &[u8],
+        mut pos: usize,
+        resume: Resume,
+        mut out: Option<&mut Vec<V>>,
+    ) -> (Result<usize, DecodeError>, usize) {
+        let until = match resume {
+            Resume::After(n) => pos.saturating_add(n),
+            Resume::Never | Resume::Open => usize::MAX,
+        };
+        while pos < input.len() && (pos < until || state != self.stride) {
+            let (step, end) = self.step_from_open::<V>(state, &input[pos..], resume == Resume::Open);
             match step {
-                Step::Value { len, .. } => pos += len,
+                Step::Value { len, value } => {
+                    if let Some(out) = out.as_deref_mut() {
+                        out.push(value);
+                    }
+                    pos += len;
+                }
                 Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), state),
                 Step::Incomplete => return (Err(DecodeError::new(pos, None)), state),
             }
             state = end;
         }
-        (Ok(()), state)
+        (Ok(pos), state)
     }
 
     /// Appends the values of `input` to `out`: the table decoder's bulk loop, two

@@ -52,7 +52,7 @@ mod value;
 
 pub use ascii::{ascii_prefix, AsciiRuns, ASCII_BLOCK};
 pub use batch::Batch;
-pub use codec::{Codec, CodecInfo, DynCodec, DynDecoder, Strategy, Unit};
+pub use codec::{validate_by_steps, Codec, CodecInfo, DynCodec, DynDecoder, Strategy, Unit};
 pub use decode::{Decoder, Item, ItemError, Items, Step};
 pub use encode::Encoder;
 pub use error::{DecodeError, EncodeError};

@@ -94,7 +94,7 @@ impl<D: Decoder> StreamDecoder<D> {
             };
             self.pending.push(b);
             chunk = rest;
-            let step = self.decoder.step_in(self.context, &self.pending);
+            let step = self.decoder.step_open(self.context, &self.pending);
             if step == Step::Incomplete {
                 continue;
             }
@@ -111,7 +111,7 @@ impl<D: Decoder> StreamDecoder<D> {
     fn run(&mut self, chunk: &[u8], sink: &mut impl FnMut(Item<D::Value>)) {
         let mut pos = 0;
         while pos < chunk.len() {
-            let step = self.decoder.step_in(self.context, &chunk[pos..]);
+            let step = self.decoder.step_open(self.context, &chunk[pos..]);
             if step == Step::Incomplete {
                 self.pending.extend_from_slice(&chunk[pos..]);
                 return;
@@ -120,13 +120,22 @@ impl<D: Decoder> StreamDecoder<D> {
         }
     }
 
-    /// Ends the stream: a sequence still open is reported as
-    /// [`ItemError::Incomplete`].
+    /// Ends the stream: the units held back are read as the end of the
+    /// input ([`Decoder::step_in`]; a whole sequence that only more input
+    /// could have lengthened is a value), and a sequence still open is
+    /// reported as [`ItemError::Incomplete`].
     pub fn finish(mut self, mut sink: impl FnMut(Item<D::Value>)) -> usize {
-        if !self.pending.is_empty() {
-            let len = self.pending.len();
-            sink(Item { span: self.offset..self.offset + len, value: Err(ItemError::Incomplete) });
-            self.offset += len;
+        let held = core::mem::take(&mut self.pending);
+        let mut pos = 0;
+        while pos < held.len() {
+            let step = self.decoder.step_in(self.context, &held[pos..]);
+            if step == Step::Incomplete {
+                let len = held.len() - pos;
+                sink(Item { span: self.offset..self.offset + len, value: Err(ItemError::Incomplete) });
+                self.offset += len;
+                break;
+            }
+            pos += self.emit(step, &mut sink);
         }
         self.offset
     }

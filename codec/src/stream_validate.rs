@@ -7,8 +7,9 @@
 //! ```
 //! use placemat_codec::{DecodeError, StreamValidator};
 //!
-//! // A toy validator: `0x01 x` pairs only, in the one context 0.
-//! fn pairs(_context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+//! // A toy validator: `0x01 x` pairs only, in the one context 0 (no pair is
+//! // the start of a longer one, so whether more input follows is no matter).
+//! fn pairs(_context: usize, input: &[u8], _open: bool) -> (Result<(), DecodeError>, usize) {
 //!     let mut i = 0;
 //!     while i < input.len() {
 //!         match input[i..] {
@@ -36,9 +37,13 @@ use crate::DecodeError;
 
 /// A validator over chunks, with errors at stream offsets.
 ///
-/// `check(context, buffer)` validates a whole buffer read in `context` as
-/// [`crate::dfa::Dfa::validate_in`] does, returning the verdict and the context at
-/// the end of the valid prefix. The state kept between chunks is the stream
+/// `check(context, buffer, open)` validates a whole buffer read in `context`
+/// as [`crate::dfa::Dfa::validate_in`] does, or, when `open` (more input
+/// follows), as [`crate::dfa::Dfa::validate_open`] does, returning the
+/// verdict and the context at the end of the valid prefix. (For a codec
+/// whose forms overlap by design, a sequence at a chunk's end that the next
+/// chunk could lengthen is held back; at [`StreamValidator::finish`] it is
+/// read as the end.) The state kept between chunks is the stream
 /// offset, that context, and the units of the open sequence (at most the
 /// codec's longest sequence; all of an unbounded value).
 /// After an error, every call returns that error.
@@ -51,7 +56,7 @@ pub struct StreamValidator<F> {
     error: Option<DecodeError>,
 }
 
-impl<F: Fn(usize, &[u8]) -> (Result<(), DecodeError>, usize)> StreamValidator<F> {
+impl<F: Fn(usize, &[u8], bool) -> (Result<(), DecodeError>, usize)> StreamValidator<F> {
     /// A validator at offset 0, in context 0, that checks buffers with `check`.
     pub fn new(check: F) -> Self {
         StreamValidator { check, pending: Vec::new(), offset: 0, context: 0, error: None }
@@ -80,12 +85,13 @@ impl<F: Fn(usize, &[u8]) -> (Result<(), DecodeError>, usize)> StreamValidator<F>
         result
     }
 
-    /// Ends the stream: a sequence still open is an error (cut short).
+    /// Ends the stream: the units held back are checked as the end of the
+    /// input; a sequence still open is an error (cut short).
     pub fn finish(self) -> Result<(), DecodeError> {
         match self.error {
             Some(e) => Err(e),
             None if self.pending.is_empty() => Ok(()),
-            None => Err(DecodeError::new(self.offset, None)),
+            None => (self.check)(self.context, &self.pending, false).0.map_err(|e| self.shifted(e)),
         }
     }
 
@@ -94,7 +100,7 @@ impl<F: Fn(usize, &[u8]) -> (Result<(), DecodeError>, usize)> StreamValidator<F>
             Some(rest) => rest,
             None => return Ok(()),
         };
-        let (verdict, context) = (self.check)(self.context, rest);
+        let (verdict, context) = (self.check)(self.context, rest, true);
         self.context = context;
         match verdict {
             Ok(()) => {
@@ -121,7 +127,7 @@ impl<F: Fn(usize, &[u8]) -> (Result<(), DecodeError>, usize)> StreamValidator<F>
         let mut n = chunk.len().min(64);
         loop {
             self.pending.extend_from_slice(&chunk[self.pending.len() - held..n]);
-            let (verdict, context) = (self.check)(self.context, &self.pending);
+            let (verdict, context) = (self.check)(self.context, &self.pending, true);
             match verdict {
                 Ok(()) => {
                     self.context = context;

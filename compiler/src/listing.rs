@@ -113,6 +113,7 @@ fn cell(a: &Automaton, t: &crate::automaton::Edge) -> String {
 /// `next/bits` (`×radix` for digit units, `+bias` when a completing transition
 /// adds a bias; `.` is dead). The
 /// columns line up: every cell is right-aligned to the widest one (at least 8).
+/// With `overlap: longest`, a last block lists the states with a pending value.
 pub fn listing(name: &str, dfa: &Automaton) -> String {
     let stride = dfa.class_count();
     let mut s = String::new();
@@ -151,7 +152,27 @@ pub fn listing(name: &str, dfa: &Automaton) -> String {
         }
         let _ = writeln!(s, "{}", row.trim_end());
     }
+    pending_lines(&mut s, dfa);
     s
+}
+
+/// For `overlap: longest`, one line per state with a pending value: its bias,
+/// the context it leaves, and how many units back it ended.
+fn pending_lines(s: &mut String, dfa: &Automaton) {
+    if !dfa.has_pending() {
+        return;
+    }
+    let _ = writeln!(s, "pending values (longest match: taken where the longer sequences die or the input ends):");
+    for (st, p) in dfa.pending.iter().enumerate() {
+        if let Some(p) = p {
+            let back = match p.back {
+                0 => "ended by the unit that led here".to_string(),
+                1 => "ended 1 unit back".to_string(),
+                n => format!("ended {n} units back"),
+            };
+            let _ = writeln!(s, "  state {st}: value +{:X}, then context {}, {back}", p.bias, p.to);
+        }
+    }
 }
 
 /// A Graphviz `digraph` of the automaton: one node per live state (the start state

@@ -127,6 +127,13 @@ impl Decoder for LoadedCodec {
         // checked step or unmapping to do.
         self.dfa.step_in::<u64>(context, input)
     }
+    fn step_open(&self, context: usize, input: &[u8]) -> Step<u64> {
+        if !self.dfa.has_pending() {
+            return Decoder::step_in(self, context, input);
+        }
+        // Pending values need bounded values: no checked step to do.
+        self.dfa.step_open::<u64>(context, input).map(|v| self.unmap(v))
+    }
     fn context_after(&self, value: &u64) -> usize {
         self.contexts.after(*value)
     }
@@ -197,6 +204,9 @@ impl DynCodec for LoadedCodec {
     fn step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
         Decoder::step_in(self, context, input)
     }
+    fn step_open(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        Decoder::step_open(self, context, input)
+    }
     fn context_after(&self, value: u64) -> usize {
         self.contexts.after(value)
     }
@@ -208,6 +218,9 @@ impl DynCodec for LoadedCodec {
     }
     fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
         self.dfa.validate_in(context, input)
+    }
+    fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
+        self.dfa.validate_open(context, input)
     }
     fn step_big(&self, _strategy: Strategy, input: &[u8]) -> Step<BigUint> {
         self.dfa.step_big(input).map(|value| match u64::try_from(&value) {

@@ -226,6 +226,9 @@ pub struct Model {
     pub excluded: Vec<(BigUint, BigUint)>,
     /// Rules across adjacent values (`forbid`), in the order written.
     pub forbid: Vec<crate::contexts::Forbid>,
+    /// `overlap: longest`: a sequence that starts a longer one is read as
+    /// its own value only where the longer one cannot go on (longest match).
+    pub longest: bool,
     /// `premap[v]` is what value `v < premap.len()` becomes before encoding.
     pub premap: Option<Vec<u32>>,
     /// Form derivation.

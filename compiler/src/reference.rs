@@ -24,7 +24,12 @@
 //! * a sequence is a *valid prefix* if some completion of it is complete;
 //! * a step returns the shortest complete prefix, or else the longest valid prefix
 //!   (the maximal subpart) as invalid, or `Incomplete` if the whole input is a valid
-//!   prefix.
+//!   prefix;
+//! * with `overlap: longest`, a step returns the *longest* complete prefix
+//!   that no longer valid prefix goes past (maximal munch): it reads on while
+//!   the units read are a valid prefix, and takes the last complete one where
+//!   they stop being one or the input ends ([`Reference::step_open`]: unless
+//!   more input may follow and a longer sequence could still go on).
 
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
@@ -147,7 +152,13 @@ impl<'m> Reference<'m> {
 
     /// Whether `units` is a prefix of some sequence valid in `context`.
     pub fn is_valid_prefix_in(&self, context: usize, units: &[u8]) -> bool {
-        self.forms_for(units.len()).iter().any(|f| {
+        self.is_prefix_longer_than(context, units, 0)
+    }
+
+    /// Whether `units` is a prefix of some sequence valid in `context` of
+    /// more than `len` units.
+    fn is_prefix_longer_than(&self, context: usize, units: &[u8], len: usize) -> bool {
+        self.forms_for(units.len()).iter().filter(|f| f.units.len() > len).any(|f| {
             if self.model.is_radix() {
                 return self.radix_interval(f, units).is_some_and(|(lo, hi)| self.any_valid(context, f, lo, hi));
             }
@@ -222,16 +233,36 @@ impl<'m> Reference<'m> {
     /// One decoding step in `context`: after a value `v`, the context is
     /// [`Reference::context_after`]`(v)`; after an error, 0.
     pub fn step_in(&self, context: usize, input: &[u8]) -> Step<BigUint> {
+        self.step_with_end(context, input, false)
+    }
+
+    /// [`Reference::step_in`] where more input may follow `input`: with
+    /// `overlap: longest`, a complete sequence at the end that is also the
+    /// start of a longer valid one is `Incomplete`.
+    pub fn step_open(&self, context: usize, input: &[u8]) -> Step<BigUint> {
+        self.step_with_end(context, input, true)
+    }
+
+    fn step_with_end(&self, context: usize, input: &[u8], open: bool) -> Step<BigUint> {
+        let mut found = None;
         for k in 1..=input.len() {
             if let Some(value) = self.complete_in(context, &input[..k]) {
-                return Step::Value { value, len: k };
-            }
-            if !self.is_valid_prefix_in(context, &input[..k]) {
-                // The maximal subpart, in whole code units.
-                return placemat_codec::dfa::dead_end(k - 1, self.model.unit_bytes as usize, input.len());
+                if !self.model.longest || !self.is_prefix_longer_than(context, &input[..k], k) {
+                    return Step::Value { value, len: k };
+                }
+                found = Some(Step::Value { value, len: k });
+            } else if !self.is_valid_prefix_in(context, &input[..k]) {
+                // The last complete sequence, or the maximal subpart in whole
+                // code units.
+                return found.unwrap_or_else(|| {
+                    placemat_codec::dfa::dead_end(k - 1, self.model.unit_bytes as usize, input.len())
+                });
             }
         }
-        Step::Incomplete
+        match found {
+            Some(step) if !open => step,
+            _ => Step::Incomplete,
+        }
     }
 
     /// Encodes `value`, or `None` if it is not a valid value.

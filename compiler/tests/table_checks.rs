@@ -3,7 +3,7 @@
 //! the compiler's own parts pass, and each kind of corruption is refused with
 //! its own error.
 
-use placemat_codec::dfa::{Dfa, Parts, ShiftRows, TableError};
+use placemat_codec::dfa::{pending_entry, Dfa, Parts, ShiftRows, TableError};
 use placemat_codec::AsciiRuns;
 use placemat_compiler::{Automaton, BuildOptions, Description};
 
@@ -28,6 +28,7 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         places: a.places.as_deref(),
         radices: a.radices.as_deref(),
         simd: a.local.as_ref().ok().map(|l| l.tables),
+        pending: &a.pending_entries,
     }
 }
 
@@ -252,4 +253,35 @@ fn contexts_are_checked() {
     // `ED` leads to different states after a high surrogate and elsewhere.
     assert_eq!(with(2, true), Err(TableError::BadFacts));
     assert!(!wtf8.facts.is_sync(0xED) && wtf8.facts.is_sync(b'A') && wtf8.facts.is_sync(0xE1));
+}
+
+/// Pending values (`overlap: longest`): one entry per state, naming a context
+/// and a bias that exist, never on the dead or a start state, and only in
+/// tables the step function falls back on (no expanded table, no SIMD).
+#[test]
+fn pending_values_are_checked() {
+    let text = include_str!("../../variants/descriptions/mutf8.placemat");
+    let mutf8 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
+    assert!(mutf8.has_pending() && mutf8.with_parts(|p| Dfa::new(p).is_ok()));
+    let with = |change: &dyn Fn(&mut Vec<u32>)| {
+        let mut entries = mutf8.pending_entries.clone();
+        change(&mut entries);
+        let entries: &'static [u32] = Box::leak(entries.into_boxed_slice());
+        mutf8.with_parts(|mut p| {
+            p.pending = entries;
+            Dfa::new(p).map(|_| ())
+        })
+    };
+    let pending_at = mutf8.pending.iter().position(Option::is_some).unwrap();
+    let valid = mutf8.pending_entries[pending_at];
+    assert_eq!(with(&|_| ()), Ok(()));
+    assert_eq!(with(&|e| e.truncate(3)), Err(TableError::BadPending));
+    assert_eq!(with(&|e| e[1] = valid), Err(TableError::BadPending), "on a start state");
+    assert_eq!(with(&|e| e[0] = valid), Err(TableError::BadPending), "on the dead state");
+    assert_eq!(with(&|e| e[pending_at] = pending_entry(2, 0, 0)), Err(TableError::BadPending), "a third context");
+    assert_eq!(with(&|e| e[pending_at] = pending_entry(1, 99, 0)), Err(TableError::BadPending), "a missing bias");
+    assert_eq!(with(&|e| e[pending_at] = 0x100), Err(TableError::BadPending), "no context");
+    // Without its pending values the table is an ordinary one (the walkers
+    // would then refuse a lone high surrogate).
+    assert_eq!(with(&|e| e.clear()), Ok(()));
 }

@@ -186,6 +186,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
         quote!(<Self as ::placemat_codec::Codec>::dfa().step_in::<#value_ty>(context, input))
     };
     let contexts = context_methods(a, names, table_in);
+    let open = step_open(model, a, names);
     let forbids = forbids(model, value_ty);
     let info = info(model)?;
     let dfa = tables::dfa_fn(a, ty);
@@ -217,6 +218,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
             }
             #decode_into
             #contexts
+            #open
         }
 
         impl ::placemat_codec::Codec for #ty {
@@ -231,6 +233,23 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
             #big
         }
     })
+}
+
+/// `step_open` for a codec with pending values (`overlap: longest`), by the
+/// table, which holds them; nothing for one without (the trait's default,
+/// `step_in`).
+fn step_open(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
+    if !a.has_pending() {
+        return quote!();
+    }
+    let (ty, value_ty) = (&names.ty, &names.value);
+    let unmapped = unmapped(model, names);
+    quote! {
+        #[inline]
+        fn step_open(&self, context: usize, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
+            <#ty as ::placemat_codec::Codec>::dfa().step_open::<#value_ty>(context, input).map(|value| #unmapped)
+        }
+    }
 }
 
 /// `step_in` (reading in context `context` with `step_in`, an expression of
@@ -289,6 +308,7 @@ fn branching_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
     });
     let step_in = quote!(match context { #(#starts)* _ => Self::state_1(input, 0, 0) });
     let contexts = context_methods(a, names, step_in);
+    let open = step_open(model, a, names);
     quote! {
         impl ::placemat_codec::Decoder for #branching {
             type Value = #value_ty;
@@ -297,6 +317,7 @@ fn branching_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
                 Self::state_1(input, 0, 0).map(|value| #unmapped)
             }
             #contexts
+            #open
             fn validate(&self, input: &[u8]) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
                 Self::bulk(input, ::core::option::Option::None)
             }

@@ -1441,6 +1441,7 @@ impl ::placemat_codec::Codec for Utf8 {
                 floor: ::core::option::Option::None,
                 restart: 2u8,
             }),
+            pending: &[],
         });
         &DFA
     }

@@ -71,6 +71,9 @@ pub(crate) trait Accumulator: Default {
     fn take(&mut self, bits: u32, digit: u8, word: u64);
     /// The value with `bias` added, or `None` if it does not fit `Out`.
     fn finish(self, bias: u64) -> Option<Self::Out>;
+    /// [`Accumulator::finish`] without giving the value up: what a pending
+    /// value ([`super::Parts::pending`]) is, while a longer one is read on.
+    fn peek(&self, bias: u64) -> Option<Self::Out>;
 }
 
 /// Wrapping `u64` arithmetic, the payload joined as `J` says, converted to
@@ -92,6 +95,10 @@ impl<V: Value, J: Join> Accumulator for Wrapping<V, J> {
     }
     #[inline(always)]
     fn finish(self, bias: u64) -> Option<V> {
+        self.peek(bias)
+    }
+    #[inline(always)]
+    fn peek(&self, bias: u64) -> Option<V> {
         Some(V::from_u64_lossy(self.0.wrapping_add(bias)))
     }
 }
@@ -112,6 +119,10 @@ impl Accumulator for Checked {
     }
     #[inline(always)]
     fn finish(self, bias: u64) -> Option<u64> {
+        self.peek(bias)
+    }
+    #[inline(always)]
+    fn peek(&self, bias: u64) -> Option<u64> {
         if self.overflow {
             return None;
         }
@@ -143,6 +154,9 @@ impl Accumulator for Big {
         }
     }
     fn finish(self, bias: u64) -> Option<crate::big::BigUint> {
+        self.peek(bias)
+    }
+    fn peek(&self, bias: u64) -> Option<crate::big::BigUint> {
         let value = if self.digits.is_empty() {
             crate::big::BigUint::from(self.small)
         } else {

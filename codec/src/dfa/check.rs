@@ -41,6 +41,10 @@ pub enum TableError {
     /// The SIMD tables break an invariant of `placemat_simd::Tables::check`, or
     /// come with units wider than a byte.
     BadSimd,
+    /// The pending values are not one per state, name a missing context or
+    /// bias, sit on the dead state or a start state, or come with a cyclic
+    /// automaton, an expanded table, SIMD tables or continuation bits.
+    BadPending,
 }
 
 impl TableError {
@@ -56,6 +60,7 @@ impl TableError {
             TableError::BadShift => "the shift rows do not follow the transitions",
             TableError::BadExpanded => "the expanded table disagrees with the table",
             TableError::BadSimd => "the SIMD tables break the kernel's invariants",
+            TableError::BadPending => "the pending values disagree with the table",
         }
     }
 }
@@ -92,7 +97,45 @@ pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
             return Err(TableError::BadSimd);
         }
     }
+    if !pending(p, stride) {
+        return Err(TableError::BadPending);
+    }
     Ok(stride)
+}
+
+/// [`Parts::pending`]: empty, or one entry per state, each 0 or naming an
+/// existing context and bias, 0 on the dead and start states; and a codec
+/// with pending values walks only the step function and the bulk walkers
+/// that fall back on it (acyclic, no expanded table, no SIMD tables, no
+/// continuation bits).
+const fn pending(p: &Parts<'_>, stride: usize) -> bool {
+    if p.pending.is_empty() {
+        return true;
+    }
+    let states = p.transitions.len() / stride;
+    if p.pending.len() != states
+        || p.facts.cyclic
+        || p.expanded.is_some()
+        || p.simd.is_some()
+        || p.facts.continuation_bits != 0
+    {
+        return false;
+    }
+    let mut s = 0;
+    while s < states {
+        let e = p.pending[s];
+        if e != 0 {
+            if s <= p.facts.contexts as usize || e & 0xFF == 0 {
+                return false;
+            }
+            let (to, bias, _) = super::pending_fields(e);
+            if to >= p.facts.contexts as usize || bias >= p.biases.len() {
+                return false;
+            }
+        }
+        s += 1;
+    }
+    true
 }
 
 /// `Facts::continuation_bits`, when not 0: every live transition out of a

@@ -20,7 +20,9 @@
 //! ASCII-transparent codecs. If a walk does not end its chunk at a boundary (a
 //! start state of any context), the input is invalid there: the driver returns
 //! the last block boundary at which that walk was at the start state of
-//! context 0, from which the caller finds the exact error step by step.
+//! context 0, with the number of values the sink held there ([`Stop`]),
+//! from which the caller finds the exact error step by step (or, for a codec
+//! with pending values, the value the walks do not know about).
 //! (Sync units act alike in every context and end units lead to context 0, so
 //! a second walk may start at the start of context 0.)
 
@@ -62,8 +64,22 @@ pub(crate) trait Walker: Copy {
     fn pair(self, a: (&mut Self::Lane, &[u8], &mut Self::Sink), b: (&mut Self::Lane, &[u8], &mut Self::Sink));
 }
 
+/// Where the walks stopped on invalid input (or, for a codec with pending
+/// values, on input only the step function reads): a sequence boundary in
+/// context 0 at or before the first error, and how many values the sink held
+/// there (0 when validating).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Stop {
+    /// The boundary.
+    pub at: usize,
+    /// Values before it.
+    pub values: usize,
+}
+
 /// The output of a walk: nothing (validation) or values (decoding).
 pub(crate) trait Sink {
+    /// Values held.
+    fn len(&self) -> usize;
     /// Takes a run of ASCII code units of the kind `runs`, each its own value.
     fn ascii(&mut self, units: &[u8], runs: AsciiRuns);
     /// Forgets what it holds.
@@ -74,6 +90,10 @@ pub(crate) trait Sink {
 
 impl Sink for () {
     #[inline(always)]
+    fn len(&self) -> usize {
+        0
+    }
+    #[inline(always)]
     fn ascii(&mut self, _: &[u8], _: AsciiRuns) {}
     #[inline(always)]
     fn clear(&mut self) {}
@@ -82,6 +102,10 @@ impl Sink for () {
 }
 
 impl<V: Value> Sink for Vec<V> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
     #[inline(always)]
     fn ascii(&mut self, units: &[u8], runs: AsciiRuns) {
         if runs.unit_bytes() == 1 {
@@ -105,14 +129,16 @@ struct Part<'s, W: Walker> {
     lane: W::Lane,
     at: usize,
     end: usize,
-    /// The last block boundary at which the walk was at the start state.
-    boundary: usize,
+    /// The last block boundary at which the walk was at the start state,
+    /// with the values the sink held there.
+    boundary: Stop,
     sink: &'s mut W::Sink,
 }
 
 impl<'s, W: Walker> Part<'s, W> {
     fn new(w: W, at: usize, end: usize, sink: &'s mut W::Sink) -> Self {
-        Part { lane: w.start(), at, end, boundary: at, sink }
+        let boundary = Stop { at, values: sink.len() };
+        Part { lane: w.start(), at, end, boundary, sink }
     }
 
     /// At a block boundary: notes it if the walk (in state `lane`) is at the
@@ -128,13 +154,13 @@ impl<'s, W: Walker> Part<'s, W> {
                     self.at += n;
                 }
             }
-            self.boundary = self.at;
+            self.boundary = Stop { at: self.at, values: self.sink.len() };
         }
     }
 
     /// Walks the rest of the part alone, until its end or the dead state.
     #[inline(always)]
-    fn finish(&mut self, w: W, input: &[u8]) -> Result<(), usize> {
+    fn finish(&mut self, w: W, input: &[u8]) -> Result<(), Stop> {
         // The walk's state in a local, so that it stays in a register.
         let mut lane = self.lane;
         while self.at < self.end {
@@ -158,7 +184,7 @@ impl<'s, W: Walker> Part<'s, W> {
 /// Walks two parts in lockstep, then finishes each; B only if A succeeded.
 /// Returns A's verdict, then B's.
 #[inline(always)]
-fn pair<W: Walker>(w: W, input: &[u8], a: &mut Part<'_, W>, b: &mut Part<'_, W>) -> [Result<(), usize>; 2] {
+fn pair<W: Walker>(w: W, input: &[u8], a: &mut Part<'_, W>, b: &mut Part<'_, W>) -> [Result<(), Stop>; 2] {
     // The walks' states in locals, so that they stay in registers.
     let (mut la, mut lb) = (a.lane, b.lane);
     loop {
@@ -202,8 +228,8 @@ fn sync_at(cuts: &Cuts<'_>, input: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Walks `input` in pairs of chunks of about `chunk` units (see the module
-/// docs); `Err(at)`: invalid, and `at` is a sequence boundary at or before the
-/// first error.
+/// docs); `Err(stop)`: invalid, or (with pending values) read by steps from
+/// `stop` on.
 #[inline(always)]
 fn drive<W: Walker>(
     w: W,
@@ -212,7 +238,7 @@ fn drive<W: Walker>(
     chunk: usize,
     out: &mut W::Sink,
     second: &mut W::Sink,
-) -> Result<(), usize> {
+) -> Result<(), Stop> {
     let mut pos = 0;
     while chunk > 0 && input.len() - pos >= 2 * chunk + 2 * SYNC_SEARCH {
         let Some(mid) = sync_at(sync, input, pos + chunk) else { break };
@@ -222,15 +248,16 @@ fn drive<W: Walker>(
         // Output of a failed walk stops before its first error (a dead walk
         // completes nothing), so it may stay.
         first?;
+        let before = out.len();
         out.append(second);
-        next?;
+        next.map_err(|stop| Stop { values: before + stop.values, ..stop })?;
         pos = end;
     }
     Part::new(w, pos, input.len(), out).finish(w, input)
 }
 
 /// Validates `input` with two walks over its two halves.
-pub(crate) fn validate<W: Walker<Sink = ()>>(w: W, sync: &Cuts<'_>, input: &[u8]) -> Result<(), usize> {
+pub(crate) fn validate<W: Walker<Sink = ()>>(w: W, sync: &Cuts<'_>, input: &[u8]) -> Result<(), Stop> {
     let chunk = input.len().saturating_sub(2 * SYNC_SEARCH) / 2;
     let chunk = if chunk >= MIN_SPLIT { chunk } else { 0 };
     drive(w, sync, input, chunk, &mut (), &mut ())
@@ -242,7 +269,7 @@ pub(crate) fn decode<V: Value, W: Walker<Sink = Vec<V>>>(
     sync: &Cuts<'_>,
     input: &[u8],
     out: &mut Vec<V>,
-) -> Result<(), usize> {
+) -> Result<(), Stop> {
     let mut second = Vec::new();
     drive(w, sync, input, DECODE_CHUNK, out, &mut second)
 }

@@ -10,7 +10,8 @@
 use alloc::vec::Vec;
 
 use super::accumulate::{Join, Multiply, Place, Shift, MASKS};
-use super::{expanded, lockstep, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
+use super::lockstep::{self, Stop};
+use super::{expanded, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::{AsciiRuns, DecodeError, Value};
 
 /// Units per block: between looks for the dead state and for ASCII runs.
@@ -193,15 +194,28 @@ impl<F: Feed, V: Value> lockstep::Walker for Decoding<F, V> {
     }
 }
 
-/// [`Dfa::decode_into`]: picks the feed, runs the driver, and on failure finds
-/// the exact error step by step from the boundary the driver returned.
+/// [`Dfa::decode_into`]: picks the feed and runs the driver; where it stops,
+/// [`Dfa::rescued`] reads on step by step (to the exact error, or past the
+/// pending value the walks do not know about).
 pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     dfa: &Dfa<T, B>,
     input: &[u8],
     out: &mut Vec<V>,
 ) -> Result<(), DecodeError> {
+    dfa.rescued(input, Some(out), |rest, out| match out {
+        Some(out) => walks(dfa, rest, out),
+        None => Ok(()),
+    })
+}
+
+/// The bulk walks over `input` with the feed that suits the table.
+fn walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
+    dfa: &Dfa<T, B>,
+    input: &[u8],
+    out: &mut Vec<V>,
+) -> Result<(), Stop> {
     let biased = dfa.biases().len() > 1;
-    let found = match (dfa.expanded(), biased) {
+    match (dfa.expanded(), biased) {
         // Several start states (rules across values): no expanded table; the
         // byte-unit, unbiased walker (WTF-8's) or a general one.
         (None, _) if dfa.contexts() > 1 && dfa.places().is_some() => {
@@ -221,10 +235,7 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
             (false, false) => run(dfa, classes::<_, _, false, false, Shift, true>(dfa), input, out),
             (false, true) => run(dfa, classes::<_, _, false, true, Shift, true>(dfa), input, out),
         },
-    };
-    // Stepping from the boundary meets the same dead end or the same unfinished
-    // sequence (one table); the fallback is never taken.
-    found.map_err(|at| dfa.slow_validate(input, at).err().unwrap_or(DecodeError::new(at, None)))
+    }
 }
 
 fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, J: Join, const ONE: bool>(
@@ -248,7 +259,7 @@ fn run<T: AsRef<[u32]>, B: AsRef<[u64]>, F: Feed, V: Value>(
     feed: F,
     input: &[u8],
     out: &mut Vec<V>,
-) -> Result<(), usize> {
+) -> Result<(), Stop> {
     let walker = Decoding { feed, ascii: dfa.facts.ascii_runs, value: core::marker::PhantomData };
     lockstep::decode(walker, &dfa.facts.cuts(), input, out)
 }

@@ -171,7 +171,7 @@ impl<'a> Transcoder<'a> {
             held.clear();
             std::mem::swap(&mut held, &mut self.pending);
             self.open = false;
-            let step = self.from.step_in(Strategy::Table, self.context, &held);
+            let step = self.from.step_open(Strategy::Table, self.context, &held);
             let result = match step {
                 Step::Incomplete => self.hold(&held),
                 _ => self.item(step, &held, out).and_then(|len| self.run(&held[len..], out)),
@@ -209,7 +209,7 @@ impl<'a> Transcoder<'a> {
             while self.open && k < chunk.len() {
                 self.pending.push(chunk[k]);
                 k += 1;
-                self.open = self.from.step_in(Strategy::Table, self.context, &self.pending) == Step::Incomplete;
+                self.open = self.from.step_open(Strategy::Table, self.context, &self.pending) == Step::Incomplete;
             }
         }
         &chunk[k..]
@@ -242,7 +242,7 @@ impl<'a> Transcoder<'a> {
     fn run(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
         let mut pos = 0;
         while pos < data.len() {
-            let step = self.from.step_in(Strategy::Table, self.context, &data[pos..]);
+            let step = self.from.step_open(Strategy::Table, self.context, &data[pos..]);
             if step == Step::Incomplete {
                 return self.hold(&data[pos..]);
             }
@@ -321,21 +321,38 @@ impl<'a> Transcoder<'a> {
         }
     }
 
-    /// Ends the stream: a sequence still open is a truncated tail (an error in
-    /// strict mode, one U+FFFD in replace mode). Calling it again does nothing more.
+    /// Ends the stream: the units held back are read as the end of the input
+    /// (a whole sequence that only more input could have lengthened is a
+    /// value), and a sequence still open is a truncated tail (an error in
+    /// strict mode, one U+FFFD in replace mode). Calling it again does
+    /// nothing more.
     pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), TranscodeError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        if self.pending.is_empty() {
-            return Ok(());
-        }
-        let found = self.pending.clone();
-        self.pending.clear();
+        // `pending` keeps its buffer: the caller's capacity stays as it was.
+        let mut held = std::mem::take(&mut self.pending);
         self.open = false;
-        let len = found.len() as u64;
-        self.problem(TranscodeErrorKind::Incomplete { found }, out)?;
-        self.offset += len;
+        let result = self.finish_held(&held, out);
+        held.clear();
+        self.pending = held;
+        result
+    }
+
+    /// Transcodes the units held back at the end of the stream.
+    fn finish_held(&mut self, held: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
+        let mut pos = 0;
+        while pos < held.len() {
+            let step = self.from.step_in(Strategy::Table, self.context, &held[pos..]);
+            if step == Step::Incomplete {
+                let found = held[pos..].to_vec();
+                let len = found.len() as u64;
+                self.problem(TranscodeErrorKind::Incomplete { found }, out)?;
+                self.offset += len;
+                break;
+            }
+            pos += self.item(step, &held[pos..], out)?;
+        }
         Ok(())
     }
 }

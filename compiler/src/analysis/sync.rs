@@ -38,6 +38,14 @@
 //! the decoder in doubt forever: the bound is then [`Bound::Unbounded`], and the
 //! cycle is the witness.
 //!
+//! A codec whose forms overlap by design (`overlap: longest`) has states
+//! where a shorter sequence has ended while a longer one goes on (a pending
+//! value): a stream may have a boundary there too. The search reads such a
+//! state as also being the start state (an ε-step), so it covers every way
+//! of cutting the stream into sequences; with the rules across values that
+//! make the longest match the only reading (modified UTF-8's), that is the
+//! codec's own set of streams.
+//!
 //! # The empirical check
 //! [`realignment`] restarts the codec's own lossy decoder at random offsets of an
 //! encoded corpus and counts the units it consumes before it ends a step exactly
@@ -138,7 +146,7 @@ type Set = Vec<u16>;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Config {
     states: Set,
-    candidates: Vec<(u16, Set)>,
+    candidates: Vec<(Set, Set)>,
 }
 
 enum Outcome {
@@ -155,6 +163,9 @@ struct Graph {
     next: Vec<Vec<u16>>,
     reps: Vec<u8>,
     start: u16,
+    /// The states where a shorter sequence has just ended while a longer one
+    /// goes on: also at the start (a boundary).
+    pending: Vec<bool>,
 }
 
 impl Graph {
@@ -168,7 +179,17 @@ impl Graph {
             .iter()
             .map(|row| row.iter().map(|e| if a.is_boundary(e.next) { 1 } else { e.next as u16 }).collect())
             .collect();
-        Graph { next, reps: a.class_units.clone(), start: 1 }
+        let pending = a.pending.iter().map(|p| p.is_some_and(|p| p.back == 0)).collect();
+        Graph { next, reps: a.class_units.clone(), start: 1, pending }
+    }
+
+    /// `set` with the start state added if a state of it has a pending value.
+    fn closed(&self, mut set: Set) -> Set {
+        if set.iter().any(|&s| self.pending[s as usize]) && set.binary_search(&self.start).is_err() {
+            set.push(self.start);
+            set.sort_unstable();
+        }
+        set
     }
 
     /// States reachable from the start state that can get back to it.
@@ -204,7 +225,7 @@ impl Graph {
         let mut out: Set = set.iter().map(|&s| self.next[s as usize][class]).filter(|&t| t as usize != DEAD).collect();
         out.sort_unstable();
         out.dedup();
-        out
+        self.closed(out)
     }
 
     /// The configuration at the starting unit: any live state, and the starting
@@ -215,7 +236,7 @@ impl Graph {
         if others.is_empty() {
             return Err(());
         }
-        Ok(Config { states, candidates: vec![(self.start, others)] })
+        Ok(Config { states, candidates: vec![(vec![self.start], others)] })
     }
 
     fn step(&self, config: &Config, class: usize) -> Outcome {
@@ -223,10 +244,10 @@ impl Graph {
         if states.is_empty() {
             return Outcome::Impossible;
         }
-        let mut candidates: Vec<(u16, Set)> = Vec::new();
+        let mut candidates: Vec<(Set, Set)> = Vec::new();
         for (s, others) in &config.candidates {
-            let s = self.next[*s as usize][class];
-            if s as usize == DEAD {
+            let s = self.image(s, class);
+            if s.is_empty() {
                 continue;
             }
             let others = self.image(others, class);
@@ -240,7 +261,7 @@ impl Graph {
             if others.is_empty() {
                 return Outcome::Settled;
             }
-            candidates.push((self.start, others));
+            candidates.push((vec![self.start], others));
         }
         // A candidate whose doubt is a superset of another's with the same start
         // image can never settle first: drop it.

@@ -87,7 +87,7 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),
         end_units: end_units(a),
-        remaining: if a.placed || a.contexts > 1 { None } else { remaining(a) },
+        remaining: if a.placed || a.contexts > 1 || a.has_pending() { None } else { remaining(a) },
         continuation_bits: continuation_bits(a),
     }
 }
@@ -95,7 +95,12 @@ pub(super) fn derive(a: &Automaton) -> Facts {
 /// The payload bits every transition out of a state other than the start
 /// carries, if they agree and no transition adds a bias or places its payload.
 fn continuation_bits(a: &Automaton) -> u8 {
-    if a.placed || a.radix || a.contexts > 1 || a.edges.iter().flatten().any(|e| e.next != 0 && e.bias != 0) {
+    if a.placed
+        || a.radix
+        || a.contexts > 1
+        || a.has_pending()
+        || a.edges.iter().flatten().any(|e| e.next != 0 && e.bias != 0)
+    {
         return 0;
     }
     let mut bits = (2..a.state_count()).flat_map(|s| a.edges[s].iter()).filter(|e| e.next != 0).map(|e| e.payload_bits);

@@ -8,18 +8,37 @@
 /// read before), and the bias if it completes.
 pub(crate) type Output = (u32, u32, u64);
 
-/// `next[s * width + symbol]`, `out[s * width + symbol]`.
+/// A value read so far that a longer sequence may still replace
+/// (`overlap: longest`): where the decoder goes back to if every longer
+/// sequence dies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pending {
+    /// The bias its completing transition would have added.
+    pub bias: u64,
+    /// The context it leaves.
+    pub to: usize,
+    /// Units read since it completed (0 in the state its last unit leads to).
+    pub back: u32,
+}
+
+/// `next[s * width + symbol]`, `out[s * width + symbol]`, `pending[s]`.
 #[derive(Clone, Debug)]
 pub(crate) struct Machine {
     pub width: usize,
     pub next: Vec<usize>,
     pub out: Vec<Output>,
+    pub pending: Vec<Option<Pending>>,
 }
 
 impl Machine {
     /// A machine of `states` states, every transition dead.
     pub fn new(width: usize, states: usize) -> Self {
-        Machine { width, next: vec![0; width * states], out: vec![(0, 0, 0); width * states] }
+        Machine {
+            width,
+            next: vec![0; width * states],
+            out: vec![(0, 0, 0); width * states],
+            pending: vec![None; states],
+        }
     }
 
     /// Number of states.
@@ -31,6 +50,7 @@ impl Machine {
     pub fn push_state(&mut self) -> usize {
         self.next.extend(std::iter::repeat_n(0, self.width));
         self.out.extend(std::iter::repeat_n((0, 0, 0), self.width));
+        self.pending.push(None);
         self.states() - 1
     }
 

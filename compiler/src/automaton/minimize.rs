@@ -1,6 +1,6 @@
 //! Hopcroft's partition refinement on a Mealy machine: the coarsest partition
 //! that keeps each start state (one per context, states `1..=starts`) apart,
-//! separates different outputs, and is stable under transitions. The automaton builder runs it with outputs (two states
+//! separates different outputs and different pending values, and is stable under transitions. The automaton builder runs it with outputs (two states
 //! that accept the same sequences but compute different values are never
 //! merged); the shift-layout pass runs it on outputs erased (validation needs
 //! only the language).
@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::machine::{Machine, Output};
+use super::machine::{Machine, Output, Pending};
 
 /// The block of every state; states `1..=starts` are each a block of their own.
 pub(crate) fn minimize(m: &Machine, starts: usize) -> Vec<usize> {
@@ -26,9 +26,10 @@ pub(crate) fn minimize(m: &Machine, starts: usize) -> Vec<usize> {
     let symbols: Vec<usize> = columns.values().copied().collect();
 
     // Initial partition by signature.
-    let mut by_sig: BTreeMap<(usize, Vec<Output>), Vec<usize>> = BTreeMap::new();
+    let mut by_sig: BTreeMap<(usize, Option<Pending>, Vec<Output>), Vec<usize>> = BTreeMap::new();
     for s in 0..n {
-        let sig = (if (1..=starts).contains(&s) { s } else { 0 }, symbols.iter().map(|&b| m.out(s, b)).collect());
+        let start = if (1..=starts).contains(&s) { s } else { 0 };
+        let sig = (start, m.pending[s], symbols.iter().map(|&b| m.out(s, b)).collect());
         by_sig.entry(sig).or_default().push(s);
     }
     let mut blocks: Vec<Vec<usize>> = by_sig.into_values().collect();

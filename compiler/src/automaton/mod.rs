@@ -50,6 +50,7 @@ use determinize::Failure;
 pub mod facts;
 pub mod local;
 mod machine;
+pub use machine::Pending;
 mod minimize;
 pub mod pack;
 mod paths;
@@ -268,12 +269,20 @@ pub struct Automaton {
     pub radices: Option<Vec<u64>>,
     /// The SIMD validator's checks, or why the codec is not local ([`local`]).
     pub local: Result<local::LocalChecks, local::NotLocal>,
+    /// For `overlap: longest`, every state's pending value (the sequence
+    /// read so far is a whole one that a longer one may still replace);
+    /// all `None` otherwise.
+    pub pending: Vec<Option<Pending>>,
+    /// [`Automaton::pending`] packed for the runtime
+    /// (`placemat_codec::dfa::Parts::pending`); empty without pending values.
+    pub pending_entries: Vec<u32>,
 }
 
 impl Automaton {
     /// Builds the automaton of a validated model and derives its facts.
     pub fn build(model: &Model, options: BuildOptions) -> Result<Automaton, BuildError> {
         let (paths::Paths { forms, paths }, det) = determinized(model)?;
+        let longest = model.longest;
         let block_of: Vec<usize> = if options.minimize {
             minimize::minimize(&det.machine, det.starts)
         } else {
@@ -284,9 +293,11 @@ impl Automaton {
         let biases = biases(&paths);
         let edges = edges(&det.machine, &block_of, &order, &class_units);
         let mut state_forms = vec![BTreeSet::new(); order.len()];
+        let mut pending = vec![None; order.len()];
         for (s, forms) in det.forms.iter().enumerate() {
             if let Some(&k) = order.get(&block_of[s]) {
                 state_forms[k].extend(forms.iter().copied());
+                pending[k] = det.machine.pending[s];
             }
         }
         let digits: [u8; 256] = std::array::from_fn(|b| model.digit_of(b as u8).unwrap_or(0));
@@ -311,12 +322,16 @@ impl Automaton {
             places: None,
             radices: None,
             local: Err(local::NotLocal { short: String::new(), reason: String::new(), witness: None }),
+            pending,
+            pending_entries: Vec::new(),
         };
+        debug_assert!(longest || a.pending.iter().all(Option::is_none));
         a.facts = facts::derive(&a);
         a.transitions = pack::transitions(&a)?;
         a.expanded = pack::expanded(&a);
         a.places = pack::places(&a);
         a.radices = pack::radices(&a);
+        a.pending_entries = pack::pending(&a)?;
         a.shift = shift_layout::layout(&a);
         a.local = local::derive(&a);
         Ok(a)
@@ -331,6 +346,12 @@ impl Automaton {
         } else {
             1u64 << e.payload_bits
         }
+    }
+
+    /// Whether the automaton has pending values (`overlap: longest`): a
+    /// decoder that meets a dead end after one goes back to it.
+    pub fn has_pending(&self) -> bool {
+        self.pending.iter().any(Option::is_some)
     }
 
     /// Whether state `s` is a boundary: a start state, where a sequence ends
@@ -374,13 +395,16 @@ impl Automaton {
 fn determinized(model: &Model) -> Result<(paths::Paths, determinize::Determinized), BuildError> {
     let mut all = paths::paths(model)?;
     loop {
-        match determinize::determinize(&all.paths) {
+        match determinize::determinize(&all.paths, model.longest) {
             Ok(det) => return Ok((all, det)),
             Err(Failure::Build(e)) => return Err(e),
             Err(Failure::Clash(c)) => {
                 let paths = &mut all.paths;
+                // Whole constant positions first, then constant high bits.
                 let foldable = c.kind == ConflictKind::Payload
-                    && c.paths.iter().any(|&(p, i)| paths::fold_constant(model, paths, p, i));
+                    && [false, true]
+                        .iter()
+                        .any(|&partial| c.paths.iter().any(|&at| paths::fold_constant(model, paths, at, partial)));
                 if !foldable {
                     let forms = c.paths.map(|(p, _)| all.forms[all.paths[p as usize].form].form);
                     return Err(BuildError::Conflict(Conflict { kind: c.kind, forms, units: c.units }));

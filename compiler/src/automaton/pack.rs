@@ -72,6 +72,23 @@ pub(super) fn radices(a: &Automaton) -> Option<Vec<u64>> {
     a.radix.then(|| a.edges.iter().flatten().map(|e| u64::from(e.place)).collect())
 }
 
+/// Every state's pending value in the runtime's format
+/// (`placemat_codec::dfa::Parts::pending`), or nothing when no state has one.
+pub(super) fn pending(a: &Automaton) -> Result<Vec<u32>, BuildError> {
+    if a.pending.iter().all(Option::is_none) {
+        return Ok(Vec::new());
+    }
+    a.pending
+        .iter()
+        .map(|p| {
+            let Some(p) = p else { return Ok(0) };
+            let bias = a.biases.iter().position(|&b| b == p.bias).ok_or(BuildError::TooLarge)?;
+            let back = u8::try_from(p.back).map_err(|_| BuildError::TooLarge)?;
+            Ok(placemat_codec::dfa::pending_entry(p.to, bias, usize::from(back)))
+        })
+        .collect()
+}
+
 /// The narrow (`u64`) rows of a 6-bit layout.
 pub fn narrow_rows(a: &Automaton) -> Option<[u64; 256]> {
     (a.shift.width == 6).then(|| std::array::from_fn(|u| a.shift.rows[u] as u64))
@@ -108,6 +125,7 @@ impl Automaton {
             places: self.places.as_deref(),
             radices: self.radices.as_deref(),
             simd: self.local.as_ref().ok().map(|l| l.tables),
+            pending: &self.pending_entries,
         }
     }
 

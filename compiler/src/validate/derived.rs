@@ -198,7 +198,8 @@ pub(super) fn check_determinism(c: &mut Checker, model: &Model, forms: &[Checked
     let message = match conflict.kind {
         ConflictKind::SameUnits => format!("forms `{}` and `{}` both accept `{units}`", a.text, b.text),
         ConflictKind::Prefix => format!(
-            "`{units}` is a whole sequence of form `{}` and the start of one of form `{}`: the forms are not prefix-free",
+            "`{units}` is a whole sequence of form `{}` and the start of one of form `{}`: the forms are not \
+             prefix-free (with `overlap: longest` the shorter one is read where the longer cannot go on)",
             a.text, b.text
         ),
         ConflictKind::Payload => format!(

@@ -1,6 +1,7 @@
 //! The keys of a description — unknown, repeated and missing ones, and attributes
 //! other than doc comments — and the fields that are one string or one word:
-//! `name`, `summary`, `value` (the value type), `layout` and `groups`.
+//! `name`, `summary`, `value` (the value type), `layout`, `groups` and
+//! `overlap`.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +11,8 @@ use crate::syntax::{Ast, FieldValue};
 
 /// Every key a description may give.
 const KEYS: &[&str] = &[
-    "name", "summary", "unit", "value", "range", "exclude", "forbid", "layout", "groups", "premap", "digits", "forms",
+    "name", "summary", "unit", "value", "range", "exclude", "forbid", "overlap", "layout", "groups", "premap",
+    "digits", "forms",
 ];
 
 /// The keys every description must give.
@@ -95,6 +97,26 @@ pub(super) fn layout(c: &mut Checker, fields: &Fields) -> Option<Layout> {
         "padded" => Layout::Padded,
         _ => Layout::Explicit,
     })
+}
+
+/// How forms may overlap (`overlap`): `none` (the default: no valid
+/// sequence is a prefix of another) or `longest`, where a sequence that is
+/// the start of a longer one means its own value only when the longer one
+/// cannot go on (longest match). `longest` needs bounded values: the
+/// decoder then looks ahead at most one longest sequence.
+pub(super) fn overlap(c: &mut Checker, fields: &Fields, value: Option<ValueType>) -> Option<bool> {
+    let Some(v) = fields.get("overlap") else {
+        return Some(false);
+    };
+    let w = c.expect_word(v, "overlap", &["none", "longest"])?;
+    if w != "longest" {
+        return Some(false);
+    }
+    if value == Some(ValueType::Unbounded) {
+        c.error(w.span(), "`overlap: longest` needs `value: u32` or `u64`: the look-ahead must be bounded");
+        return None;
+    }
+    Some(true)
 }
 
 /// The order of payload groups (`groups`): `msb_first` (the default) or

@@ -17,7 +17,7 @@
 //!
 //! The checks run in a fixed order, which is the order of the diagnostics:
 //! attributes and keys, `name`, `summary`, `unit`, `value`, `layout`, `range`,
-//! `groups`, `exclude`, `premap`, `forbid`, `digits` and `forms` (each form); then, once every field
+//! `groups`, `exclude`, `premap`, `forbid`, `overlap`, `digits` and `forms` (each form); then, once every field
 //! has checked, the checks that need the model (derived ranges and biases,
 //! explicit ranges) and, when those pass, coverage and determinism: forms may
 //! share units only where the values they accept tell them apart, which the
@@ -59,6 +59,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let excluded = range::excluded(&mut c, &fields, range.as_ref());
     let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
     let forbid = forbid::forbid(&mut c, &fields, range.as_ref());
+    let longest = fields::overlap(&mut c, &fields, value);
     let digit_set = digits::digit_set(&mut c, &fields);
     let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(|u| (unit::width(u), u.order)));
     let has_set = !matches!(digit_set, Ok(None));
@@ -77,7 +78,8 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         Some(range),
         true,
         Ok(digit_set),
-    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set)
+        Some(longest),
+    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set, longest)
     else {
         return Err(c.into_diagnostics());
     };
@@ -96,6 +98,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         max,
         excluded,
         forbid,
+        longest,
         premap,
         layout,
         groups,

@@ -126,7 +126,7 @@ fn items(
 ) -> Result<usize, CliError> {
     let mut pos = 0;
     while pos < data.len() {
-        let step = step(codec, *context, &data[pos..]);
+        let step = step(codec, *context, &data[pos..], !eof);
         *context = match &step {
             Step::Value { value: Decoded::Small(v), .. } => codec.context_after(*v),
             Step::Incomplete => *context,
@@ -156,11 +156,16 @@ fn items(
     Ok(pos)
 }
 
-/// One step in `context`: values of any size for unbounded codecs (which
-/// have one context), `u64` for the rest.
-fn step(codec: &dyn DynCodec, context: usize, input: &[u8]) -> Step<Decoded> {
+/// One step in `context`, with more input to follow if `open`: values of
+/// any size for unbounded codecs (which have one context and no pending
+/// values), `u64` for the rest.
+fn step(codec: &dyn DynCodec, context: usize, input: &[u8], open: bool) -> Step<Decoded> {
     if !codec.info().unbounded {
-        return codec.step_in(Strategy::Table, context, input).map(Decoded::Small);
+        let step = match open {
+            true => codec.step_open(Strategy::Table, context, input),
+            false => codec.step_in(Strategy::Table, context, input),
+        };
+        return step.map(Decoded::Small);
     }
     codec.step_big(Strategy::Table, input).map(|value| match u64::try_from(&value) {
         Ok(v) => Decoded::Small(v),

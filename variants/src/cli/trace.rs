@@ -2,11 +2,14 @@
 //! class, state before → after, the value accumulated so far, and what was emitted.
 //! An error shows the U+FFFD that lossy decoding emits; a unit that cut a sequence
 //! short is then read again from the start state, as the lossy rule requires.
+//! For a codec whose forms overlap by design (`overlap: longest`), a dead end
+//! after a whole shorter sequence emits that one (the longest match) and reads
+//! the units after it again.
 
 use std::collections::VecDeque;
 use std::io::Write;
 
-use placemat_codec::dfa::{whole_units, Transition, DEAD, PLACE_SHIFT};
+use placemat_codec::dfa::{pending_fields, whole_units, Transition, DEAD, PLACE_SHIFT};
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
 use super::decode::too_long;
@@ -109,7 +112,6 @@ impl Layout {
     }
 }
 
-/// `placemat trace`.
 /// The value of the sequence `seq` read in `context`, in hex: of any size
 /// for a codec without rules across values (context 0).
 fn shown_value(codec: &dyn DynCodec, context: usize, seq: &[u8]) -> Step<String> {
@@ -120,85 +122,155 @@ fn shown_value(codec: &dyn DynCodec, context: usize, seq: &[u8]) -> Step<String>
     }
 }
 
-pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut dyn Write) -> CliResult {
-    let mut input = input::open(file)?;
-    let layout = Layout::new(codec, input.size);
-    let dfa = codec.dfa();
-    let stride = dfa.class_count();
-    let start = dfa.start();
-    layout.line(out, ["offset", "unit", "class", "state", "value"], "emitted")?;
-    let mut state = start;
-    // The value so far: exact while it fits 64 bits, then only its size (the
-    // completed value is shown whole, or abbreviated when long).
-    let mut value = Partial::default();
-    let mut seq_start = 0usize;
-    // The context of the codec's rules across values the sequence began in.
-    let mut seq_context = 0usize;
-    let mut seq: Vec<u8> = Vec::new();
-    let mut offset = 0usize;
-    let mut chunk = vec![0u8; 1 << 16];
-    // Units to read, with their offsets: the input's, and after an invalid
-    // sequence the units it does not cover, read again.
-    let mut pending: VecDeque<(usize, u8)> = VecDeque::new();
-    let unit_bytes = usize::from(dfa.facts().unit_bytes);
-    loop {
-        let n = input::fill(&mut input.reader, &mut chunk)?;
-        pending.extend(chunk[..n].iter().enumerate().map(|(k, &u)| (offset + k, u)));
-        offset += n;
-        while let Some((at, u)) = pending.pop_front() {
-            let t = dfa.transition(state, u);
+/// The walk between units: its state, the sequence being read, and the
+/// units still to read (the input's, and units read again after an invalid
+/// sequence or a longest match), with their offsets.
+struct Walk<'c> {
+    codec: &'c dyn DynCodec,
+    layout: Layout,
+    state: usize,
+    /// The value so far: exact while it fits 64 bits, then only its size (the
+    /// completed value is shown whole, or abbreviated when long).
+    value: Partial,
+    seq_start: usize,
+    /// The context of the codec's rules across values the sequence began in.
+    seq_context: usize,
+    seq: Vec<u8>,
+    /// For `overlap: longest`, the last whole sequence the walk passed while
+    /// a longer one could go on: its length in `seq`, and the start state
+    /// after it.
+    noted: Option<(usize, usize)>,
+    queue: VecDeque<(usize, u8)>,
+}
+
+impl Walk<'_> {
+    /// Back to the start of the next sequence, `len` units on, in `state`;
+    /// the units of `seq` after them are read again.
+    fn restart(&mut self, len: usize, state: usize) {
+        for (k, &b) in self.seq.iter().enumerate().skip(len).rev() {
+            self.queue.push_front((self.seq_start + k, b));
+        }
+        let dfa = self.codec.dfa();
+        (self.state, self.value, self.seq_start) = (state, Partial::default(), self.seq_start + len);
+        self.seq_context = dfa.context_of(state);
+        self.seq.clear();
+        self.noted = None;
+    }
+
+    /// What a dead end (or the end of the input) emits: the longest match
+    /// noted, read again from after it, or U+FFFD for the maximal subpart.
+    fn dead_end(&mut self, at: usize) -> String {
+        if let Some((len, next)) = self.noted {
+            let shown = match shown_value(self.codec, self.seq_context, &self.seq[..len]) {
+                Step::Value { value, .. } => abbreviated(&value),
+                other => format!("{other:?}"),
+            };
+            let emitted =
+                format!("{shown} (longest match: {len} units at offset {}; read on after it)", self.seq_start);
+            self.restart(len, next);
+            return emitted;
+        }
+        let unit_bytes = usize::from(self.codec.dfa().facts().unit_bytes);
+        let len = whole_units((at - self.seq_start).max(1), unit_bytes, usize::MAX);
+        let emitted = format!(
+            "U+{:04X} (invalid sequence of {len} unit{} at offset {})",
+            u64::REPLACEMENT,
+            if len == 1 { "" } else { "s" },
+            self.seq_start
+        );
+        self.restart(len, self.codec.dfa().start());
+        emitted
+    }
+
+    /// Reads the queued units, one line each.
+    fn drain(&mut self, out: &mut dyn Write, max_units: usize, name: &str) -> CliResult {
+        let dfa = self.codec.dfa();
+        let stride = dfa.class_count();
+        while let Some((at, u)) = self.queue.pop_front() {
+            let t = dfa.transition(self.state, u);
             let (unit, class) = (format!("{u:02X}"), format!("c{}", t.class));
-            let states = layout.states(state / stride, t.next / stride);
+            let states = self.layout.states(self.state / stride, t.next / stride);
             if t.next == DEAD {
-                // The maximal subpart, in whole code units; what it leaves of the
-                // units read so far (and this one) is read again.
-                let len = whole_units((at - seq_start).max(1), unit_bytes, usize::MAX);
-                let emitted = format!(
-                    "U+{:04X} (invalid sequence of {len} unit{} at offset {seq_start})",
-                    u64::REPLACEMENT,
-                    if len == 1 { "" } else { "s" }
-                );
-                layout.line(out, [&at.to_string(), &unit, &class, &states, "-"], &emitted)?;
-                seq.push(u);
-                for (k, &b) in seq.iter().enumerate().skip(len).rev() {
-                    pending.push_front((seq_start + k, b));
-                }
-                (state, value, seq_start, seq_context) = (start, Partial::default(), seq_start + len, 0);
-                seq.clear();
+                self.seq.push(u);
+                let emitted = self.dead_end(at);
+                self.layout.line(out, [&at.to_string(), &unit, &class, &states, "-"], &emitted)?;
                 continue;
             }
-            value.take(t.payload_bits, dfa.digits()[u as usize], &t);
-            seq.push(u);
-            if seq.len() > max_units {
-                return Err(too_long(codec, &input.name, seq_start, max_units));
+            self.value.take(t.payload_bits, dfa.digits()[u as usize], &t);
+            self.seq.push(u);
+            if self.seq.len() > max_units {
+                return Err(too_long(self.codec, name, self.seq_start, max_units));
             }
             let emitted = if dfa.is_boundary(t.next) {
                 // The codec's own step gives the value (with any pre-mapping
                 // undone), in the context the sequence began in.
-                let shown = match shown_value(codec, seq_context, &seq) {
+                let shown = match shown_value(self.codec, self.seq_context, &self.seq) {
                     Step::Value { value, .. } => abbreviated(&value),
                     other => format!("{other:?}"),
                 };
-                seq_context = dfa.context_of(t.next);
-                seq.clear();
-                seq_start = at + 1;
+                self.seq_context = dfa.context_of(t.next);
+                self.seq.clear();
+                self.seq_start = at + 1;
+                self.noted = None;
                 shown
             } else {
                 "-".to_string()
             };
-            layout.line(out, [&at.to_string(), &unit, &class, &states, &value.to_string()], &emitted)?;
-            state = t.next;
-            if dfa.is_boundary(state) {
-                value = Partial::default();
+            self.layout.line(out, [&at.to_string(), &unit, &class, &states, &self.value.to_string()], &emitted)?;
+            self.state = t.next;
+            if dfa.is_boundary(self.state) {
+                self.value = Partial::default();
+            }
+            if let Some((to, _, 0)) =
+                dfa.pending().get(self.state / stride).filter(|&&e| e != 0).map(|&e| pending_fields(e))
+            {
+                self.noted = Some((self.seq.len(), dfa.start_of(to)));
             }
         }
+        Ok(())
+    }
+}
+
+/// `placemat trace`.
+pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut dyn Write) -> CliResult {
+    let mut input = input::open(file)?;
+    let layout = Layout::new(codec, input.size);
+    let dfa = codec.dfa();
+    layout.line(out, ["offset", "unit", "class", "state", "value"], "emitted")?;
+    let mut walk = Walk {
+        codec,
+        layout,
+        state: dfa.start(),
+        value: Partial::default(),
+        seq_start: 0,
+        seq_context: 0,
+        seq: Vec::new(),
+        noted: None,
+        queue: VecDeque::new(),
+    };
+    let mut offset = 0usize;
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = input::fill(&mut input.reader, &mut chunk)?;
+        walk.queue.extend(chunk[..n].iter().enumerate().map(|(k, &u)| (offset + k, u)));
+        offset += n;
+        walk.drain(out, max_units, &input.name)?;
         if n < chunk.len() {
             break;
         }
     }
-    if !dfa.is_boundary(state) {
-        let emitted = format!("U+{:04X} (incomplete sequence at offset {seq_start})", u64::REPLACEMENT);
-        layout.line(out, [&offset.to_string(), "end", "-", &layout.states(state / stride, 0), "-"], &emitted)?;
+    // At the end, a longest match noted is taken and the units after it
+    // read again, until none is left open.
+    while !dfa.is_boundary(walk.state) {
+        let states = walk.layout.states(walk.state / dfa.class_count(), 0);
+        if walk.noted.is_none() {
+            let emitted = format!("U+{:04X} (incomplete sequence at offset {})", u64::REPLACEMENT, walk.seq_start);
+            walk.layout.line(out, [&offset.to_string(), "end", "-", &states, "-"], &emitted)?;
+            break;
+        }
+        let emitted = walk.dead_end(offset);
+        walk.layout.line(out, [&offset.to_string(), "end", "-", &states, "-"], &emitted)?;
+        walk.drain(out, max_units, &input.name)?;
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! carried into the next.
 
 use placemat_codec::simd::Isa;
-use placemat_codec::{DecodeError, DynCodec, Step, Strategy, StreamValidator};
+use placemat_codec::{validate_by_steps, DecodeError, DynCodec, Strategy, StreamValidator};
 
 use super::decode::{decode_error, too_long};
 use super::input;
@@ -28,23 +28,33 @@ pub enum ValidateStrategy {
 }
 
 /// A validator over a whole buffer read in a context (of the codec's rules
-/// across values): the verdict and the context at the end of the valid prefix
-/// (`placemat_codec::Dfa::validate_in`).
-pub(super) type Validator<'a> = Box<dyn Fn(usize, &[u8]) -> (Result<(), DecodeError>, usize) + 'a>;
+/// across values), with more input to follow if the flag says so: the verdict
+/// and the context at the end of the valid prefix
+/// (`placemat_codec::Dfa::validate_in` and `validate_open`).
+pub(super) type Validator<'a> = Box<dyn Fn(usize, &[u8], bool) -> (Result<(), DecodeError>, usize) + 'a>;
 
 /// The validator `strategy` names for `codec`, or why there is none.
 pub(super) fn validator(codec: &dyn DynCodec, strategy: ValidateStrategy) -> Result<Validator<'_>, CliError> {
     Ok(match strategy {
-        ValidateStrategy::Auto => Box::new(move |context, b| codec.validate_in(context, b)),
-        ValidateStrategy::Table if codec.dfa().contexts() == 1 => {
-            Box::new(move |_, b| (codec.dfa().validate_scalar(b), 0))
+        ValidateStrategy::Auto => Box::new(move |context, b, open| match open {
+            true => codec.validate_open(context, b),
+            false => codec.validate_in(context, b),
+        }),
+        ValidateStrategy::Table if codec.dfa().contexts() == 1 && !codec.dfa().has_pending() => {
+            Box::new(move |_, b, _| (codec.dfa().validate_scalar(b), 0))
         }
-        ValidateStrategy::Table => Box::new(move |context, b| codec.dfa().validate_in(context, b)),
-        ValidateStrategy::Branching => Box::new(move |context, b| by_steps_in(codec, Strategy::Branching, context, b)),
+        ValidateStrategy::Table => Box::new(move |context, b, open| match open {
+            true => codec.dfa().validate_open(context, b),
+            false => codec.dfa().validate_in(context, b),
+        }),
+        ValidateStrategy::Branching => {
+            Box::new(move |context, b, open| validate_by_steps(codec, Strategy::Branching, context, b, open))
+        }
         ValidateStrategy::Simd => {
-            // A codec with SIMD tables has one context (no rules across values).
+            // A codec with SIMD tables has one context (no rules across
+            // values) and no pending values.
             let isa = simd_isa(codec)?;
-            Box::new(move |_, b| (codec.dfa().validate_simd(isa, b).expect("checked by simd_isa"), 0))
+            Box::new(move |_, b, _| (codec.dfa().validate_simd(isa, b).expect("checked by simd_isa"), 0))
         }
     })
 }
@@ -65,28 +75,7 @@ pub(super) fn simd_isa(codec: &dyn DynCodec) -> Result<Isa, CliError> {
 
 /// Validation one step at a time with a decoding strategy.
 pub(super) fn by_steps(codec: &dyn DynCodec, strategy: Strategy, input: &[u8]) -> Result<(), DecodeError> {
-    by_steps_in(codec, strategy, 0, input).0
-}
-
-/// [`by_steps`] from `context`, with the context at the end of the valid prefix.
-fn by_steps_in(
-    codec: &dyn DynCodec,
-    strategy: Strategy,
-    mut context: usize,
-    input: &[u8],
-) -> (Result<(), DecodeError>, usize) {
-    let mut pos = 0;
-    while pos < input.len() {
-        match codec.step_in(strategy, context, &input[pos..]) {
-            Step::Value { len, value } => {
-                context = codec.context_after(value);
-                pos += len
-            }
-            Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), context),
-            Step::Incomplete => return (Err(DecodeError::new(pos, None)), context),
-        }
-    }
-    (Ok(()), context)
+    validate_by_steps(codec, strategy, 0, input, false).0
 }
 
 /// `placemat validate`.
@@ -95,7 +84,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, strategy: ValidateStrategy,
     let mut input = input::open(file)?;
     let name = input.name.clone();
     let unit = usize::from(codec.dfa().facts().unit_bytes);
-    let mut stream = StreamValidator::new(|context: usize, b: &[u8]| check(context, b));
+    let mut stream = StreamValidator::new(|context: usize, b: &[u8], open: bool| check(context, b, open));
     let mut chunk = vec![0u8; CHUNK];
     loop {
         let n = input::fill(&mut input.reader, &mut chunk)?;
@@ -117,6 +106,12 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, strategy: ValidateStrategy,
     let (offset, held) = (stream.offset(), stream.pending().to_vec());
     match stream.finish() {
         Ok(()) => Ok(()),
-        Err(_) => Err(decode_error(codec, &name, offset, &held, held.len())),
+        Err(e) => {
+            // The error lies in the held units: a sequence cut short, or
+            // (after a longest match taken at the end) a bad one.
+            let at = e.valid_up_to() - offset;
+            let len = e.error_len().unwrap_or(held.len() - at);
+            Err(decode_error(codec, &name, e.valid_up_to(), &held[at..], len))
+        }
     }
 }

@@ -15,6 +15,7 @@ mod historical;
 mod hostile;
 mod io;
 mod large_descriptions;
+mod mutf8;
 mod panic_free;
 mod printable6;
 mod real_world;

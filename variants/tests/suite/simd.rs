@@ -236,7 +236,7 @@ fn streaming_validation_on_the_simd_path_agrees_with_whole_input_validation() {
                 input[at] = rng.range(0x80, 0xFF) as u8;
             }
             let whole = codec.validate(&input);
-            let mut stream = placemat_codec::StreamValidator::new(|context, b: &[u8]| codec.validate_in(context, b));
+            let mut stream = placemat_codec::StreamValidator::new(|context, b: &[u8], _| codec.validate_in(context, b));
             let mut pushed = Ok(());
             let mut rest = &input[..];
             while !rest.is_empty() && pushed.is_ok() {

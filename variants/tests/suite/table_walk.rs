@@ -9,16 +9,18 @@ use placemat_compiler::automaton_of;
 use placemat_variants::codecs::Utf8;
 use placemat_variants::{corpus, registry};
 
-/// Decoding by `step`, the definition every bulk loop must agree with: the values
-/// before the first error, and the error.
-fn by_steps(dfa: &Dfa<&[u32], &[u64]>, input: &[u8]) -> (Vec<u64>, Result<(), DecodeError>) {
+/// Decoding by `step_in`, the definition every bulk loop must agree with: the
+/// values before the first error, and the error. Each value is read in the
+/// context the codec's rules across values give after the one before.
+fn by_steps(codec: &dyn DynCodec, dfa: &Dfa<&[u32], &[u64]>, input: &[u8]) -> (Vec<u64>, Result<(), DecodeError>) {
     let mut values = Vec::new();
-    let mut pos = 0;
+    let (mut pos, mut context) = (0, 0);
     while pos < input.len() {
-        match dfa.step::<u64>(&input[pos..]) {
+        match dfa.step_in::<u64>(context, &input[pos..]) {
             Step::Value { value, len } => {
                 values.push(value);
                 pos += len;
+                context = codec.context_after(value);
             }
             Step::Invalid { len } => return (values, Err(DecodeError::new(pos, Some(len)))),
             Step::Incomplete => return (values, Err(DecodeError::new(pos, None))),
@@ -38,7 +40,7 @@ fn class_only(codec: &dyn DynCodec) -> Dfa<Vec<u32>, Vec<u64>> {
 /// the expanded table ([`class_only`]), against the step-by-step decoder.
 fn check(codec: &dyn DynCodec, plain: &Dfa<Vec<u32>, Vec<u64>>, input: &[u8], what: &str) {
     let dfa = &codec.dfa();
-    let want = by_steps(dfa, input);
+    let want = by_steps(codec, dfa, input);
     assert!(plain.expanded().is_none());
     for (walker, tables) in [(dfa.clone(), "as built"), (plain.as_ref(), "class-compressed")] {
         let mut got = vec![7u64];

@@ -124,7 +124,7 @@ fn streams_carry_the_context_across_chunks() {
     for cut in 0..=input.len() {
         assert_eq!(check_split(Wtf8, &input, &[cut]), whole, "cut at {cut}");
         assert_eq!(check_split(Wtf8Branching, &input, &[cut]), whole, "cut at {cut}");
-        let mut stream = StreamValidator::new(|context, b: &[u8]| DynCodec::validate_in(&Wtf8, context, b));
+        let mut stream = StreamValidator::new(|context, b: &[u8], _| DynCodec::validate_in(&Wtf8, context, b));
         let pushed = stream.push(&input[..cut]).and_then(|()| stream.push(&input[cut..]));
         let result = pushed.and_then(|()| stream.finish());
         assert_eq!(result, Err(DecodeError::new(4, Some(1))), "cut at {cut}");

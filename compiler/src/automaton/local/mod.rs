@@ -124,6 +124,23 @@ fn one_context(a: &Automaton) -> Result<(), NotLocal> {
     })
 }
 
+/// Refuses an automaton with pending values (`overlap: longest`), with the
+/// shortest sequence that is also the start of a longer one as witness.
+fn no_pending(a: &Automaton) -> Result<(), NotLocal> {
+    let Some(s) = (0..a.state_count()).find(|&s| a.pending[s].is_some_and(|p| p.back == 0)) else {
+        return Ok(());
+    };
+    let not = NotLocal::new(
+        "longest match",
+        "a sequence that starts a longer one means its own value only where the longer one cannot go on, \
+         which checks on units and pairs of units cannot see",
+    );
+    Err(match shortest_paths(a, 1)[s].clone() {
+        Some(units) => not.with_witness(units),
+        None => not,
+    })
+}
+
 /// The shortest input that ends a sequence in a context other than 0 and
 /// then one that context forbids: valid sequences one by one, invalid
 /// together. Breadth-first over the states reached side by side from the
@@ -184,6 +201,7 @@ pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
             format!("its code units are {} bytes wide; the checks read single bytes", a.unit_bytes),
         ));
     }
+    no_pending(a)?;
     one_context(a)?;
     if a.facts.cyclic {
         return Err(NotLocal::new(

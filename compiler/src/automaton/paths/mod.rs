@@ -198,15 +198,17 @@ fn unbounded_paths(model: &Model) -> Result<Paths, BuildError> {
     Ok(Paths { forms, paths })
 }
 
-/// Takes the payload of path `p` at position `i` out of the transition and into
-/// the path's bias, when every unit of the position carries the same payload
-/// digit there (a unit the form fixes, such as CESU-8's `ED`): the value is the
-/// same, and the unit now reads no payload, like the other form that shares it.
-/// Not in a looping path; and where payload is read most significant group
-/// first without places, only the most significant group still read can go (or
-/// the groups above it would slide down). `false` if the position cannot be
-/// folded.
-pub(super) fn fold_constant(model: &Model, paths: &mut [Path], p: u32, i: u32) -> bool {
+/// Takes the constant part of the payload of path `p` at position `i` out of
+/// the transition and into the path's bias, when every unit of the position
+/// carries the same high payload bits there (a unit the form fixes, such as
+/// CESU-8's `ED`, or the `10` that starts every high surrogate's second
+/// 6-bit group): the value is the same, and the unit now reads only the bits
+/// that vary, like the other form that shares it. Not in a looping path; and
+/// where payload is read most significant group first without places, only
+/// the most significant group still read can go (or the groups above it would
+/// slide down). Without `partial`, only a position whose whole payload is
+/// constant. `false` if nothing at the position can be folded.
+pub(super) fn fold_constant(model: &Model, paths: &mut [Path], (p, i): (u32, u32), partial: bool) -> bool {
     let path = &mut paths[p as usize];
     let i = i as usize;
     let bits = path.bits[i];
@@ -221,14 +223,18 @@ pub(super) fn fold_constant(model: &Model, paths: &mut [Path], p: u32, i: u32) -
         .filter(|&u| path.sets[i][usize::from(u >> 6)] >> (u & 63) & 1 == 1)
         .map(|u| u64::from(model.digit_of(u).unwrap_or(0)) & ((1u64 << bits) - 1));
     let Some(d) = digits.next() else { return false };
-    if digits.any(|x| x != d) {
+    // The low bits that vary from unit to unit stay payload.
+    let keep = 64 - digits.fold(0, |varying, x| varying | (x ^ d)).leading_zeros();
+    if keep >= bits || (keep > 0 && !partial) {
         return false;
     }
+    let constant = d >> keep << keep;
     let at: u32 = if path.places.is_empty() { path.bits[i + 1..].iter().sum() } else { path.places[i] };
-    let Some(bias) = d.checked_shl(at).filter(|&c| c >> at == d).and_then(|c| path.bias.checked_add(c)) else {
+    let Some(bias) = constant.checked_shl(at).filter(|&c| c >> at == constant).and_then(|c| path.bias.checked_add(c))
+    else {
         return false;
     };
-    path.bits[i] = 0;
+    path.bits[i] = keep;
     path.bias = bias;
     true
 }
