@@ -835,14 +835,21 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         mut out: Option<&mut Vec<V>>,
         mut fast: impl FnMut(&[u8], Option<&mut Vec<V>>) -> Result<(), lockstep::Stop>,
     ) -> Result<(), DecodeError> {
-        let resume = if self.has_pending() { Resume::After(RESCUE) } else { Resume::Never };
+        if !self.has_pending() {
+            // The walks stop only on errors: one round.
+            let Err(stop) = fast(input, out.as_deref_mut()) else { return Ok(()) };
+            if let Some(out) = out.as_deref_mut() {
+                out.truncate(stop.values);
+            }
+            return self.steps(self.stride, input, stop.at, Resume::Never, out).0.map(drop);
+        }
         let mut pos = 0;
         while pos < input.len() {
             let Err(stop) = fast(&input[pos..], out.as_deref_mut()) else { return Ok(()) };
             if let Some(out) = out.as_deref_mut() {
                 out.truncate(stop.values);
             }
-            pos = self.steps(self.stride, input, pos + stop.at, resume, out.as_deref_mut()).0?;
+            pos = self.steps(self.stride, input, pos + stop.at, Resume::After(RESCUE), out.as_deref_mut()).0?;
         }
         Ok(())
     }

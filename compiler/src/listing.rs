@@ -177,7 +177,8 @@ fn pending_lines(s: &mut String, dfa: &Automaton) {
 
 /// A Graphviz `digraph` of the automaton: one node per live state (the start state
 /// doubles as the accepting state), one edge per target with its unit ranges and
-/// payload bits. The dead state and edges into it are left out.
+/// payload bits. The dead state and edges into it are left out; states with a
+/// pending value (`overlap: longest`) are dashed and show its bias.
 pub fn dot(name: &str, dfa: &Automaton) -> String {
     let stride = dfa.class_count();
     let mut s = String::new();
@@ -188,7 +189,15 @@ pub fn dot(name: &str, dfa: &Automaton) -> String {
     let _ = writeln!(s, "  edge [fontname=\"Helvetica\", fontsize=10];");
     let _ = writeln!(s, "  s1 [shape=doublecircle, label=\"start\"];");
     for st in 2..dfa.state_count() {
-        let _ = writeln!(s, "  s{st} [label=\"{st}\"];");
+        // A state that holds a pending value (`overlap: longest`) shows it.
+        match dfa.pending[st] {
+            Some(p) => {
+                let _ = writeln!(s, "  s{st} [label=\"{st}\\npending +{:X}\", style=dashed];", p.bias);
+            }
+            None => {
+                let _ = writeln!(s, "  s{st} [label=\"{st}\"];");
+            }
+        }
     }
     for st in 1..dfa.state_count() {
         let mut by_target: Vec<(usize, u32, u64, Vec<u8>)> = Vec::new();

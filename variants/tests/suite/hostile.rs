@@ -184,3 +184,29 @@ fn rules_across_values_are_bounded() {
     assert_eq!(placemat_codec::Decoder::validate(&codec, &[0xC6, 0x80, 0xCC, 0x90]).unwrap_err().valid_up_to(), 2);
     assert!(placemat_codec::Decoder::validate(&codec, &[0x7F, 0xCC, 0x90]).is_ok());
 }
+
+/// Longest match over forms that are each the start of the next: every
+/// state on the way holds a pending value, the automaton stays linear in the
+/// forms, and input that makes the decoder take the shorter value every time
+/// (it reads one unit past each) costs linear time.
+#[test]
+fn longest_match_chains_are_bounded() {
+    let forms: Vec<String> = (1..=8).map(|n| format!("\"0xxxxxxx{}\"", " 1xxxxxxx".repeat(n - 1))).collect();
+    let text = format!(
+        "pub L {{ name: \"l\", value: u64, range: 0 ..= 0x102_0408_1020_407F, overlap: longest, layout: biased, \
+         forms: {{ {} }} }}",
+        forms.join(", ")
+    );
+    let codec = LoadedCodec::from_text(&text).unwrap();
+    let a = codec.automaton();
+    assert!(a.state_count() <= 10, "{} states", a.state_count());
+    assert_eq!(a.pending.iter().flatten().count(), 7, "after each of the seven shorter forms");
+    // Seven units, then a unit no form continues with: the seven-unit value,
+    // again and again.
+    let chunk = [0x01, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81];
+    let input = chunk.repeat(20_000);
+    let values = placemat_codec::Decoder::decode(&codec, &input).unwrap();
+    assert_eq!(values.len(), 20_000);
+    assert!(values.iter().all(|&v| v == values[0]));
+    assert!(placemat_codec::Decoder::validate(&codec, &input).is_ok());
+}

@@ -230,4 +230,10 @@ fn the_cli_reads_the_longest_match() {
     assert!(trace.contains("2 -> 1   0x41        U+0041"), "{trace}");
     let trace = String::from_utf8(ok(&["trace", "mutf8"], b"\xED\xA0\x80")).unwrap();
     assert!(trace.contains("end") && trace.contains("U+D800 (longest match"), "{trace}");
+    // The listing and the picture show the states that hold a pending value.
+    let tables = String::from_utf8(ok(&["tables", "mutf8"], b"")).unwrap();
+    assert!(tables.contains("pending values (longest match"), "{tables}");
+    assert!(tables.contains("value +D800, then context 1, ended by the unit that led here"), "{tables}");
+    let dot = String::from_utf8(ok(&["tables", "mutf8", "--dot"], b"")).unwrap();
+    assert_eq!(dot.matches("pending +D800\", style=dashed").count(), 3, "{dot}");
 }
