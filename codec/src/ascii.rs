@@ -30,6 +30,30 @@ pub fn ascii_prefix(units: &[u8]) -> usize {
     AsciiRuns::Bytes.prefix(units)
 }
 
+/// The length of the run of whole 16-byte blocks at the start of `units`
+/// that pass `ascii`: two blocks at a time while both pass, then one.
+#[inline(always)]
+fn blocks(units: &[u8], ascii: impl Fn(u128) -> bool) -> usize {
+    let mut n = 0;
+    while let Some(pair) = units[n..].first_chunk::<{ 2 * ASCII_BLOCK }>() {
+        let (a, b) = pair.split_at(ASCII_BLOCK);
+        let (a, b) = (
+            u128::from_le_bytes(a.try_into().unwrap_or_default()),
+            u128::from_le_bytes(b.try_into().unwrap_or_default()),
+        );
+        if !(ascii(a) && ascii(b)) {
+            break;
+        }
+        n += 2 * ASCII_BLOCK;
+    }
+    if let Some(block) = units[n..].first_chunk::<ASCII_BLOCK>() {
+        if ascii(u128::from_le_bytes(*block)) {
+            n += ASCII_BLOCK;
+        }
+    }
+    n
+}
+
 /// `0x80` in every byte of a block.
 const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 /// `0x01` in every byte of a block.
@@ -130,17 +154,14 @@ impl AsciiRuns {
     #[inline(always)]
     pub fn prefix(self, units: &[u8]) -> usize {
         let Some(zero) = self.zero_bits() else { return 0 };
-        let nonzero = matches!(self, AsciiRuns::NonZeroBytes);
-        let mut n = 0;
-        while let Some(block) = units[n..].first_chunk::<ASCII_BLOCK>() {
-            let x = u128::from_le_bytes(*block);
+        // One loop per test, so that the loop holds no branch on the kind
+        // whatever the caller it is inlined into.
+        if matches!(self, AsciiRuns::NonZeroBytes) {
             // A zero byte is one whose borrow reaches bit 7 without a set bit 7.
-            if x & zero != 0 || (nonzero && x.wrapping_sub(ONES) & !x & HIGH != 0) {
-                break;
-            }
-            n += ASCII_BLOCK;
+            blocks(units, |x| x & zero == 0 && x.wrapping_sub(ONES) & !x & HIGH == 0)
+        } else {
+            blocks(units, |x| x & zero == 0)
         }
-        n
     }
 
     /// The values of a run [`AsciiRuns::prefix`] found, one per code unit.
