@@ -121,18 +121,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         " Each transition's multiplier: `v = v * radix + digit`.",
     );
     let simd = simd_tables(a);
-    let pending = if a.pending_entries.is_empty() {
-        quote!(&[])
-    } else {
-        let (n, entries) = (Literal::usize_unsuffixed(a.pending_entries.len()), &a.pending_entries);
-        let entries = entries.iter().map(|&e| Literal::u32_unsuffixed(e));
-        quote! {{
-            /// Every state's pending value (`overlap: longest`): the context it
-            /// leaves plus one, its bias index, the units read since.
-            static PENDING: [u32; #n] = [#(#entries),*];
-            &PENDING
-        }}
-    };
+    let pending = pending_static(a);
     quote! {
         /// The merged state offsets of the shift validator, one per state.
         static SHIFT_OFFSETS: [u8; #n_offsets] = #offsets;
@@ -166,6 +155,22 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         });
         &DFA
     }
+}
+
+/// `&PENDING` over a `static` of every state's pending value (`overlap:
+/// longest`), or `&[]`.
+fn pending_static(a: &Automaton) -> TokenStream {
+    if a.pending_entries.is_empty() {
+        return quote!(&[]);
+    }
+    let (n, entries) = (Literal::usize_unsuffixed(a.pending_entries.len()), &a.pending_entries);
+    let entries = entries.iter().map(|&e| Literal::u32_unsuffixed(e));
+    quote! {{
+        /// Every state's pending value (`overlap: longest`): the context it
+        /// leaves plus one, its bias index, the units read since.
+        static PENDING: [u32; #n] = [#(#entries),*];
+        &PENDING
+    }}
 }
 
 /// `Some(&NAME)` over a `static` of one `u64` per transition, or `None`.

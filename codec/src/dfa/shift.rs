@@ -23,7 +23,7 @@
 use core::marker::PhantomData;
 
 use super::lockstep;
-use super::{DEAD, STATE_MASK};
+use super::{ShiftRows, DEAD, STATE_MASK};
 use crate::AsciiRuns;
 
 /// A row type: `u64` for 6-bit fields, `u128` for 7-bit ones.
@@ -78,7 +78,7 @@ pub(crate) struct Walker<'t, R> {
 }
 
 impl<'t, R> Walker<'t, R> {
-    pub(crate) fn new(shift: &'t super::Shift, ascii: AsciiRuns) -> Self {
+    pub(crate) fn new(shift: &'t Shift, ascii: AsciiRuns) -> Self {
         let (rows, width, start, boundaries) = (&shift.rows, shift.width, shift.start, shift.boundaries);
         Walker { rows, width, start, boundaries, ascii, row: PhantomData }
     }
@@ -177,5 +177,48 @@ impl lockstep::Walker for TableWalker<'_> {
             *a = self.step(*a, x);
             *b = self.step(*b, y);
         }
+    }
+}
+
+/// The shift rows as the validator holds them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Shift {
+    /// `u64` rows are widened; a field is `width` bits.
+    rows: [u128; 256],
+    /// 6, 7, or 0 (no rows).
+    pub(super) width: u32,
+    /// The start state's offset.
+    start: u32,
+    /// Bit `k` is set when offset `k` is a start state's (a boundary).
+    boundaries: u128,
+}
+
+impl Shift {
+    pub(super) const fn of(rows: &ShiftRows<'_>, contexts: u8) -> Shift {
+        let mut out = Shift { rows: [0; 256], width: 0, start: 0, boundaries: 0 };
+        let offsets = match *rows {
+            ShiftRows::None => return out,
+            ShiftRows::Narrow { offsets, rows } => {
+                let mut u = 0;
+                while u < 256 {
+                    out.rows[u] = rows[u] as u128;
+                    u += 1;
+                }
+                out.width = 6;
+                offsets
+            }
+            ShiftRows::Wide { offsets, rows } => {
+                out.rows = *rows;
+                out.width = 7;
+                offsets
+            }
+        };
+        out.start = offsets[1] as u32;
+        let mut s = 1;
+        while s <= contexts as usize {
+            out.boundaries |= 1 << offsets[s];
+            s += 1;
+        }
+        out
     }
 }
