@@ -103,48 +103,46 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
                 }
             }
         },
-        Reader::Exact if t.automaton.pending[s].is_some_and(|p| p.back == 0) => {
-            let bias = t.automaton.pending[s].map_or(0, |p| p.bias);
-            let bias = Literal::u64_unsuffixed(bias);
-            let longer = Ident::new(&format!("longer_{s}"), Span::call_site());
-            quote! {
-                #[doc = #doc]
-                #[doc = " The units read so far are a whole sequence: if no longer one goes on, it is the value."]
-                #[inline(always)]
-                fn #name(input: &[u8], i: usize, v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
-                    match Self::#longer(input, i, v) {
-                        ::placemat_codec::Step::Value { value, len } => ::placemat_codec::Step::Value { value, len },
-                        _ => ::placemat_codec::Step::Value { value: v.wrapping_add(#bias), len: i },
+        Reader::Exact => {
+            let plain = |fname: &Ident, doc: &str| {
+                quote! {
+                    #[doc = #doc]
+                    #[inline(always)]
+                    fn #fname(input: &[u8], i: usize, v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
+                        let Some(&b) = input.get(i) else {
+                            return ::placemat_codec::Step::Incomplete;
+                        };
+                        #lint
+                        match b {
+                            #(#arms)*
+                            _ => #invalid,
+                        }
                     }
                 }
-                #[doc = " The longer sequences from that state."]
-                #[inline(always)]
-                fn #longer(input: &[u8], i: usize, v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
-                    let Some(&b) = input.get(i) else {
-                        return ::placemat_codec::Step::Incomplete;
-                    };
-                    #lint
-                    match b {
-                        #(#arms)*
-                        _ => #invalid,
+            };
+            match t.automaton.pending[s].filter(|p| p.back == 0) {
+                None => plain(&name, &doc),
+                // The units read so far are a whole sequence: the state's
+                // function takes it where the longer ones fail.
+                Some(p) => {
+                    let bias = Literal::u64_unsuffixed(p.bias);
+                    let longer = Ident::new(&format!("longer_{s}"), Span::call_site());
+                    let inner = plain(&longer, " The longer sequences from that state.");
+                    quote! {
+                        #[doc = #doc]
+                        #[doc = " The units read so far are a whole sequence: if no longer one goes on, it is the value."]
+                        #[inline(always)]
+                        fn #name(input: &[u8], i: usize, v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
+                            match Self::#longer(input, i, v) {
+                                ::placemat_codec::Step::Value { value, len } => ::placemat_codec::Step::Value { value, len },
+                                _ => ::placemat_codec::Step::Value { value: v.wrapping_add(#bias), len: i },
+                            }
+                        }
+                        #inner
                     }
                 }
             }
         }
-        Reader::Exact => quote! {
-            #[doc = #doc]
-            #[inline(always)]
-            fn #name(input: &[u8], i: usize, v: #value_ty) -> ::placemat_codec::Step<#value_ty> {
-                let Some(&b) = input.get(i) else {
-                    return ::placemat_codec::Step::Incomplete;
-                };
-                #lint
-                match b {
-                    #(#arms)*
-                    _ => #invalid,
-                }
-            }
-        },
     }
 }
 

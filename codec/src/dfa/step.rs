@@ -67,21 +67,33 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         }
     }
 
+    /// One unit `b` through the table from `state`: its payload (and its
+    /// transition's place or radix, if `A` reads one) to `acc`; returns the
+    /// transition entry.
+    #[inline(always)]
+    fn take_unit<A: accumulate::Accumulator>(&self, acc: &mut A, state: usize, b: u8) -> u32 {
+        let at = state + self.classes[b as usize] as usize;
+        let e = self.trans.as_ref()[at];
+        let word = if A::READS_WORD {
+            let words = self.places.as_ref().or(self.radices.as_ref()).map_or(&[][..], |p| p.as_ref());
+            words.get(at).copied().unwrap_or(0)
+        } else {
+            0
+        };
+        acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], word);
+        e
+    }
+
     /// The one step function: walks the table from start state `from`,
     /// handing each unit's payload (and its transition's place or radix, if
     /// `A` reads one) to the accumulator `A`; returns the step and the state
     /// it ends in (the boundary reached, after a value).
     #[inline(always)]
     fn step_with<A: accumulate::Accumulator>(&self, from: usize, input: &[u8]) -> (Step<A::Out>, usize) {
-        let trans = self.trans.as_ref();
-        let words = self.places.as_ref().or(self.radices.as_ref()).map_or(&[][..], |p| p.as_ref());
         let mut state = from;
         let mut acc = A::default();
         for (i, &b) in input.iter().enumerate() {
-            let at = state + self.classes[b as usize] as usize;
-            let e = trans[at];
-            let word = if A::READS_WORD { words.get(at).copied().unwrap_or(0) } else { 0 };
-            acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], word);
+            let e = self.take_unit(&mut acc, state, b);
             state = (e & STATE_MASK) as usize;
             if self.is_boundary(state) {
                 let bias = self.biases.as_ref()[(e >> BIAS_SHIFT) as usize];
@@ -102,17 +114,12 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// last one noted, ending in the start state of the context it leaves.
     #[inline(never)]
     fn step_longest<A: accumulate::Accumulator>(&self, from: usize, input: &[u8], open: bool) -> (Step<A::Out>, usize) {
-        let trans = self.trans.as_ref();
-        let words = self.places.as_ref().or(self.radices.as_ref()).map_or(&[][..], |p| p.as_ref());
         let (pending, biases) = (self.pending.as_ref(), self.biases.as_ref());
         let mut state = from;
         let mut acc = A::default();
         let mut noted: Option<(Step<A::Out>, usize)> = None;
         for (i, &b) in input.iter().enumerate() {
-            let at = state + self.classes[b as usize] as usize;
-            let e = trans[at];
-            let word = if A::READS_WORD { words.get(at).copied().unwrap_or(0) } else { 0 };
-            acc.take((e >> BITS_SHIFT) & 0xF, self.digits[b as usize], word);
+            let e = self.take_unit(&mut acc, state, b);
             state = (e & STATE_MASK) as usize;
             if self.is_boundary(state) {
                 return (finished(acc.finish(biases[(e >> BIAS_SHIFT) as usize]), i + 1), state);
