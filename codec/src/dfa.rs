@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use placemat_codec::dfa::{Dfa, Facts, Parts, ShiftRows, DEAD};
-//! use placemat_codec::AsciiRuns;
+//! use placemat_codec::{AsciiRuns, WideRuns};
 //! // "7-bit ASCII": 2 classes (00–7F, 80–FF), states DEAD (id 0) and START
 //! // (id 1, premultiplied to 2).
 //! let mut classes = [1u8; 256];
@@ -19,7 +19,7 @@
 //! let trans = [0, 0, 2 | (7 << 16), 0];
 //! // With no live state but the start, every unit is a sync unit and an end unit.
 //! let facts =
-//!     Facts { ascii_runs: AsciiRuns::Bytes, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], end_units: [u64::MAX; 4], continuation_bits: 0, contexts: 1 };
+//!     Facts { ascii_runs: AsciiRuns::Bytes, wide_runs: WideRuns::NONE, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], end_units: [u64::MAX; 4], continuation_bits: 0, contexts: 1 };
 //! let dfa = Dfa::new(Parts {
 //!     classes: &classes,
 //!     digits: &digits,
@@ -105,6 +105,7 @@ use crate::{AsciiRuns, DecodeError, Step, Value};
 mod accumulate;
 mod check;
 pub mod expanded;
+mod facts;
 mod lockstep;
 mod shift;
 mod step;
@@ -114,6 +115,7 @@ mod unchecked;
 mod walk;
 
 pub use check::TableError;
+pub use facts::Facts;
 
 /// The rejecting state's id. Every transition from it leads back to it.
 pub const DEAD: usize = 0;
@@ -175,49 +177,6 @@ pub struct Transition {
     pub radix: Option<u64>,
     /// The bias added when this transition completes a sequence.
     pub bias: u64,
-}
-
-/// Facts about an automaton that the walkers specialize on, derived once by the
-/// compiler and checked by [`Dfa::new`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Facts {
-    /// The ASCII code units that are whole sequences of themselves from the
-    /// start state: runs of them are copied (or skipped) without walking.
-    pub ascii_runs: AsciiRuns,
-    /// Every unit's digit is the unit itself (byte units).
-    pub byte_digits: bool,
-    /// Some path loops other than through the start state: sequences have no
-    /// length limit, and values can outgrow any integer.
-    pub cyclic: bool,
-    /// Bytes per code unit (1, 2 or 4): an invalid sequence is reported as
-    /// whole units (UTF-16's lone surrogate is one error of two bytes), and a
-    /// partial unit at the end as a truncated sequence.
-    pub unit_bytes: u8,
-    /// The sync units: bit `u % 64` of word `u / 64` is set when every state but
-    /// the start rejects unit `u`, so that a sequence starts at it in valid input.
-    pub sync_units: [u64; 4],
-    /// The end units: bit `u % 64` of word `u / 64` is set when unit `u` leads
-    /// every live state to the start state or the dead one, so that in valid
-    /// input a sequence ends at it (and the next starts after it). LEB128's and
-    /// the 6-bit printable encoding's final units are end units, though no
-    /// unit of theirs is a sync unit.
-    pub end_units: [u64; 4],
-    /// Every transition out of a state other than the start carries this many
-    /// payload bits, and none adds a bias or places its payload (0 if not so):
-    /// valid input then decodes without the table (see [`Dfa::decode_into`]).
-    pub continuation_bits: u8,
-    /// The start states, one per context of the codec's rules across
-    /// adjacent values: states 1 to `contexts` (1 without rules). Sync units
-    /// then also act alike from every start state, and end units lead to the
-    /// start of context 0.
-    pub contexts: u8,
-}
-
-impl Facts {
-    /// Where the table walkers may cut the input for a second walk.
-    pub(crate) fn cuts(&self) -> lockstep::Cuts<'_> {
-        lockstep::Cuts { before: &self.sync_units, after: &self.end_units }
-    }
 }
 
 /// The shift-DFA validator's rows (see the `shift` module): for every unit one
@@ -634,13 +593,13 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// [`Dfa::step`] from the last sequence boundary the fast loop saw.
     pub fn validate_scalar(&self, input: &[u8]) -> Result<(), DecodeError> {
         let sync = &self.facts.cuts();
-        let ascii = self.facts.ascii_runs;
+        let runs = lockstep::Runs::of(&self.facts);
         match self.shift.width {
             6 => self.rescued(input, None::<&mut Vec<u64>>, |rest, _| {
-                lockstep::validate(shift::Walker::<u64>::new(&self.shift, ascii), sync, rest)
+                lockstep::validate(shift::Walker::<u64>::new(&self.shift, runs), sync, rest)
             }),
             7 => self.rescued(input, None::<&mut Vec<u64>>, |rest, _| {
-                lockstep::validate(shift::Walker::<u128>::new(&self.shift, ascii), sync, rest)
+                lockstep::validate(shift::Walker::<u128>::new(&self.shift, runs), sync, rest)
             }),
             _ => self.validate_by_table(input),
         }
@@ -655,7 +614,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             classes: &self.classes,
             start: self.stride,
             span: self.contexts() * self.stride,
-            ascii: self.facts.ascii_runs,
+            runs: lockstep::Runs::of(&self.facts),
         };
         self.rescued(input, None::<&mut Vec<u64>>, |rest, _| lockstep::validate(walker, &self.facts.cuts(), rest))
     }

@@ -153,7 +153,19 @@ pub fn listing(name: &str, dfa: &Automaton) -> String {
         let _ = writeln!(s, "{}", row.trim_end());
     }
     pending_lines(&mut s, dfa);
+    wide_runs_line(&mut s, dfa);
     s
+}
+
+/// For wide code units, the ranges of units the walkers copy without
+/// walking ([`placemat_codec::WideRuns`]).
+fn wide_runs_line(s: &mut String, dfa: &Automaton) {
+    let runs = dfa.facts.wide_runs;
+    if runs.is_some() {
+        let [(a, b), (c, d)] = runs.ranges;
+        let second = if (a, b) == (c, d) { String::new() } else { format!(", {c:04X}-{d:04X}") };
+        let _ = writeln!(s, "code units read as themselves, a unit at a time: {a:04X}-{b:04X}{second}");
+    }
 }
 
 /// For `overlap: longest`, one line per state with a pending value: its bias,

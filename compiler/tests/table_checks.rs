@@ -4,7 +4,7 @@
 //! its own error.
 
 use placemat_codec::dfa::{pending_entry, Dfa, Parts, ShiftRows, TableError};
-use placemat_codec::AsciiRuns;
+use placemat_codec::{AsciiRuns, WideRuns};
 use placemat_compiler::{Automaton, BuildOptions, Description};
 
 const UTF8: &str = include_str!("../../variants/descriptions/utf8.placemat");
@@ -187,6 +187,55 @@ fn ascii_run_claims_are_checked_against_the_table() {
         assert_eq!(with(&a, wrong), Err(TableError::BadFacts), "{runs:?}");
         assert_eq!(with(&a, AsciiRuns::Bytes), Err(TableError::BadFacts), "{runs:?}");
     }
+}
+
+/// The wide runs (code units of 16 or 32 bits that are values of themselves)
+/// are derived as the non-surrogate units of UTF-16 and every scalar value of
+/// UTF-32, in the codec's byte order; a claim that takes in one unit that is
+/// not a value of itself, or is read in the wrong width or order, is refused.
+#[test]
+fn wide_run_claims_are_checked_unit_by_unit() {
+    let build = |text: &str| Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default());
+    let with = |a: &Automaton, runs: WideRuns| {
+        a.with_parts(|mut p| {
+            p.facts.wide_runs = runs;
+            Dfa::new(p).map(|_| ())
+        })
+    };
+    let runs = |units, ranges| WideRuns { units, ranges };
+    let bmp = [(0, 0xD7FF), (0xE000, 0xFFFF)];
+    let scalars = [(0, 0xD7FF), (0xE000, 0x10FFFF)];
+    for (text, units, ranges, other) in [
+        (include_str!("../../variants/descriptions/utf16le.placemat"), AsciiRuns::U16Le, bmp, AsciiRuns::U16Be),
+        (include_str!("../../variants/descriptions/utf16be.placemat"), AsciiRuns::U16Be, bmp, AsciiRuns::U16Le),
+        (include_str!("../../variants/descriptions/utf32le.placemat"), AsciiRuns::U32Le, scalars, AsciiRuns::U32Be),
+        (include_str!("../../variants/descriptions/utf32be.placemat"), AsciiRuns::U32Be, scalars, AsciiRuns::U32Le),
+    ] {
+        let a = build(text).unwrap();
+        assert_eq!(a.facts.wide_runs, runs(units, ranges), "{units:?}");
+        assert_eq!(with(&a, runs(units, ranges)), Ok(()));
+        // Narrower claims pass: the walkers only copy less.
+        assert_eq!(with(&a, runs(units, [(0x41, 0x41), (0x100, 0xD7FF)])), Ok(()));
+        assert_eq!(with(&a, WideRuns::NONE), Ok(()));
+        let [(lo, hi), (top_lo, top)] = ranges;
+        // One unit too many at either end of either range, a range backwards,
+        // the other byte order, the other width, bytes.
+        for wrong in [
+            [(lo, hi + 1), (top_lo, top)],
+            [(lo, hi), (top_lo - 1, top)],
+            [(lo, hi), (top_lo, top + 1)],
+            [(hi, lo), (top_lo, top)],
+        ] {
+            assert_eq!(with(&a, runs(units, wrong)), Err(TableError::BadFacts), "{units:?} {wrong:X?}");
+        }
+        assert_eq!(with(&a, runs(other, [(0x41, 0x41); 2])), Err(TableError::BadFacts), "{other:?}");
+        let width = if units.unit_bytes() == 2 { AsciiRuns::U32Le } else { AsciiRuns::U16Le };
+        assert_eq!(with(&a, runs(width, [(0, 0x7F); 2])), Err(TableError::BadFacts), "{width:?}");
+    }
+    // Byte codecs have none, and a claim of some is refused.
+    let utf8 = utf8();
+    assert_eq!(utf8.facts.wide_runs, WideRuns::NONE);
+    assert_eq!(with(&utf8, runs(AsciiRuns::U16Le, [(0, 0x7F); 2])), Err(TableError::BadFacts));
 }
 
 /// Digit units (UTF-1): one multiplier per transition, on a table without

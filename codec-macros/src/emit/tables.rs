@@ -65,12 +65,23 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
     }
 }
 
+/// The wide-runs fact as a constant expression.
+fn wide_runs(runs: &placemat_codec::WideRuns) -> TokenStream {
+    if !runs.is_some() {
+        return quote!(::placemat_codec::WideRuns::NONE);
+    }
+    let units = proc_macro2::Ident::new(&format!("{:?}", runs.units), proc_macro2::Span::call_site());
+    let [(a, b), (c, d)] = runs.ranges.map(|(lo, hi)| (Literal::u32_unsuffixed(lo), Literal::u32_unsuffixed(hi)));
+    quote!(::placemat_codec::WideRuns { units: ::placemat_codec::AsciiRuns::#units, ranges: [(#a, #b), (#c, #d)] })
+}
+
 /// The body of `Codec::dfa`: the derived tables in `static`s and the checked
 /// `static` walker over them.
 pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let f = &a.facts;
     let (bytes, cyclic) = (f.byte_digits, f.cyclic);
     let ascii = proc_macro2::Ident::new(&format!("{:?}", f.ascii_runs), proc_macro2::Span::call_site());
+    let wide = wide_runs(&f.wide_runs);
     let unit_bytes = Literal::u8_unsuffixed(a.unit_bytes as u8);
     let sync = hex_array(&f.sync_units, 16);
     let end = hex_array(&f.end_units, 16);
@@ -136,6 +147,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
             biases: &#ty::BIASES,
             facts: ::placemat_codec::dfa::Facts {
                 ascii_runs: ::placemat_codec::AsciiRuns::#ascii,
+                wide_runs: #wide,
                 byte_digits: #bytes,
                 cyclic: #cyclic,
                 unit_bytes: #unit_bytes,

@@ -507,6 +507,7 @@ impl ::placemat_codec::Codec for Utf8 {
             biases: &Utf8::BIASES,
             facts: ::placemat_codec::dfa::Facts {
                 ascii_runs: ::placemat_codec::AsciiRuns::Bytes,
+                wide_runs: ::placemat_codec::WideRuns::NONE,
                 byte_digits: true,
                 cyclic: false,
                 unit_bytes: 1,

@@ -7,6 +7,8 @@
 
 use core::fmt;
 
+mod wide;
+
 use super::expanded;
 use crate::AsciiRuns;
 
@@ -27,8 +29,8 @@ pub enum TableError {
     BadBias,
     /// An entry takes more than 8 payload bits.
     BadPayload,
-    /// A fact (the ASCII runs, byte digits, sync or end units, the unit width)
-    /// disagrees with the table, placed payloads come with a loop, an expanded
+    /// A fact (the ASCII or wide runs, byte digits, sync or end units, the unit
+    /// width) disagrees with the table, placed payloads come with a loop, an expanded
     /// table, a shift or place past 63, or not one per transition, or radices
     /// come with a loop, places, or not one per transition.
     BadFacts,
@@ -259,7 +261,7 @@ const fn decodes_to(p: &Parts<'_>, stride: usize, units: &[u8; 4], len: usize, v
 }
 
 /// The ASCII runs, byte digits, sync units and end units, each recomputed (a
-/// few hundred steps) and compared.
+/// few hundred steps) and compared, and the wide runs walked (see `wide`).
 const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     let n = p.transitions.len() / stride;
     let mut bytes = true;
@@ -268,7 +270,7 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
         bytes &= p.digits[u] as usize == u;
         u += 1;
     }
-    if bytes != p.facts.byte_digits || !ascii_runs(p, stride) {
+    if bytes != p.facts.byte_digits || !ascii_runs(p, stride) || !wide::wide_runs(p, stride) {
         return false;
     }
     if !matches!(p.facts.unit_bytes, 1 | 2 | 4) || p.facts.contexts == 0 || p.facts.contexts as usize >= n {

@@ -16,8 +16,9 @@
 //!
 //! A walk looks for the dead state only at the end of a block (the dead state
 //! leads only to itself and completes nothing), and whenever it is at the start
-//! state at a block boundary it skips (or copies) the ASCII run there, for
-//! ASCII-transparent codecs. If a walk does not end its chunk at a boundary (a
+//! state at a block boundary it skips (or copies) the run of code units that
+//! are values of themselves there: ASCII ones, or in UTF-16 and UTF-32 every
+//! unit but the surrogates ([`crate::WideRuns`]). If a walk does not end its chunk at a boundary (a
 //! start state of any context), the input is invalid there: the driver returns
 //! the last block boundary at which that walk was at the start state of
 //! context 0, with the number of values the sink held there ([`Stop`]),
@@ -29,13 +30,16 @@
 use alloc::vec::Vec;
 
 use super::check::has;
-use crate::{AsciiRuns, Value};
+use super::Facts;
+use crate::{AsciiRuns, Value, WideRuns};
 
 /// How far past a chunk's nominal end a sync unit is looked for.
 const SYNC_SEARCH: usize = 256;
 /// Units per chunk of a pair when decoding: walk B's values for one chunk are
 /// buffered, so the buffer stays in the first-level cache.
 const DECODE_CHUNK: usize = 2048;
+/// Bytes per block for codecs with wide runs (see [`block_len`]).
+const WIDE_BLOCK: usize = 32;
 /// The shortest input the validator splits in two.
 const MIN_SPLIT: usize = 128;
 
@@ -45,7 +49,7 @@ pub(crate) trait Walker: Copy {
     type Lane: Copy;
     /// Where a walk's output goes.
     type Sink: Sink;
-    /// Units between looks for the dead state and for ASCII runs.
+    /// Units between looks for the dead state and for runs.
     const BLOCK: usize;
     /// A walk at the start state.
     fn start(self) -> Self::Lane;
@@ -56,8 +60,8 @@ pub(crate) trait Walker: Copy {
     fn at_boundary(self, lane: &Self::Lane) -> bool;
     /// Whether the walk is in the dead state.
     fn is_dead(self, lane: &Self::Lane) -> bool;
-    /// Which ASCII runs may be skipped at the start state.
-    fn ascii(self) -> AsciiRuns;
+    /// Which runs may be skipped at the start state.
+    fn runs(self) -> Runs;
     /// One block of units through one walk.
     fn block(self, lane: &mut Self::Lane, units: &[u8], sink: &mut Self::Sink);
     /// Two blocks of the same length through two walks, unit by unit in turn.
@@ -76,12 +80,44 @@ pub(crate) struct Stop {
     pub values: usize,
 }
 
+/// The runs of code units that are values of themselves, which a walk at the
+/// start state copies (or skips) without walking: wide code units where the
+/// codec has them, else ASCII ones.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Runs {
+    ascii: AsciiRuns,
+    wide: WideRuns,
+}
+
+impl Runs {
+    /// The runs of a table's facts.
+    pub(crate) fn of(facts: &Facts) -> Self {
+        Runs { ascii: facts.ascii_runs, wide: facts.wide_runs }
+    }
+
+    /// Whether there are runs to look for.
+    #[inline(always)]
+    fn any(self) -> bool {
+        self.ascii != AsciiRuns::None || self.wide.is_some()
+    }
+
+    /// The length in bytes of the run at the start of `units`.
+    #[inline(always)]
+    fn prefix(self, units: &[u8]) -> usize {
+        if self.wide.is_some() {
+            self.wide.prefix(units)
+        } else {
+            self.ascii.prefix(units)
+        }
+    }
+}
+
 /// The output of a walk: nothing (validation) or values (decoding).
 pub(crate) trait Sink {
     /// Values held.
     fn len(&self) -> usize;
-    /// Takes a run of ASCII code units of the kind `runs`, each its own value.
-    fn ascii(&mut self, units: &[u8], runs: AsciiRuns);
+    /// Takes a run [`Runs::prefix`] found, each code unit its own value.
+    fn run(&mut self, units: &[u8], runs: Runs);
     /// Forgets what it holds.
     fn clear(&mut self);
     /// Moves what `other` holds to the end.
@@ -94,7 +130,7 @@ impl Sink for () {
         0
     }
     #[inline(always)]
-    fn ascii(&mut self, _: &[u8], _: AsciiRuns) {}
+    fn run(&mut self, _: &[u8], _: Runs) {}
     #[inline(always)]
     fn clear(&mut self) {}
     #[inline(always)]
@@ -107,11 +143,13 @@ impl<V: Value> Sink for Vec<V> {
         Vec::len(self)
     }
     #[inline(always)]
-    fn ascii(&mut self, units: &[u8], runs: AsciiRuns) {
-        if runs.unit_bytes() == 1 {
+    fn run(&mut self, units: &[u8], runs: Runs) {
+        if runs.wide.is_some() {
+            runs.wide.extend(units, self);
+        } else if runs.ascii.unit_bytes() == 1 {
             self.extend(units.iter().map(|&u| V::from_u64_lossy(u64::from(u))));
         } else {
-            self.extend(runs.values(units).map(|u| V::from_u64_lossy(u64::from(u))));
+            self.extend(runs.ascii.values(units).map(|u| V::from_u64_lossy(u64::from(u))));
         }
     }
     #[inline(always)]
@@ -121,6 +159,17 @@ impl<V: Value> Sink for Vec<V> {
     #[inline(always)]
     fn append(&mut self, other: &mut Self) {
         Vec::append(self, other)
+    }
+}
+
+/// Bytes per block between looks for runs: fewer where the runs are of wide
+/// code units, which break off at every surrogate pair and resume after it.
+#[inline(always)]
+fn block_len<W: Walker>(w: W) -> usize {
+    if w.runs().wide.is_some() {
+        WIDE_BLOCK.min(W::BLOCK)
+    } else {
+        W::BLOCK
     }
 }
 
@@ -142,15 +191,15 @@ impl<'s, W: Walker> Part<'s, W> {
     }
 
     /// At a block boundary: notes it if the walk (in state `lane`) is at the
-    /// start state, and skips the ASCII run there.
+    /// start state, and skips the run there.
     #[inline(always)]
     fn settle(&mut self, w: W, input: &[u8], lane: &W::Lane) {
         if w.at_start(lane) {
-            let runs = w.ascii();
-            if runs != AsciiRuns::None {
+            let runs = w.runs();
+            if runs.any() {
                 let n = runs.prefix(&input[self.at..self.end]);
                 if n > 0 {
-                    self.sink.ascii(&input[self.at..self.at + n], runs);
+                    self.sink.run(&input[self.at..self.at + n], runs);
                     self.at += n;
                 }
             }
@@ -165,7 +214,7 @@ impl<'s, W: Walker> Part<'s, W> {
         let mut lane = self.lane;
         while self.at < self.end {
             self.settle(w, input, &lane);
-            let stop = self.end.min(self.at + W::BLOCK);
+            let stop = self.end.min(self.at + block_len(w));
             w.block(&mut lane, &input[self.at..stop], self.sink);
             self.at = stop;
             if w.is_dead(&lane) {
@@ -190,7 +239,7 @@ fn pair<W: Walker>(w: W, input: &[u8], a: &mut Part<'_, W>, b: &mut Part<'_, W>)
     loop {
         a.settle(w, input, &la);
         b.settle(w, input, &lb);
-        let m = W::BLOCK.min(a.end - a.at).min(b.end - b.at);
+        let m = block_len(w).min(a.end - a.at).min(b.end - b.at);
         if m == 0 {
             break;
         }

@@ -22,9 +22,8 @@
 
 use core::marker::PhantomData;
 
-use super::lockstep;
+use super::lockstep::{self, Runs};
 use super::{ShiftRows, DEAD, STATE_MASK};
-use crate::AsciiRuns;
 
 /// A row type: `u64` for 6-bit fields, `u128` for 7-bit ones.
 pub(crate) trait Row: Copy {
@@ -73,14 +72,14 @@ pub(crate) struct Walker<'t, R> {
     width: u32,
     start: u32,
     boundaries: u128,
-    ascii: AsciiRuns,
+    runs: Runs,
     row: PhantomData<R>,
 }
 
 impl<'t, R> Walker<'t, R> {
-    pub(crate) fn new(shift: &'t Shift, ascii: AsciiRuns) -> Self {
+    pub(crate) fn new(shift: &'t Shift, runs: Runs) -> Self {
         let (rows, width, start, boundaries) = (&shift.rows, shift.width, shift.start, shift.boundaries);
-        Walker { rows, width, start, boundaries, ascii, row: PhantomData }
+        Walker { rows, width, start, boundaries, runs, row: PhantomData }
     }
 }
 
@@ -105,8 +104,8 @@ impl<R: Row> lockstep::Walker for Walker<'_, R> {
         lane.offset(self.width) == 0
     }
     #[inline(always)]
-    fn ascii(self) -> AsciiRuns {
-        self.ascii
+    fn runs(self) -> Runs {
+        self.runs
     }
     #[inline(always)]
     fn block(self, lane: &mut R, units: &[u8], _: &mut ()) {
@@ -131,7 +130,7 @@ pub(crate) struct TableWalker<'t> {
     pub(crate) start: usize,
     /// The start states' ids lie in `start..start + span`.
     pub(crate) span: usize,
-    pub(crate) ascii: AsciiRuns,
+    pub(crate) runs: Runs,
 }
 
 impl TableWalker<'_> {
@@ -162,8 +161,8 @@ impl lockstep::Walker for TableWalker<'_> {
         *lane == DEAD
     }
     #[inline(always)]
-    fn ascii(self) -> AsciiRuns {
-        self.ascii
+    fn runs(self) -> Runs {
+        self.runs
     }
     #[inline(always)]
     fn block(self, lane: &mut usize, units: &[u8], _: &mut ()) {

@@ -10,9 +10,9 @@
 use alloc::vec::Vec;
 
 use super::accumulate::{Join, Multiply, Place, Shift, MASKS};
-use super::lockstep::{self, Stop};
+use super::lockstep::{self, Runs, Stop};
 use super::{expanded, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
-use crate::{AsciiRuns, DecodeError, Value};
+use crate::{DecodeError, Value};
 
 /// Units per block: between looks for the dead state and for ASCII runs.
 const BLOCK: usize = 128;
@@ -146,7 +146,7 @@ impl<const BIASED: bool> Feed for Expanded<'_, BIASED> {
 #[derive(Copy, Clone)]
 struct Decoding<F, V> {
     feed: F,
-    ascii: AsciiRuns,
+    runs: Runs,
     value: core::marker::PhantomData<V>,
 }
 
@@ -171,8 +171,8 @@ impl<F: Feed, V: Value> lockstep::Walker for Decoding<F, V> {
         lane.state == DEAD
     }
     #[inline(always)]
-    fn ascii(self) -> AsciiRuns {
-        self.ascii
+    fn runs(self) -> Runs {
+        self.runs
     }
     #[inline(always)]
     fn block(self, lane: &mut Walk, units: &[u8], out: &mut Vec<V>) {
@@ -260,6 +260,6 @@ fn run<T: AsRef<[u32]>, B: AsRef<[u64]>, F: Feed, V: Value>(
     input: &[u8],
     out: &mut Vec<V>,
 ) -> Result<(), Stop> {
-    let walker = Decoding { feed, ascii: dfa.facts.ascii_runs, value: core::marker::PhantomData };
+    let walker = Decoding { feed, runs: Runs::of(&dfa.facts), value: core::marker::PhantomData };
     lockstep::decode(walker, &dfa.facts.cuts(), input, out)
 }

@@ -1,6 +1,7 @@
 //! Facts derived from the automaton's transitions, once, for every output:
 //! whether it loops other than through the start (and, if not, a depth for each
-//! state that proves it), whether ASCII passes through unchanged, whether digits
+//! state that proves it), whether ASCII (and which wide code units) pass
+//! through unchanged, whether digits
 //! are the units themselves, which units synchronize, and how many payload bits
 //! are still to come in each state (as the weight of the next payload).
 //!
@@ -19,7 +20,7 @@
 
 use super::Automaton;
 use placemat_codec::dfa::expanded;
-use placemat_codec::AsciiRuns;
+use placemat_codec::{AsciiRuns, WideRuns};
 
 /// What the outputs need to know about an automaton.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,6 +42,10 @@ pub struct Facts {
     /// whole sequences of themselves from the start state: what the table
     /// walkers and validators copy or skip in runs.
     pub ascii_runs: AsciiRuns,
+    /// The code units wider than a byte that are whole sequences of
+    /// themselves from the start state, as the two longest ranges
+    /// ([`super::wide_runs`]).
+    pub wide_runs: WideRuns,
     /// Every unit's digit is the unit itself.
     pub byte_digits: bool,
     /// The units every state but the start states rejects, and that every
@@ -84,6 +89,7 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         loops_on_one_state: depth.is_some(),
         depth: if self_loops { None } else { depth },
         ascii_runs: ascii_runs(a),
+        wide_runs: super::wide_runs::derive(a),
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
         sync_units: sync_units(a),
         end_units: end_units(a),

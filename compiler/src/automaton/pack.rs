@@ -110,6 +110,7 @@ impl Automaton {
             biases: &self.biases,
             facts: placemat_codec::dfa::Facts {
                 ascii_runs: f.ascii_runs,
+                wide_runs: f.wide_runs,
                 byte_digits: f.byte_digits,
                 cyclic: f.cyclic,
                 unit_bytes: self.unit_bytes as u8,

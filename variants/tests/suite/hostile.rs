@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use placemat_codec::big::BigUint;
 use placemat_codec::io::{ErrorMode, TranscodeErrorKind, Transcoder};
-use placemat_codec::{Codec, DynCodec, Step};
+use placemat_codec::{Codec, DynCodec, Step, Strategy};
 use placemat_compiler::{limits, Description, LoadedCodec};
 use placemat_variants::codecs::Printable6Big;
 
@@ -209,4 +209,44 @@ fn longest_match_chains_are_bounded() {
     assert_eq!(values.len(), 20_000);
     assert!(values.iter().all(|&v| v == values[0]));
     assert!(placemat_codec::Decoder::validate(&codec, &input).is_ok());
+}
+
+/// 32-bit units with exclusions spread over the range: the search
+/// for wide runs (code units that are values of themselves) splits each
+/// byte position into many classes, and is bounded (`wide_runs`'s limits on
+/// boxes, ranges and calls). What it finds, the runtime's check accepts, and
+/// the table walkers copy those runs exactly as the step function reads them.
+#[test]
+fn wide_runs_of_a_fragmented_range_are_bounded_and_exact() {
+    let mut ex = String::new();
+    for k in 1..=40u64 {
+        let at = k * u64::from(u32::MAX / 41);
+        let _ = write!(ex, "{:#X} ..= {:#X}, ", at, at + 1);
+    }
+    let text = format!(
+        "pub X {{ name: \"x\", unit: u32le, value: u32, range: 0 ..= 0xFFFFFFFF, exclude: [{ex}], \
+         forms: {{ \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\" }} }}"
+    );
+    let codec = LoadedCodec::from_text(&text).unwrap();
+    let runs = codec.automaton().facts.wide_runs;
+    assert!(runs.is_some(), "{runs:?}");
+    // Units across the end of the first run, then an excluded one.
+    let end = runs.ranges[0].1;
+    let mut units: Vec<u32> = (end - 2047..=end + 2048).collect();
+    units.extend([u32::MAX / 41, 0x41]);
+    let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+    let codec: &dyn DynCodec = &codec;
+    let mut walked = Vec::new();
+    let err = codec.dfa().decode_into::<u64>(&bytes, &mut walked).unwrap_err();
+    assert_eq!((err.valid_up_to(), err.error_len()), (4 * 4096, Some(4)), "{runs:X?}");
+    assert_eq!(codec.validate(&bytes), Err(err));
+    let mut by_steps = Vec::new();
+    let mut at = 0;
+    while let Step::Value { value, len } = codec.step(Strategy::Table, &bytes[at..]) {
+        by_steps.push(value);
+        at += len;
+    }
+    assert_eq!(at, 4 * 4096);
+    assert_eq!(walked, by_steps);
+    assert_eq!(by_steps, units[..4096].iter().map(|&u| u64::from(u)).collect::<Vec<_>>());
 }

@@ -157,3 +157,39 @@ fn every_strategy_agrees_on_short_inputs() {
         }
     }
 }
+
+/// Long text whose code units are values of themselves (the table walkers
+/// copy runs of them a unit at a time: `WideRuns`, checked 32 bytes at a
+/// time, then unit by unit), broken at every offset of the first blocks by a
+/// lone high or low surrogate, a pair, an out-of-range UTF-32 unit or an odd
+/// trailing byte: every strategy agrees with the reference interpreter.
+#[test]
+fn runs_of_wide_units_break_exactly_where_the_text_does() {
+    let (le, be) = (strategies::<Utf16Le>(), strategies::<Utf16Be>());
+    let (le32, be32) = (strategies::<Utf32Le>(), strategies::<Utf32Be>());
+    let text: Vec<u32> = "Ünïcödé 日本語 текст ".chars().cycle().take(120).map(u32::from).collect();
+    let breaks16: [&[u16]; 4] = [&[0xD800, 0x41], &[0xDFFF], &[0xD83D, 0xDE00], &[0xDBFF]];
+    let breaks32: [&[u32]; 3] = [&[0xD800], &[0x110000], &[0x1F600, 0xFFFF_FFFF]];
+    for at in 0..40 {
+        for insert in breaks16 {
+            let mut units: Vec<u16> = text.iter().map(|&c| c as u16).collect();
+            units.splice(at..at, insert.iter().copied());
+            for cut in [0, 1] {
+                let le_bytes = bytes16(&units, true);
+                let be_bytes = bytes16(&units, false);
+                check_agreement::<Utf16Le>(&le, &le_bytes[..le_bytes.len() - cut]);
+                check_agreement::<Utf16Be>(&be, &be_bytes[..be_bytes.len() - cut]);
+            }
+        }
+        for insert in breaks32 {
+            let mut units = text.clone();
+            units.splice(at..at, insert.iter().copied());
+            for cut in [0, 3] {
+                let le_bytes = bytes32(&units, true);
+                let be_bytes = bytes32(&units, false);
+                check_agreement::<Utf32Le>(&le32, &le_bytes[..le_bytes.len() - cut]);
+                check_agreement::<Utf32Be>(&be32, &be_bytes[..be_bytes.len() - cut]);
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Runs of wide code units that are values of themselves: what lets the table
+//! walkers copy (or skip) UTF-16 and UTF-32 text a code unit at a time instead
+//! of walking its bytes through the automaton.
+//!
+//! The automaton reads bytes, so a 16-bit code unit is two steps and a 32-bit
+//! one four, each a dependent table read. Most UTF-16 and UTF-32 text is code
+//! units that are whole sequences of their own value: every unit of
+//! `0000`–`D7FF` and `E000`–`FFFF` in UTF-16, every scalar value in UTF-32.
+//! [`WideRuns`] names at most two such ranges of code units, of one width and
+//! byte order; the compiler derives them from the automaton and `Dfa::new`
+//! checks every unit in them (see `dfa::check`). At the start state the
+//! walkers take the run of such units with one comparison per range and unit,
+//! thirty-two bytes at a time, and walk the automaton only from the first unit
+//! outside the ranges (a surrogate, or a trailing odd byte).
+//!
+//! ```
+//! use placemat_codec::{AsciiRuns, WideRuns};
+//! let utf16le = WideRuns { units: AsciiRuns::U16Le, ranges: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
+//! let text: Vec<u8> = "日本語 text".encode_utf16().flat_map(u16::to_le_bytes).collect();
+//! assert_eq!(utf16le.prefix(&text), text.len());
+//! let pair: Vec<u8> = "ab😀".encode_utf16().flat_map(u16::to_le_bytes).collect();
+//! assert_eq!(utf16le.prefix(&pair), 4); // the run ends at the high surrogate
+//! assert_eq!(utf16le.values(&pair[..4]).collect::<Vec<_>>(), [0x61, 0x62]);
+//! assert_eq!(WideRuns::NONE.prefix(&text), 0);
+//! ```
+
+use alloc::vec::Vec;
+
+use crate::{AsciiRuns, Value};
+
+/// Code units of two or four bytes that are whole sequences of themselves from
+/// the start state (of context 0), as at most two inclusive ranges.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WideRuns {
+    /// The code units' width and byte order: [`AsciiRuns::U16Le`],
+    /// [`AsciiRuns::U16Be`], [`AsciiRuns::U32Le`] or [`AsciiRuns::U32Be`];
+    /// [`AsciiRuns::None`] for no wide runs (the ranges are then not read).
+    pub units: AsciiRuns,
+    /// The ranges of code units, inclusive, low end first; a codec with one
+    /// range repeats it.
+    pub ranges: [(u32, u32); 2],
+}
+
+impl Default for WideRuns {
+    fn default() -> Self {
+        WideRuns::NONE
+    }
+}
+
+/// How to read one code unit of a width and byte order.
+trait Order {
+    const BYTES: usize;
+    fn read(bytes: &[u8]) -> u32;
+}
+
+macro_rules! order {
+    ($name:ident, $int:ty, $from:ident) => {
+        struct $name;
+        impl Order for $name {
+            const BYTES: usize = core::mem::size_of::<$int>();
+            #[inline(always)]
+            fn read(bytes: &[u8]) -> u32 {
+                let mut unit = [0; core::mem::size_of::<$int>()];
+                unit.copy_from_slice(&bytes[..Self::BYTES]);
+                u32::from(<$int>::$from(unit))
+            }
+        }
+    };
+}
+
+order!(U16Le, u16, from_le_bytes);
+order!(U16Be, u16, from_be_bytes);
+order!(U32Le, u32, from_le_bytes);
+order!(U32Be, u32, from_be_bytes);
+
+impl WideRuns {
+    /// No wide runs.
+    pub const NONE: WideRuns = WideRuns { units: AsciiRuns::None, ranges: [(1, 0); 2] };
+
+    /// Whether there are wide runs at all.
+    pub const fn is_some(self) -> bool {
+        matches!(self.units, AsciiRuns::U16Le | AsciiRuns::U16Be | AsciiRuns::U32Le | AsciiRuns::U32Be)
+    }
+
+    /// Whether code unit `u` lies in one of the ranges.
+    #[inline(always)]
+    pub const fn includes(self, u: u32) -> bool {
+        let [(a, b), (c, d)] = self.ranges;
+        (u.wrapping_sub(a) <= b.wrapping_sub(a)) | (u.wrapping_sub(c) <= d.wrapping_sub(c))
+    }
+
+    /// The length in bytes of the run of whole code units in the ranges at the
+    /// start of `bytes` (0 without wide runs).
+    #[inline(always)]
+    pub fn prefix(self, bytes: &[u8]) -> usize {
+        // One loop per width and order, so that no branch on them is inside.
+        match self.units {
+            AsciiRuns::U16Le => self.run::<U16Le>(bytes),
+            AsciiRuns::U16Be => self.run::<U16Be>(bytes),
+            AsciiRuns::U32Le => self.run::<U32Le>(bytes),
+            AsciiRuns::U32Be => self.run::<U32Be>(bytes),
+            _ => 0,
+        }
+    }
+
+    /// The values of a run [`WideRuns::prefix`] found: its code units.
+    pub fn values(self, run: &[u8]) -> impl Iterator<Item = u32> + '_ {
+        let (bytes, big) = match self.units {
+            AsciiRuns::U16Le => (2, false),
+            AsciiRuns::U16Be => (2, true),
+            AsciiRuns::U32Le => (4, false),
+            AsciiRuns::U32Be => (4, true),
+            _ => (1, false),
+        };
+        run.chunks_exact(bytes).map(move |c| match (bytes, big) {
+            (2, false) => U16Le::read(c),
+            (2, true) => U16Be::read(c),
+            (4, false) => U32Le::read(c),
+            (4, true) => U32Be::read(c),
+            _ => 0,
+        })
+    }
+
+    /// Appends the values of a run [`WideRuns::prefix`] found to `out`.
+    #[inline(always)]
+    pub(crate) fn extend<V: Value>(self, run: &[u8], out: &mut Vec<V>) {
+        match self.units {
+            AsciiRuns::U16Le => extend::<U16Le, V>(run, out),
+            AsciiRuns::U16Be => extend::<U16Be, V>(run, out),
+            AsciiRuns::U32Le => extend::<U32Le, V>(run, out),
+            AsciiRuns::U32Be => extend::<U32Be, V>(run, out),
+            _ => {}
+        }
+    }
+
+    /// Whole 32-byte blocks of units in the ranges, then single units.
+    #[inline(always)]
+    fn run<O: Order>(self, bytes: &[u8]) -> usize {
+        let mut n = 0;
+        while let Some(block) = bytes[n..].first_chunk::<32>() {
+            if !self.block::<O>(block) {
+                break;
+            }
+            n += 32;
+        }
+        while let Some(unit) = bytes.get(n..n + O::BYTES) {
+            if !self.includes(O::read(unit)) {
+                break;
+            }
+            n += O::BYTES;
+        }
+        n
+    }
+
+    /// Whether every unit of a block lies in the ranges: no early exit and
+    /// integer masks, so that the compiler turns it into vector compares.
+    #[inline(always)]
+    fn block<O: Order>(self, block: &[u8; 32]) -> bool {
+        let [(a, b), (c, d)] = self.ranges;
+        let (wide_a, wide_c) = (b.wrapping_sub(a), d.wrapping_sub(c));
+        let mut outside = 0u32;
+        for unit in block.chunks_exact(O::BYTES) {
+            let u = O::read(unit);
+            outside |= u32::from(u.wrapping_sub(a) > wide_a) & u32::from(u.wrapping_sub(c) > wide_c);
+        }
+        outside == 0
+    }
+}
+
+#[inline(always)]
+fn extend<O: Order, V: Value>(run: &[u8], out: &mut Vec<V>) {
+    out.extend(run.chunks_exact(O::BYTES).map(|c| V::from_u64_lossy(u64::from(O::read(c)))));
+}
