@@ -28,6 +28,7 @@
 //!     facts,
 //!     shift: ShiftRows::None,
 //!     expanded: None,
+//!     direct: None,
 //!     depth: &[0, 0],
 //!     remaining: &[],
 //!     places: None,
@@ -78,7 +79,9 @@
 //!
 //! Besides the table, [`Parts`] carries what the compiler derived from the
 //! automaton once — [`Facts`], the shift rows of the validator ([`ShiftRows`]),
-//! the expanded table of the decoder ([`expanded`]) — and two certificates that
+//! the expanded table of the decoder ([`expanded`]) or, where the states do not
+//! know the weight of what is to come, its direct table ([`direct`]) — and two
+//! certificates that
 //! let [`Dfa::new`] check those in time linear in the table (the `check` pass;
 //! generated codecs run it in a `const`): `depth` proves the automaton has no
 //! loop but through the start state, `remaining` gives the weight of the payload
@@ -87,8 +90,8 @@
 //! # The walkers
 //!
 //! [`Dfa::step`] (and its checked and big-integer forms) decodes one sequence;
-//! [`Dfa::validate`] runs the shift rows, [`Dfa::decode_into`] the expanded (or
-//! class-compressed) table, both through one driver that walks two parts of the
+//! [`Dfa::validate`] runs the shift rows, [`Dfa::decode_into`] the expanded,
+//! direct or class-compressed table, both through one driver that walks two parts of the
 //! input side by side (the `lockstep` module).
 //!
 //! # Lineage
@@ -104,6 +107,7 @@ use crate::{AsciiRuns, DecodeError, Step, Value};
 
 mod accumulate;
 mod check;
+pub mod direct;
 pub mod expanded;
 mod facts;
 mod lockstep;
@@ -220,6 +224,9 @@ pub struct Parts<'a> {
     pub shift: ShiftRows<'a>,
     /// The expanded decoding table ([`expanded`]), when the automaton has one.
     pub expanded: Option<&'a [u64]>,
+    /// The direct decoding table ([`direct`]), for an automaton without an
+    /// expanded table, when it has one.
+    pub direct: Option<&'a [u64]>,
     /// For an automaton that is not cyclic, one number per state that strictly
     /// falls along every transition that neither ends nor kills a sequence (the
     /// units still to come, at most); empty for a cyclic one.
@@ -299,6 +306,7 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     trans: T,
     biases: B,
     expanded: Option<B>,
+    direct: Option<B>,
     places: Option<B>,
     radices: Option<B>,
     simd: Option<crate::simd::Tables>,
@@ -323,6 +331,7 @@ impl Dfa<&'static [u32], &'static [u64]> {
             trans: parts.transitions,
             biases: parts.biases,
             expanded: parts.expanded,
+            direct: parts.direct,
             places: parts.places,
             radices: parts.radices,
             simd: parts.simd,
@@ -346,6 +355,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             trans: parts.transitions.to_vec(),
             biases: parts.biases.to_vec(),
             expanded: parts.expanded.map(<[u64]>::to_vec),
+            direct: parts.direct.map(<[u64]>::to_vec),
             places: parts.places.map(<[u64]>::to_vec),
             radices: parts.radices.map(<[u64]>::to_vec),
             simd: parts.simd,
@@ -366,6 +376,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             trans: self.trans.as_ref(),
             biases: self.biases.as_ref(),
             expanded: self.expanded.as_ref().map(|x| x.as_ref()),
+            direct: self.direct.as_ref().map(|x| x.as_ref()),
             places: self.places.as_ref().map(|x| x.as_ref()),
             radices: self.radices.as_ref().map(|x| x.as_ref()),
             simd: self.simd,
@@ -391,6 +402,10 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// The expanded table, if the automaton has one (see [`expanded`]).
     pub fn expanded(&self) -> Option<&[u64]> {
         self.expanded.as_ref().map(|x| x.as_ref())
+    }
+    /// The direct table, if the automaton has one (see [`direct`]).
+    pub fn direct(&self) -> Option<&[u64]> {
+        self.direct.as_ref().map(|x| x.as_ref())
     }
     /// The bias table; entry 0 is 0.
     pub fn biases(&self) -> &[u64] {
@@ -651,6 +666,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> fmt::Debug for Dfa<T, B> {
             .field("facts", &self.facts)
             .field("shift_width", &self.shift.width)
             .field("expanded", &self.expanded.is_some())
+            .field("direct", &self.direct.is_some())
             .finish()
     }
 }

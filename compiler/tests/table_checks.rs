@@ -23,8 +23,9 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         facts: a.runtime_facts(),
         shift: ShiftRows::Narrow { offsets: &a.shift.offsets, rows },
         expanded: a.expanded.as_deref(),
-        depth: a.facts.depth.as_deref().unwrap(),
-        remaining: a.facts.remaining.as_deref().unwrap(),
+        direct: a.direct.as_deref(),
+        depth: a.facts.depth.as_deref().unwrap_or(&[]),
+        remaining: if a.expanded.is_some() { a.facts.remaining.as_deref().unwrap() } else { &[] },
         places: a.places.as_deref(),
         radices: a.radices.as_deref(),
         simd: a.local.as_ref().ok().map(|l| l.tables),
@@ -187,6 +188,33 @@ fn ascii_run_claims_are_checked_against_the_table() {
         assert_eq!(with(&a, wrong), Err(TableError::BadFacts), "{runs:?}");
         assert_eq!(with(&a, AsciiRuns::Bytes), Err(TableError::BadFacts), "{runs:?}");
     }
+}
+
+/// The direct table (one entry per state and unit, for automata without an
+/// expanded table) is checked entry by entry against the class-compressed
+/// table, and refused beside an expanded table.
+#[test]
+fn a_direct_table_that_disagrees_is_refused() {
+    let text = include_str!("../../variants/descriptions/leb128.placemat");
+    let leb128 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
+    let good = leb128.direct.clone().expect("LEB128 places its payload: no expanded table, a direct one");
+    fn with<'a>(a: &'a Automaton, table: Option<&'a [u64]>) -> Result<(), TableError> {
+        checked(a, |p| p.direct = table)
+    }
+    assert_eq!(with(&leb128, Some(&good)), Ok(()));
+    assert_eq!(with(&leb128, None), Ok(()));
+    // Each field of one entry: next row, bias, shift, place, payload.
+    let live = 256 + 0x85; // from the start, a unit with a continuation bit
+    for flip in [1u64 << 8, 1 << 16, 1 << 22, 1 << 28, 1 << 34] {
+        let mut bad = good.clone();
+        bad[live] ^= flip;
+        assert_eq!(with(&leb128, Some(&bad)), Err(TableError::BadDirect), "{flip:#X}");
+    }
+    assert_eq!(with(&leb128, Some(&good[..good.len() - 256])), Err(TableError::BadDirect));
+    // Beside an expanded table, which serves.
+    let a = utf8();
+    let rows = vec![0u64; a.state_count() * 256];
+    assert_eq!(with(&a, Some(&rows)), Err(TableError::BadDirect));
 }
 
 /// The wide runs (code units of 16 or 32 bits that are values of themselves)

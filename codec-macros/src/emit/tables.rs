@@ -121,6 +121,16 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let direct = match &a.direct {
+        Some(table) => {
+            let (states, table) = (Literal::usize_unsuffixed(a.state_count()), rows(table, 256, 16));
+            quote! {{
+                static DIRECT: [[u64; 256]; #states] = #table;
+                ::core::option::Option::Some(DIRECT.as_flattened())
+            }}
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let places = per_transition(
         a.places.as_deref(),
         quote!(PLACES),
@@ -158,6 +168,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
             },
             shift: #shift,
             expanded: #expanded,
+            direct: #direct,
             depth: &DEPTH,
             remaining: &REMAINING,
             places: #places,

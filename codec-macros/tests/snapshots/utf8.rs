@@ -1413,6 +1413,7 @@ impl ::placemat_codec::Codec for Utf8 {
                 ];
                 ::core::option::Option::Some(EXPANDED.as_flattened())
             },
+            direct: ::core::option::Option::None,
             depth: &DEPTH,
             remaining: &REMAINING,
             places: ::core::option::Option::None,

@@ -9,7 +9,7 @@ use core::fmt;
 
 mod wide;
 
-use super::expanded;
+use super::{direct, expanded};
 use crate::AsciiRuns;
 
 use super::{Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, PLACE_SHIFT, STATE_MASK};
@@ -40,6 +40,9 @@ pub enum TableError {
     BadShift,
     /// The expanded table or its `remaining` certificate disagrees with the table.
     BadExpanded,
+    /// The direct table disagrees with the table, or comes with an expanded
+    /// table, radices, loops, or more states or biases than it can hold.
+    BadDirect,
     /// The SIMD tables break an invariant of `placemat_simd::Tables::check`, or
     /// come with units wider than a byte.
     BadSimd,
@@ -61,6 +64,7 @@ impl TableError {
             TableError::BadDepth => "the depth certificate does not prove the automaton acyclic",
             TableError::BadShift => "the shift rows do not follow the transitions",
             TableError::BadExpanded => "the expanded table disagrees with the table",
+            TableError::BadDirect => "the direct table disagrees with the table",
             TableError::BadSimd => "the SIMD tables break the kernel's invariants",
             TableError::BadPending => "the pending values disagree with the table",
         }
@@ -93,6 +97,9 @@ pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
     }
     if !expanded_table(p, stride) {
         return Err(TableError::BadExpanded);
+    }
+    if !direct_table(p, stride) {
+        return Err(TableError::BadDirect);
     }
     if let Some(t) = &p.simd {
         if t.check().is_err() || p.facts.unit_bytes != 1 {
@@ -464,6 +471,31 @@ const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
             expanded::entry(t, (e >> BIAS_SHIFT) as u64, placed)
         };
         if table[i] != want {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The direct table ([`direct`]): only where there is no expanded table, no
+/// radices and no loop, within its limits, and every entry the one the
+/// class-compressed table gives.
+const fn direct_table(p: &Parts<'_>, stride: usize) -> bool {
+    let Some(table) = p.direct else { return true };
+    let n = p.transitions.len() / stride;
+    if p.expanded.is_some()
+        || p.radices.is_some()
+        || p.facts.cyclic
+        || n > direct::MAX_STATES
+        || p.biases.len() > direct::MAX_BIASES
+        || table.len() != n * direct::ROW
+    {
+        return false;
+    }
+    let mut i = 0;
+    while i < table.len() {
+        if table[i] != direct::entry_of(p, stride, i / direct::ROW, i % direct::ROW) {
             return false;
         }
         i += 1;

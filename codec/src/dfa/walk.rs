@@ -2,7 +2,8 @@
 //! [`super::lockstep`] driver.
 //!
 //! A step reads the expanded table when the codec has one (one read and one
-//! addition, see [`super::expanded`]), else the class-compressed table, specialized
+//! addition, see [`super::expanded`]), else the direct table (one read and two
+//! shifts, see [`super::direct`]), else the class-compressed table, specialized
 //! for byte units and for tables without biases. Either way the value is written
 //! to a small block buffer at every unit and kept only when the unit completes a
 //! sequence, so text of mixed sequence lengths costs no mispredicted branch.
@@ -11,7 +12,7 @@ use alloc::vec::Vec;
 
 use super::accumulate::{Join, Multiply, Place, Shift, MASKS};
 use super::lockstep::{self, Runs, Stop};
-use super::{expanded, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
+use super::{direct, expanded, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::{DecodeError, Value};
 
 /// Units per block: between looks for the dead state and for ASCII runs.
@@ -142,6 +143,44 @@ impl<const BIASED: bool> Feed for Expanded<'_, BIASED> {
     }
 }
 
+/// The direct table: one read and two shifts per unit; a sequence ends at the
+/// start state (`ONE`) or at any start state.
+#[derive(Copy, Clone)]
+struct Direct<'t, const BIASED: bool, const ONE: bool> {
+    table: &'t [u64],
+    biases: &'t [u64],
+    /// The start states' rows lie in `ROW..ROW + span`.
+    span: usize,
+}
+
+impl<const BIASED: bool, const ONE: bool> Feed for Direct<'_, BIASED, ONE> {
+    #[inline(always)]
+    fn start(self) -> usize {
+        direct::ROW
+    }
+    #[inline(always)]
+    fn at_boundary(self, state: usize) -> bool {
+        if ONE {
+            state == direct::ROW
+        } else {
+            state.wrapping_sub(direct::ROW) < self.span
+        }
+    }
+    #[inline(always)]
+    fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
+        let e = self.table[walk.state + unit as usize];
+        let v = direct::join(walk.v, e);
+        walk.state = (e & direct::NEXT_MASK) as usize;
+        let bias = if BIASED {
+            let index = (e >> direct::BIAS_AT) as usize % direct::MAX_BIASES;
+            self.biases.get(index).copied().unwrap_or(0)
+        } else {
+            0
+        };
+        block.emit(walk, v, bias, self.at_boundary(walk.state));
+    }
+}
+
 /// The decoding walk over a [`Feed`], writing values of type `V`.
 #[derive(Copy, Clone)]
 struct Decoding<F, V> {
@@ -215,6 +254,15 @@ fn walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     out: &mut Vec<V>,
 ) -> Result<(), Stop> {
     let biased = dfa.biases().len() > 1;
+    if let Some(table) = dfa.direct() {
+        let (biases, span) = (dfa.biases(), dfa.contexts() * direct::ROW);
+        return match (biased, dfa.contexts() == 1) {
+            (false, true) => run(dfa, Direct::<false, true> { table, biases, span }, input, out),
+            (true, true) => run(dfa, Direct::<true, true> { table, biases, span }, input, out),
+            (false, false) => run(dfa, Direct::<false, false> { table, biases, span }, input, out),
+            (true, false) => run(dfa, Direct::<true, false> { table, biases, span }, input, out),
+        };
+    }
     match (dfa.expanded(), biased) {
         // Several start states (rules across values): no expanded table; the
         // byte-unit, unbiased walker (WTF-8's) or a general one.
@@ -253,7 +301,10 @@ fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bo
     }
 }
 
-#[inline(always)]
+/// One feed's walks: a function of its own, so that its loops' code does not
+/// depend on how many other feeds there are (measured: inlined into one
+/// dispatch, a new feed slowed utf8's ASCII copying by a fifth).
+#[inline(never)]
 fn run<T: AsRef<[u32]>, B: AsRef<[u64]>, F: Feed, V: Value>(
     dfa: &Dfa<T, B>,
     feed: F,

@@ -275,7 +275,12 @@ impl<'a> Transcoder<'a> {
             Step::Invalid { len } if self.from.info().unbounded && self.big_value(&data[..len]).is_some() => {
                 let value = self.big_value(&data[..len]).unwrap_or_default();
                 match self.to.encode_big(&value, out) {
-                    Ok(()) => (len, None),
+                    Ok(()) => {
+                        // No rule across values reaches past 64 bits (`forbid`
+                        // needs bounded values): nothing is adjacent to it.
+                        self.last = None;
+                        (len, None)
+                    }
                     Err(_) => (len, Some(TranscodeErrorKind::UnencodableBig { hex: format!("{value:X}") })),
                 }
             }

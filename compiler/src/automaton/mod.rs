@@ -264,6 +264,9 @@ pub struct Automaton {
     pub transitions: Vec<u32>,
     /// The expanded decoding table, when the automaton has one.
     pub expanded: Option<Vec<u64>>,
+    /// The direct decoding table (`placemat_codec::dfa::direct`), for an
+    /// automaton without an expanded table, when it has one.
+    pub direct: Option<Vec<u64>>,
     /// Each packed transition's place code, when [`Automaton::placed`].
     pub places: Option<Vec<u64>>,
     /// Each packed transition's multiplier, when [`Automaton::radix`].
@@ -320,6 +323,7 @@ impl Automaton {
             shift: ShiftLayout::default(),
             transitions: Vec::new(),
             expanded: None,
+            direct: None,
             places: None,
             radices: None,
             local: Err(local::NotLocal { short: String::new(), reason: String::new(), witness: None }),
@@ -330,6 +334,7 @@ impl Automaton {
         a.facts = facts::derive(&a);
         a.transitions = pack::transitions(&a)?;
         a.expanded = pack::expanded(&a);
+        a.direct = pack::direct(&a);
         a.places = pack::places(&a);
         a.radices = pack::radices(&a);
         a.pending_entries = pack::pending(&a)?;

@@ -15,7 +15,9 @@
 //! assert_eq!(dfa.transitions(), &a.transitions[..]);
 //! ```
 
-use placemat_codec::dfa::{expanded, Dfa, Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, MAX_BIASES, STATE_MASK};
+use placemat_codec::dfa::{
+    direct, expanded, Dfa, Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, MAX_BIASES, PLACE_SHIFT, STATE_MASK,
+};
 
 use super::{Automaton, BuildError};
 
@@ -55,6 +57,31 @@ pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
             let payload = u64::from(a.digits[u as usize]) & ((1u64 << e.payload_bits) - 1);
             let bias = a.biases.iter().position(|&b| b == e.bias).unwrap_or(0) as u64;
             table[s * expanded::ROW + u as usize] = expanded::entry(e.next, bias, payload * rem[e.next]);
+        }
+    }
+    Some(table)
+}
+
+/// The direct table, for an automaton without an expanded table, radices or
+/// loops, within the table's limits: each entry the transition's next row,
+/// bias index, shift, place and masked payload.
+pub(super) fn direct(a: &Automaton) -> Option<Vec<u64>> {
+    if a.expanded.is_some()
+        || a.radix
+        || a.facts.cyclic
+        || a.state_count() > direct::MAX_STATES
+        || a.biases.len() > direct::MAX_BIASES
+    {
+        return None;
+    }
+    let mut table = Vec::with_capacity(a.state_count() * direct::ROW);
+    for s in 0..a.state_count() {
+        for u in 0..=255u8 {
+            let e = a.edge(s, u);
+            let payload = (u32::from(a.digits[u as usize]) & ((1 << e.payload_bits) - 1)) as u8;
+            let (shift, place) = if a.placed { (e.place >> PLACE_SHIFT, e.place & 0xFF) } else { (e.payload_bits, 0) };
+            let bias = a.biases.iter().position(|&b| b == e.bias).unwrap_or(0);
+            table.push(direct::entry(e.next, bias, shift, place, payload));
         }
     }
     Some(table)
@@ -121,6 +148,7 @@ impl Automaton {
             },
             shift,
             expanded: self.expanded.as_deref(),
+            direct: self.direct.as_deref(),
             depth: f.depth.as_deref().unwrap_or(&[]),
             remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
             places: self.places.as_deref(),

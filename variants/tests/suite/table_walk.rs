@@ -29,19 +29,22 @@ fn by_steps(codec: &dyn DynCodec, dfa: &Dfa<&[u32], &[u64]>, input: &[u8]) -> (V
     (values, Ok(()))
 }
 
-/// The codec's tables without the expanded table: the class-compressed walk.
+/// The codec's tables without the expanded and direct tables: the
+/// class-compressed walk.
 fn class_only(codec: &dyn DynCodec) -> Dfa<Vec<u32>, Vec<u64>> {
     let mut automaton = automaton_of(codec).unwrap();
     automaton.expanded = None;
+    automaton.direct = None;
     automaton.dfa()
 }
 
-/// The bulk loop with the codec's own tables and with `plain`, its tables without
-/// the expanded table ([`class_only`]), against the step-by-step decoder.
+/// The bulk loop with the codec's own tables (expanded, direct or
+/// class-compressed) and with `plain`, its tables without the expanded and
+/// direct tables ([`class_only`]), against the step-by-step decoder.
 fn check(codec: &dyn DynCodec, plain: &Dfa<Vec<u32>, Vec<u64>>, input: &[u8], what: &str) {
     let dfa = &codec.dfa();
     let want = by_steps(codec, dfa, input);
-    assert!(plain.expanded().is_none());
+    assert!(plain.expanded().is_none() && plain.direct().is_none());
     for (walker, tables) in [(dfa.clone(), "as built"), (plain.as_ref(), "class-compressed")] {
         let mut got = vec![7u64];
         let result = walker.decode_into(input, &mut got);
@@ -66,7 +69,7 @@ fn encoded(codec: &dyn placemat_codec::DynCodec, corpus: &str, n: usize) -> Vec<
 }
 
 #[test]
-fn expanded_tables_exactly_where_states_know_the_bits_to_come() {
+fn expanded_tables_where_states_know_the_bits_to_come_and_direct_tables_elsewhere() {
     for codec in registry::all() {
         let name = codec.info().name.to_string();
         let has = codec.dfa().expanded().is_some();
@@ -88,6 +91,11 @@ fn expanded_tables_exactly_where_states_know_the_bits_to_come() {
         let contexts = name == "wtf8";
         assert_eq!(has, !continuation_bit && !too_wide && !lsb && !shared && !contexts, "{name}");
         assert_eq!(automaton_of(*codec).unwrap().facts.remaining.is_some(), has, "{name}");
+        // Every other codec walks the direct table, but for the one whose
+        // sequences have no length limit.
+        let direct = codec.dfa().direct().is_some();
+        assert_eq!(direct, !has && name != "printable6-big", "{name}");
+        assert_eq!(direct, !has && !codec.dfa().facts().cyclic, "{name}");
     }
     assert_eq!(
         <Utf8 as Codec>::dfa().expanded().map(<[u64]>::len),
