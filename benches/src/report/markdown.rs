@@ -24,12 +24,16 @@ const STRATEGIES: &str = "## The generated strategies\n\n\
 every state goes to the start on: the last byte of a LEB128 number), so the processor overlaps their \
 chains of dependent loads; each step reads the *expanded table* (one row of 256 entries per state, the \
 unit's payload already shifted into place, computed at compile time) and writes its value without a \
-branch. Codecs whose states do not know how many payload bits remain (printable6) walk the \
-class-compressed table instead; text with no place to cut (X/Open FSS-UTF has none but ASCII) is read \
-by one walk. At the start state, runs of ASCII code units that are values of themselves (bytes 00-7F; \
-01-7F in mutf8; the 16- and 32-bit units of UTF-16 and UTF-32) are copied 16 bytes at a time.\n\
+branch. Codecs whose states do not know how many payload bits remain (the varints, CESU-8, \
+little-endian UTF-16, codecs with rules across values) read the *direct table* instead (one entry per \
+state and unit holding the next state, the shift of the value read so far and the unit's payload and \
+place: one read and two shifts); only printable6-big, whose sequences have no length limit, walks the \
+class-compressed table. Text with no place to cut (X/Open FSS-UTF has none but ASCII) is read by one \
+walk. At the start state, runs of code units that are values of themselves are copied without walking: \
+ASCII bytes 00-7F (01-7F in mutf8) 16 bytes at a time, and in UTF-16 and UTF-32 every code unit but \
+the surrogates (and, in UTF-32, values above 10FFFF), 32 bytes at a time.\n\
 - `table` (validate): Per Vognsen's shift DFA derived from the automaton, two chains split at a sync \
-unit, ASCII blocks skipped.\n\
+unit, the same runs skipped.\n\
 - `branching`: emitted code, no tables. While a window of the longest form's length remains, the *form \
 window* picks the form from the first unit, checks the other units' fixed bits with one masked compare \
 and the value against the form's range and the excluded ranges, with one branch for all checks; ASCII \
