@@ -18,12 +18,12 @@
 //! leads only to itself and completes nothing), and whenever it is at the start
 //! state at a block boundary it skips (or copies) the run of code units that
 //! are values of themselves there: ASCII ones, or in UTF-16 and UTF-32 every
-//! unit but the surrogates ([`crate::WideRuns`]). If a walk does not end its chunk at a boundary (a
-//! start state of any context), the input is invalid there: the driver returns
-//! the last block boundary at which that walk was at the start state of
-//! context 0, with the number of values the sink held there ([`Stop`]),
-//! from which the caller finds the exact error step by step (or, for a codec
-//! with pending values, the value the walks do not know about).
+//! unit but the surrogates ([`crate::WideRuns`]). If a walk does not end its
+//! chunk at a boundary (a start state of any context), the input is invalid
+//! there: the driver returns the last block boundary at which that walk was at
+//! the start state of context 0, with the number of values the sink held there
+//! ([`Stop`]), from which the caller finds the exact error step by step (or,
+//! for a codec with pending values, the value the walks do not know about).
 //! (Sync units act alike in every context and end units lead to context 0, so
 //! a second walk may start at the start of context 0.)
 
