@@ -65,6 +65,21 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
     }
 }
 
+/// An optional table of one row of 256 `u64` entries per state (the expanded
+/// or the direct decoding table) as a `static` named `name`, or `None`.
+fn state_rows(table: Option<&[u64]>, states: usize, name: TokenStream) -> TokenStream {
+    match table {
+        Some(table) => {
+            let (states, table) = (Literal::usize_unsuffixed(states), rows(table, 256, 16));
+            quote! {{
+                static #name: [[u64; 256]; #states] = #table;
+                ::core::option::Option::Some(#name.as_flattened())
+            }}
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
 /// The wide-runs fact as a constant expression.
 fn wide_runs(runs: &placemat_codec::WideRuns) -> TokenStream {
     if !runs.is_some() {
@@ -111,26 +126,8 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         _ => quote!(::placemat_codec::dfa::ShiftRows::None),
     };
-    let expanded = match &a.expanded {
-        Some(table) => {
-            let (states, table) = (Literal::usize_unsuffixed(a.state_count()), rows(table, 256, 16));
-            quote! {{
-                static EXPANDED: [[u64; 256]; #states] = #table;
-                ::core::option::Option::Some(EXPANDED.as_flattened())
-            }}
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let direct = match &a.direct {
-        Some(table) => {
-            let (states, table) = (Literal::usize_unsuffixed(a.state_count()), rows(table, 256, 16));
-            quote! {{
-                static DIRECT: [[u64; 256]; #states] = #table;
-                ::core::option::Option::Some(DIRECT.as_flattened())
-            }}
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let expanded = state_rows(a.expanded.as_deref(), a.state_count(), quote!(EXPANDED));
+    let direct = state_rows(a.direct.as_deref(), a.state_count(), quote!(DIRECT));
     let places = per_transition(
         a.places.as_deref(),
         quote!(PLACES),

@@ -174,9 +174,8 @@ fn runs_of_wide_units_break_exactly_where_the_text_does() {
         for insert in breaks16 {
             let mut units: Vec<u16> = text.iter().map(|&c| c as u16).collect();
             units.splice(at..at, insert.iter().copied());
+            let (le_bytes, be_bytes) = (bytes16(&units, true), bytes16(&units, false));
             for cut in [0, 1] {
-                let le_bytes = bytes16(&units, true);
-                let be_bytes = bytes16(&units, false);
                 check_agreement::<Utf16Le>(&le, &le_bytes[..le_bytes.len() - cut]);
                 check_agreement::<Utf16Be>(&be, &be_bytes[..be_bytes.len() - cut]);
             }
@@ -184,9 +183,8 @@ fn runs_of_wide_units_break_exactly_where_the_text_does() {
         for insert in breaks32 {
             let mut units = text.clone();
             units.splice(at..at, insert.iter().copied());
+            let (le_bytes, be_bytes) = (bytes32(&units, true), bytes32(&units, false));
             for cut in [0, 3] {
-                let le_bytes = bytes32(&units, true);
-                let be_bytes = bytes32(&units, false);
                 check_agreement::<Utf32Le>(&le32, &le_bytes[..le_bytes.len() - cut]);
                 check_agreement::<Utf32Be>(&be32, &be_bytes[..be_bytes.len() - cut]);
             }

@@ -200,11 +200,9 @@ const fn same_transition(p: &Parts<'_>, a: usize, b: usize) -> bool {
 /// What the transition at `at` multiplies the value read so far by, and its
 /// own payload by.
 const fn weights(p: &Parts<'_>, at: usize) -> (u64, u64) {
-    let e = p.transitions[at];
-    match (p.places, p.radices) {
-        (Some(places), _) => (1u64 << ((places[at] >> PLACE_SHIFT) & 63), 1u64 << (places[at] & 63)),
-        (_, Some(radices)) => (radices[at], 1),
-        _ => (1u64 << ((e >> BITS_SHIFT) & 0xF), 1),
+    match p.places {
+        Some(places) => (1u64 << ((places[at] >> PLACE_SHIFT) & 63), 1u64 << (places[at] & 63)),
+        None => (super::multiplier(p, at, p.transitions[at]), 1),
     }
 }
 
