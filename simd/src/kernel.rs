@@ -33,7 +33,8 @@ macro_rules! kernel {
             /// leaves a lane set exactly where a lead's sequence runs past them.
             incomplete: V,
             /// Units above it are rare: leads of five units and more
-            /// (`thresholds[4] - 1`, when `need > 3`) and, with floors, F0-FF.
+            /// (`thresholds[4] - 1`, when `need > 3`) and units with a floor
+            /// (`Tables::floored_from`).
             rare: V,
             /// `continuation_end` as a signed byte: units (signed) below it and
             /// at least `80` (every negative one) are continuations.
@@ -67,7 +68,7 @@ macro_rules! kernel {
                         0xFF
                     }
                 })),
-                rare: splat(if t.floor.is_some() { t.thresholds[4].min(0xF0) } else { t.thresholds[4] }.wrapping_sub(1)),
+                rare: splat(t.thresholds[4].min(t.floored_from().unwrap_or(0xFF)).wrapping_sub(1)),
                 continuation_end: splat(t.continuation_end.unwrap_or(0x80)),
                 floor: table(&t.floor.unwrap_or([0; 16])),
                 nibble_f: splat(0x0F),
@@ -106,28 +107,6 @@ macro_rules! kernel {
             flags
         }
 
-        /// The flags of the `CHUNK` positions at `p`.
-        ///
-        /// # Safety
-        /// `p - W .. p + CHUNK` must be readable.
-        #[target_feature(enable = $features)]
-        #[inline]
-        unsafe fn chunk<const K: usize, const FLOOR: bool>(
-            v: &Vectors,
-            p: *const u8,
-        ) -> V {
-            let mut err = splat(0);
-            // SAFETY: the `W <= 32` units before the chunk are readable.
-            let mut before = unsafe { load(p.sub(W)) };
-            for j in (0..CHUNK).step_by(W) {
-                // SAFETY: `p + j .. p + j + W` lies in the chunk.
-                let cur = unsafe { load(p.add(j)) };
-                err = or(err, block::<K, FLOOR>(v, cur, before));
-                before = cur;
-            }
-            err
-        }
-
         /// Runs the chunks of `len` bytes (a multiple of `CHUNK`) at `start`;
         /// the offset of the first failing one.
         ///
@@ -145,12 +124,13 @@ macro_rules! kernel {
             let mut pending = subs(unsafe { load(start.sub(W)) }, v.incomplete);
             // Whether the chunk before held a rare unit (`Vectors::rare`).
             let mut rare_before = true;
+            let tiered = K > 3 || FLOOR;
             for off in (0..len).step_by(CHUNK) {
                 // SAFETY: `off + CHUNK <= len`: the chunk and the 32 bytes before
                 // it are readable.
                 let p = unsafe { start.add(off) };
                 let mut seen = splat(0);
-                if t.ascii || K > 3 {
+                if t.ascii || tiered {
                     for j in (0..CHUNK).step_by(W) {
                         // SAFETY: within the chunk.
                         seen = max(seen, unsafe { load(p.add(j)) });
@@ -166,18 +146,18 @@ macro_rules! kernel {
                     // Without rare units here or in the chunk before (at most 15
                     // units back), units 4 and more back cannot require a
                     // continuation, 2 and 3 back are enough, and no floor
-                    // applies.
-                    let rare = K > 3 && any(subs(seen, v.rare));
-                    let short = K > 3 && !rare && !rare_before;
+                    // applies: the chunk costs what one of utf8's does.
+                    let rare = tiered && any(subs(seen, v.rare));
+                    let short = tiered && !rare && !rare_before;
                     rare_before = rare;
                     // SAFETY: the chunk and the 32 units before it are readable;
                     // so are its last `W` units.
                     unsafe {
                         pending = subs(load(p.add(CHUNK - W)), v.incomplete);
                         if short {
-                            chunk::<3, false>(v, p)
+                            $crate::kernel::chunk!(v, p, 3, false)
                         } else {
-                            chunk::<K, FLOOR>(v, p)
+                            $crate::kernel::chunk!(v, p, K, FLOOR)
                         }
                     }
                 };
@@ -254,6 +234,25 @@ macro_rules! by_need {
     }};
 }
 
+/// The flags of the `CHUNK` positions at `$p`: a macro rather than a
+/// function so that each use is inlined (a `#[target_feature]` function cannot
+/// be `#[inline(always)]`, and an out-of-line chunk reloads the tables and
+/// returns its flags through memory).
+///
+/// `$p - W .. $p + CHUNK` must be readable (the caller's `unsafe` block).
+macro_rules! chunk {
+    ($v:ident, $p:ident, $k:tt, $floor:tt) => {{
+        let mut err = splat(0);
+        let mut before = load($p.sub(W));
+        for j in (0..CHUNK).step_by(W) {
+            let cur = load($p.add(j));
+            err = or(err, block::<$k, $floor>($v, cur, before));
+            before = cur;
+        }
+        err
+    }};
+}
+
 /// `must |= subs(back::<k>(cur, joined), v.must[k])` for each listed `k` up
 /// to `K` (constants, so that each `back` is one instruction).
 macro_rules! must_terms {
@@ -264,4 +263,4 @@ macro_rules! must_terms {
     )*};
 }
 
-pub(crate) use {by_need, kernel, must_terms};
+pub(crate) use {by_need, chunk, kernel, must_terms};

@@ -34,9 +34,11 @@ pub struct Tables {
     /// a comparison: for codecs whose forbidden pairs need eight classes.
     pub continuation_end: Option<u8>,
     /// When set, the smallest unit that may follow each of `F0`–`FF` (by low
-    /// nibble): a smaller one is an error. The overlong forms of UTF-8's long
-    /// leads (`F0 80`–`F0 8F`, `F8 80`–`F8 87`, `FC 80`–`FC 83`, …) are such a
-    /// staircase, which would otherwise take one class per step.
+    /// nibble; 0 for none): a smaller one is an error. The overlong forms of
+    /// the 1992 encodings' long leads (`F8 80`–`F8 87`, `FC 80`–`FC 83`, …)
+    /// are such a staircase, which would otherwise take one class per step.
+    /// The kernels test floors only in chunks with a unit from
+    /// [`Tables::floored_from`] up (or a lead of five units or more).
     pub floor: Option<[u8; 16]>,
     /// An error is flagged at most `restart - 1` units after the unit that
     /// makes the input invalid, so the exact error lies after the last
@@ -53,6 +55,20 @@ impl Tables {
             Some(end) => unit >= 0x80 && unit < end,
             None => self.row(unit) & 0x80 != 0,
         }
+    }
+
+    /// The smallest unit with a [`Tables::floor`] (above `00`), if any:
+    /// chunks without it (nor a long lead) skip the floor test.
+    pub const fn floored_from(&self) -> Option<u8> {
+        let Some(floor) = &self.floor else { return None };
+        let mut low = 0;
+        while low < 16 {
+            if floor[low] != 0 {
+                return Some(0xF0 | low as u8);
+            }
+            low += 1;
+        }
+        None
     }
 
     /// The error classes the pair `p c` falls in (bits 0–6, and 7 with

@@ -115,14 +115,15 @@ const WHY_VARIANT_SYNC: &str = "X/Open FSS-UTF has no sync unit but ASCII (its c
     the price, in speed, of a code that does not synchronize.";
 
 const WHY_SIMD: &str = "The derived kernel does per 32-byte block what simdutf8's does (three nibble \
-    lookups, two threshold tests, an XOR), but reads the units 1 to 3 places back by unaligned loads \
-    instead of shuffling carried vectors, and answers per 64-byte chunk; the two run within a few per \
-    cent of each other, and the order moves from run to run.";
-const WHY_SIMD_VARIANT: &str = "A codec whose leads need more continuations checks more units back \
-    (one load, one saturating subtraction and one `or` each: five for fss-utf-plan9 and ken-draft \
-    against three for utf8, skipped in chunks without leads of five units or more); one with \
-    boundaries inside a nibble (F8, FC) pays a fourth lookup on the current unit's low nibble, and \
-    one with eight error classes a signed comparison per unit for its continuation units.";
+    lookups, threshold tests by saturating subtraction on the units two and three back, an XOR), takes \
+    the units before by byte-align instructions from the carried block, and answers per 64-byte chunk; \
+    the two run within a few per cent of each other, and the order moves from run to run.";
+const WHY_SIMD_VARIANT: &str = "A chunk runs utf8's kernel unless it or the chunk before holds a lead \
+    of five units or more (F8-FF in these codecs; the corpora have none), so the difference is one \
+    comparison and one branch per 64-byte chunk and the code around two inlined kernels. Profiled with \
+    `perf record` on `benches/examples/simd_profile.rs`: before the kernel was inlined and the F0 \
+    floor became a class, 44 % of the samples sat in an out-of-line chunk function that reloaded the \
+    tables per call, and every chunk with an emoji ran the floor test and five or seven units back.";
 
 const WHY_VARIANT_DIGITS: &str = "UTF-1's encoder splits a payload into base-190 digits, a division by \
     the constant 190 per digit (a multiply-high and a multiply-subtract in the generated code), where \

@@ -98,28 +98,81 @@ fn vectors(codec: &dyn DynCodec) -> Vec<Vec<u8>> {
     out
 }
 
+/// Runs `f` on each of the codec's vectors at every offset in a chunk, the
+/// vector ending the input or followed by more text (crossing into the next
+/// chunk from offsets near 64), after one- and two-unit backgrounds. The
+/// vector's chunk is the first the kernels read (or the first of the tail), or,
+/// after two chunks of background, one in the middle, whose chunk before has
+/// no rare units: the kernels choose the cheaper checks there.
+fn at_every_offset(codec: &dyn DynCodec, mut f: impl FnMut(&[u8])) {
+    let dfa = codec.dfa();
+    let mut wide = Vec::new();
+    codec.encode_push(0x3B1, &mut wide).unwrap(); // α: a two-unit background
+    for v in vectors(codec) {
+        let valid = dfa.validate_scalar(&v).is_ok();
+        for offset in (0..=64).chain(128..=192) {
+            let backgrounds: &[&[u8]] = if valid { &[b"a", &wide] } else { &[b"a"] };
+            for background in backgrounds {
+                let mut input: Vec<u8> = background.iter().copied().cycle().take(offset).collect();
+                input.extend_from_slice(&v);
+                f(&input);
+                input.extend(background.iter().copied().cycle().take(70));
+                f(&input);
+            }
+        }
+    }
+}
+
 #[test]
 fn vectors_at_every_offset_of_a_chunk_and_across_chunk_edges() {
     for codec in local_codecs() {
         let dfa = codec.dfa();
-        let mut wide = Vec::new();
-        codec.encode_push(0x3B1, &mut wide).unwrap(); // α: a two-unit background
-        for v in vectors(codec) {
-            // Every offset in a chunk, the vector ending the input or followed
-            // by more text (crossing into the next chunk from offsets near 64).
-            let valid = dfa.validate_scalar(&v).is_ok();
-            for offset in 0..=64 {
-                let backgrounds: &[&[u8]] = if valid { &[b"a", &wide] } else { &[b"a"] };
-                for background in backgrounds {
-                    let mut input: Vec<u8> = background.iter().copied().cycle().take(offset).collect();
-                    input.extend_from_slice(&v);
-                    check(&dfa, &input);
-                    input.extend(background.iter().copied().cycle().take(70));
-                    check(&dfa, &input);
-                }
-            }
-        }
+        at_every_offset(codec, |input| check(&dfa, input));
     }
+}
+
+#[test]
+fn floors_are_left_to_the_long_leads_alone() {
+    // The overlong four-unit forms (F0 80-8F) are a nibble box, so they take a
+    // class and chunks with four-unit leads but no longer ones skip the floor
+    // test; F8 80-87 and FC 80-83 are not nibble-aligned and stay floors.
+    for name in ["fss-utf-plan9", "ken-draft", "utf8-ext36", "utf8-ext42"] {
+        let t = *registry::find(name).unwrap().dfa().simd().unwrap();
+        assert_eq!((t.floored_from(), t.thresholds[4]), (Some(0xF8), 0xF8), "{name}");
+        assert_ne!(t.pair(0xF0, 0x8F).0, 0, "{name}: F0 8F in a class");
+        assert_eq!(t.pair(0xF0, 0x90).0, 0, "{name}: F0 90 allowed");
+        assert_eq!(t.floor.unwrap()[8], 0x88, "{name}: F8 below 88 floored");
+    }
+}
+
+#[test]
+fn a_floor_after_a_four_unit_lead_is_honoured_in_every_chunk() {
+    // The same checks with F0's class moved into a floor (as the analysis
+    // derived them before): the kernels must then treat F0 as rare, and the
+    // floor must hold across a chunk edge after a chunk without F0.
+    let codec = registry::find("fss-utf-plan9").unwrap();
+    let dfa = codec.dfa();
+    let mut t = *dfa.simd().unwrap();
+    let f0 = (0..7).map(|bit| 1u8 << bit).find(|&bit| t.pair(0xF0, 0x80).0 & bit != 0).unwrap();
+    assert!((0xF1..=0xFF).all(|u| t.row(u) & f0 == 0), "the class of F0 80-8F has no other F* unit");
+    t.prev_high[0xF] &= !f0;
+    t.floor.as_mut().unwrap()[0] = 0x90;
+    assert_eq!(t.floored_from(), Some(0xF0));
+    let mut flagged = 0;
+    at_every_offset(codec, |input| {
+        let expected = dfa.validate_scalar(input).is_ok();
+        let formula = reference::first_error(&t, input);
+        assert_eq!(formula.is_none(), expected, "formula on {input:02X?}");
+        flagged += usize::from(formula.is_some());
+        for isa in isas() {
+            let chunk = formula.map_or(Ok(()), |at| Err(at / 64 * 64));
+            assert_eq!(placemat_codec::simd::validate(isa, &t, input), chunk, "{isa:?} on {input:02X?}");
+        }
+    });
+    assert!(flagged > 0);
+    // Without the floor, F0 8F passes: the floor is what flags it.
+    t.floor.as_mut().unwrap()[0] = 0;
+    assert_eq!(reference::first_error(&t, b"\xF0\x8F\xBF\xBF"), None);
 }
 
 #[test]

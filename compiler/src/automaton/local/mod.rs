@@ -15,8 +15,9 @@
 //! 3. the pairs that never occur in valid text (less those the count check
 //!    rejects anyway) are covered by at most seven *nibble boxes* (`cover`),
 //!    or eight when continuation units are `80` up to some unit, if need be
-//!    after taking out the pairs below a *floor* after each of F0-FF (the
-//!    overlong staircase of long leads);
+//!    after taking out the pairs below a *floor* after the leads of five
+//!    units and more, or else after each of F0-FF (the overlong staircase of
+//!    long leads; `choose_cover`);
 //! 4. `proof` builds the automaton of what the resulting checks accept and
 //!    compares it with the codec's, state pair by state pair: the checks accept
 //!    exactly the valid inputs, and flag an error at most `restart` units after
@@ -251,51 +252,23 @@ pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
             }
         }
     }
-    // Seven classes and a table bit for continuation units, or eight classes
-    // and continuation units told by comparison (`80` up to some unit); each
-    // first without, then with floors after F0-FF.
     let end = continuation_end(&conts);
-    let floor = floors(&allowed, &lengths);
-    let beyond_floor: Vec<Units> = (0..256)
-        .map(|p| std::array::from_fn(|c| forbidden[p][c] && c < usize::from(floor_of(&floor, p as u8))))
-        .collect();
-    let less_floored: Vec<Units> =
-        (0..256).map(|p| std::array::from_fn(|c| forbidden[p][c] && !beyond_floor[p][c])).collect();
-    // A cover that needs the fourth table (the current unit's low nibble)
-    // costs on every block; floors cost only in chunks with units F0-FF, so a
-    // floored cover without that table comes first.
-    let attempt = |classes: usize, floored: bool| {
-        if (classes == 7 && continuation.is_none()) || (classes == 8 && end.is_none()) {
-            return None;
-        }
-        let pairs = if floored { &less_floored } else { &forbidden };
-        cover::search(pairs, &allowed, classes).map(|boxes| (boxes, classes, floored))
-    };
-    let low_free = |found: &Option<(Vec<NibbleBox>, usize, bool)>| {
-        found.as_ref().is_some_and(|(boxes, _, _)| boxes.iter().all(|b| b.cur_low == 0xFFFF))
-    };
-    let plain = attempt(7, false);
-    let found = if low_free(&plain) {
-        plain
-    } else {
-        let floored = attempt(7, true);
-        let order = if low_free(&floored) { [floored, plain] } else { [plain, floored] };
-        order.into_iter().flatten().next().or_else(|| attempt(8, false)).or_else(|| attempt(8, true))
-    };
-    let Some((boxes, classes, floored)) = found else {
+    let long = if need > 3 { thresholds[4] } else { 0xFF };
+    let Some(Cover { boxes, classes, floor }) = choose_cover(&forbidden, &allowed, &lengths, long, continuation, end)
+    else {
         return Err(NotLocal::new("> 8 pair classes", "its forbidden pairs of units need more than 8 nibble classes"));
     };
     let continuation = if classes == 7 { continuation } else { None };
     let mut tables = assemble(&boxes, continuation, thresholds, need, start);
     tables.continuation_end = if continuation.is_none() { end } else { None };
-    tables.floor = floored.then_some(floor);
+    tables.floor = floor;
     tables.ascii = (0..0x80u8).all(|u| lengths[u as usize] == Some(0) && level(u) == 0 && !conts[u as usize])
         && (0..=255u8).all(|x| level(x) >= 1 || (0..0x80u8).all(|b| tables.pair(x, b).0 == 0));
     tables.restart = proof::prove(a, &tables)?;
     if let Err(e) = tables.check() {
         return Err(NotLocal::new("bad tables", format!("the derived tables break a kernel invariant: {e}")));
     }
-    let left_to_floors = if floored { beyond_floor.iter().flatten().filter(|&&f| f).count() } else { 0 };
+    let left_to_floors = floor.map_or(0, |f| beyond(&forbidden, &f).iter().flatten().filter(|&&b| b).count());
     Ok(LocalChecks { tables, boxes, continuation, lengths, forbidden_pairs, left_to_count, left_to_floors })
 }
 
@@ -380,6 +353,72 @@ fn allowed_pairs(a: &Automaton) -> Vec<Units> {
         }
     }
     allowed
+}
+
+/// A cover of the forbidden pairs: its boxes, the number of classes it
+/// takes (7 or 8) and the floors it leaves the pairs below.
+struct Cover {
+    boxes: Vec<NibbleBox>,
+    classes: usize,
+    floor: Option<[u8; 16]>,
+}
+
+/// Covers the forbidden pairs with seven classes and a table bit for
+/// continuation units, or eight classes and continuation units told by
+/// comparison (`80` up to `end`); each first without floors, then with
+/// floors after the long leads (`long` and up) only, then after all of F0-FF.
+/// A cover that needs the fourth table (the current unit's low nibble) costs
+/// on every block; floors cost only in chunks with a floored unit, so the
+/// first cover without that table wins, and floors confined to long leads,
+/// which real text hardly has, come before floors after every F0-FF.
+fn choose_cover(
+    forbidden: &[Units],
+    allowed: &[Units],
+    lengths: &[Option<u8>],
+    long: u8,
+    continuation: Option<NibbleBox>,
+    end: Option<u8>,
+) -> Option<Cover> {
+    let all = floors(allowed, lengths);
+    let mut of_long = all;
+    for (low, f) in of_long.iter_mut().enumerate() {
+        if (0xF0 | low as u8) < long {
+            *f = 0;
+        }
+    }
+    let mut floorings = vec![None];
+    floorings.extend([of_long, all].into_iter().filter(|f| f.iter().any(|&u| u != 0)).map(Some));
+    floorings.dedup();
+    let attempt = |classes: usize, floor: Option<[u8; 16]>| {
+        if (classes == 7 && continuation.is_none()) || (classes == 8 && end.is_none()) {
+            return None;
+        }
+        let pairs: Vec<Units> = match floor {
+            Some(f) => {
+                let below = beyond(forbidden, &f);
+                (0..256).map(|p| std::array::from_fn(|c| forbidden[p][c] && !below[p][c])).collect()
+            }
+            None => forbidden.to_vec(),
+        };
+        cover::search(&pairs, allowed, classes).map(|boxes| Cover { boxes, classes, floor })
+    };
+    let low_free = |c: &Cover| c.boxes.iter().all(|b| b.cur_low == 0xFFFF);
+    [7, 8].into_iter().find_map(|classes| {
+        let mut first = None;
+        for &floor in &floorings {
+            let Some(cover) = attempt(classes, floor) else { continue };
+            if low_free(&cover) {
+                return Some(cover);
+            }
+            first.get_or_insert(cover);
+        }
+        first
+    })
+}
+
+/// The forbidden pairs below the floors `floor`.
+fn beyond(forbidden: &[Units], floor: &[u8; 16]) -> Vec<Units> {
+    (0..256).map(|p| std::array::from_fn(|c| forbidden[p][c] && c < usize::from(floor_of(floor, p as u8)))).collect()
 }
 
 /// The smallest unit allowed after each of F0-FF (by low nibble): 0 after a
