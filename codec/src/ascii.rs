@@ -54,8 +54,6 @@ fn blocks(units: &[u8], ascii: impl Fn(u128) -> bool) -> usize {
     n
 }
 
-/// `0x80` in every byte of a block.
-const HIGH: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
 /// `0x01` in every byte of a block.
 const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
 
@@ -157,8 +155,10 @@ impl AsciiRuns {
         // One loop per test, so that the loop holds no branch on the kind
         // whatever the caller it is inlined into.
         if matches!(self, AsciiRuns::NonZeroBytes) {
-            // A zero byte is one whose borrow reaches bit 7 without a set bit 7.
-            blocks(units, |x| x & zero == 0 && x.wrapping_sub(ONES) & !x & HIGH == 0)
+            // Every byte in 01-7F exactly when neither a byte nor the byte less
+            // one has bit 7 set: in such a block no subtraction borrows from
+            // the byte above, and a 00 byte becomes FF.
+            blocks(units, |x| (x | x.wrapping_sub(ONES)) & zero == 0)
         } else {
             blocks(units, |x| x & zero == 0)
         }
@@ -169,5 +169,39 @@ impl AsciiRuns {
     pub fn values(self, run: &[u8]) -> impl Iterator<Item = u8> + '_ {
         let (step, at) = (self.unit_bytes(), self.value_byte());
         run.iter().skip(at).step_by(step).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The runs by definition: whole 16-byte blocks, from the start, of code
+    /// units that are some included unit's bytes.
+    fn naive(kind: AsciiRuns, units: &[u8]) -> usize {
+        let width = kind.unit_bytes();
+        let passes = |block: &[u8]| {
+            block.chunks(width).all(|u| {
+                let c = u[kind.value_byte()];
+                kind.includes(c) && u == &kind.code_unit(c)[..width]
+            })
+        };
+        units.chunks_exact(ASCII_BLOCK).take_while(|b| passes(b)).count() * ASCII_BLOCK
+    }
+
+    #[test]
+    fn every_byte_at_every_place_of_three_blocks_and_a_tail() {
+        for kind in AsciiRuns::ALL {
+            let letter = kind.code_unit(b'a');
+            let text: Vec<u8> = letter[..kind.unit_bytes()].iter().copied().cycle().take(3 * ASCII_BLOCK + 5).collect();
+            for at in 0..text.len() {
+                for byte in 0..=255u8 {
+                    let mut units = text.clone();
+                    units[at] = byte;
+                    let expected = if kind == AsciiRuns::None { 0 } else { naive(kind, &units) };
+                    assert_eq!(kind.prefix(&units), expected, "{kind:?}: {byte:02X} at {at}");
+                }
+            }
+        }
     }
 }

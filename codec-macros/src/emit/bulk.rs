@@ -4,7 +4,8 @@
 //!
 //! While a whole window of the longest sequence's length remains, sequences are
 //! decoded by the window functions (no bounds check per unit) and, for
-//! ASCII-transparent descriptions, ASCII runs are copied with the runtime's one
+//! byte codecs whose ASCII units are values of themselves (`00`–`7F`, or
+//! `01`–`7F` in modified UTF-8), ASCII runs are copied with the runtime's one
 //! ASCII helper. The rest of the input, and any sequence the window functions
 //! refuse, goes through the exact state functions, which report the error's
 //! position and length.
@@ -14,6 +15,7 @@
 //! value is `Decoder::context_after`'s, ASCII runs are copied only in
 //! context 0, and the form window (which knows no contexts) is not used.
 
+use placemat_codec::AsciiRuns;
 use placemat_compiler::automaton::Automaton;
 use placemat_compiler::model::Model;
 use proc_macro2::TokenStream;
@@ -45,10 +47,10 @@ fn fast_loop(model: &Model, a: &Automaton, t: &Target<'_>, unmap: &TokenStream) 
         let value_ty = t.value_ty;
         quote!(context = ::placemat_codec::Decoder::context_after(&Self, &(input[pos - 1] as #value_ty));)
     };
-    let ascii_run = if a.facts.is_ascii_transparent() {
+    let ascii_run = if let Some((is_run, prefix)) = ascii_tests(a, quote!(w[0])) {
         quote! {
-            if w[0] < 0x80 #in_start {
-                let run = ::placemat_codec::ascii_prefix(&input[pos..]);
+            if #is_run #in_start {
+                let run = #prefix(&input[pos..]);
                 if run > 0 {
                     out.extend_units(&input[pos..pos + run]);
                     pos += run;
@@ -89,10 +91,10 @@ pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
     let exact_call = start_call(a, Reader::Exact, quote!(&input[pos..], 0, 0));
     let track = track(a);
     // With several contexts the state functions read ASCII too.
-    let exact_ascii = if a.facts.is_ascii_transparent() && a.contexts == 1 {
+    let exact_ascii = if let (Some((is_run, _)), 1) = (ascii_tests(a, quote!(b)), a.contexts) {
         quote! {
             while let ::core::option::Option::Some(&b) = input.get(pos) {
-                if b >= 0x80 {
+                if !(#is_run) {
                     break;
                 }
                 out.push(b as #value_ty);
@@ -138,6 +140,18 @@ pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
             }
             ::core::result::Result::Ok(())
         }
+    }
+}
+
+/// For byte codecs with ASCII runs ([`AsciiRuns`]): whether `unit` is one of
+/// the runs' units, and the function measuring a run (whole 16-unit blocks).
+fn ascii_tests(a: &Automaton, unit: TokenStream) -> Option<(TokenStream, TokenStream)> {
+    match a.facts.ascii_runs {
+        AsciiRuns::Bytes => Some((quote!(#unit < 0x80), quote!(::placemat_codec::ascii_prefix))),
+        AsciiRuns::NonZeroBytes => {
+            Some((quote!(#unit != 0 && #unit < 0x80), quote!(::placemat_codec::AsciiRuns::NonZeroBytes.prefix)))
+        }
+        _ => None,
     }
 }
 

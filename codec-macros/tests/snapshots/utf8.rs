@@ -346,7 +346,7 @@ impl Utf8Branching {
         }
         while pos < input.len() {
             while let ::core::option::Option::Some(&b) = input.get(pos) {
-                if b >= 0x80 {
+                if !(b < 0x80) {
                     break;
                 }
                 out.push(b as u32);

@@ -139,6 +139,28 @@ fn long_inputs_with_lone_surrogates_anywhere() {
     assert_eq!(Mutf8Branching.decode(&lone_highs).unwrap(), vec![0xD800; 5000]);
 }
 
+/// Runs of `01`-`7F` are copied 16 units at a time by the table walkers and
+/// the branching decoder; a `00` anywhere in one (or in the tail after it) is
+/// still the error at its own offset, in every strategy.
+#[test]
+fn a_zero_byte_anywhere_in_a_long_ascii_run_is_an_error_there() {
+    let text: Vec<u8> = b"plain ascii text, long enough for several blocks: ".repeat(2);
+    let inputs: Vec<Vec<u8>> = (0..text.len())
+        .map(|at| {
+            let mut bad = text.clone();
+            bad[at] = 0;
+            bad
+        })
+        .collect();
+    let cases: Vec<(&[u8], usize, Option<usize>)> =
+        inputs.iter().enumerate().map(|(at, bad)| (&bad[..], at, Some(1))).collect();
+    check_invalid::<Mutf8>(&cases);
+    for (at, bad) in inputs.iter().enumerate() {
+        let err = DecodeError::new(at, Some(1));
+        assert_eq!((Mutf8Branching.validate(bad), Mutf8Branching.decode(bad).unwrap_err()), (Err(err), err));
+    }
+}
+
 #[test]
 fn the_encoder_refuses_a_high_surrogate_then_a_low_one() {
     let mut out = Vec::new();
