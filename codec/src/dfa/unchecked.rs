@@ -49,7 +49,7 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
         if end == from || simd::validate(isa, t, block).is_err() {
             return Err(from);
         }
-        leads.decode(block, bits, &dfa.digits, t.ascii, out);
+        leads.decode(block, bits, (!dfa.facts.byte_digits).then_some(&dfa.digits), t, out);
         from = end;
     }
     Ok(())
@@ -71,51 +71,73 @@ impl Leads {
         Leads(leads)
     }
 
-    /// Decodes a block the SIMD validator has passed.
-    fn decode<V: Value>(&self, block: &[u8], bits: u32, digits: &[u8; 256], ascii: bool, out: &mut Vec<V>) {
-        // One value per unit at most: write into the room, then cut it back.
-        let base = out.len();
-        out.resize(base + block.len(), V::default());
-        let dst = &mut out[base..];
-        let cont = |c: u8| u64::from(digits[usize::from(c)]) & ((1 << bits) - 1);
-        let (mut i, mut k) = (0, 0);
-        while let Some(&lead) = block.get(i) {
-            if ascii && lead < 0x80 {
-                // Sixteen single-unit values of themselves at a time, then one.
-                let run = block.get(i..i + 16).map(|r| <[u8; 16]>::try_from(r).expect("16 units"));
-                if let Some(run) =
-                    run.filter(|r| u128::from_le_bytes(*r) & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0)
-                {
-                    for (d, &u) in dst[k..k + 16].iter_mut().zip(&run) {
-                        *d = V::from_u64_lossy(u64::from(u));
-                    }
-                    i += 16;
-                    k += 16;
-                } else {
-                    dst[k] = V::from_u64_lossy(u64::from(lead));
-                    i += 1;
-                    k += 1;
+    /// Decodes a block the SIMD validator has passed: the common widths of
+    /// continuation payload, with byte digits, as constants (the calls below
+    /// are inlined with them).
+    fn decode<V: Value>(&self, block: &[u8], bits: u32, digits: Option<&[u8; 256]>, t: &Tables, out: &mut Vec<V>) {
+        match (bits, digits) {
+            (6, None) => self.decode_with(block, 6, None, t, out),
+            (7, None) => self.decode_with(block, 7, None, t, out),
+            _ => self.decode_with(block, bits, digits, t, out),
+        }
+    }
+
+    /// Per value a branch on the lead against the thresholds, as `str::chars`
+    /// does for UTF-8: the processor predicts where the next value starts
+    /// instead of waiting for a table to say (a length looked up per lead
+    /// puts two loads in the chain from one value to the next). Runs of ASCII
+    /// are copied 16 at a time; `digits` is `None` where every unit is its own
+    /// digit.
+    #[inline(always)]
+    fn decode_with<V: Value>(&self, block: &[u8], bits: u32, digits: Option<&[u8; 256]>, t: &Tables, out: &mut Vec<V>) {
+        let mask = (1u64 << bits) - 1;
+        let digit = |c: u8| match digits {
+            Some(d) => u64::from(d[usize::from(c)]),
+            None => u64::from(c),
+        };
+        let cont = |v: u64, c: u8| v << bits | digit(c) & mask;
+        // The first unit of each length (past `need`, none: 100).
+        let first = |k: u8| if t.need >= k { u16::from(t.thresholds[usize::from(k)]) } else { 0x100 };
+        let (one, two, three) = (first(1), first(2), first(3));
+        out.reserve(block.len());
+        let mut i = 0;
+        // While four units remain, a sequence of up to four reads them from
+        // one window.
+        while let Some(w) = block.get(i..).and_then(|r| r.first_chunk::<4>()) {
+            let lead = w[0];
+            let v = u64::from(self.0[usize::from(lead)] & 0xFF);
+            if t.ascii && lead < 0x80 {
+                let run = crate::ascii_prefix(&block[i..]);
+                if run > 0 {
+                    out.extend(block[i..i + run].iter().map(|&u| V::from_u64_lossy(u64::from(u))));
+                    i += run;
+                    continue;
                 }
-                continue;
             }
+            let lead16 = u16::from(lead);
+            if lead16 < one {
+                out.push(V::from_u64_lossy(v));
+                i += 1;
+            } else if lead16 < two {
+                out.push(V::from_u64_lossy(cont(v, w[1])));
+                i += 2;
+            } else if lead16 < three {
+                out.push(V::from_u64_lossy(cont(cont(v, w[1]), w[2])));
+                i += 3;
+            } else {
+                let n = usize::from(self.0[usize::from(lead)] >> 8);
+                let v = cont(cont(cont(v, w[1]), w[2]), w[3]);
+                let v = block.get(i + 4..i + n).unwrap_or_default().iter().fold(v, |v, &c| cont(v, c));
+                out.push(V::from_u64_lossy(v));
+                i += n;
+            }
+        }
+        while let Some(&lead) = block.get(i) {
             let info = self.0[usize::from(lead)];
             let n = usize::from(info >> 8);
-            let mut v = u64::from(info & 0xFF);
-            match block.get(i + 1..i + n).unwrap_or_default() {
-                [] => {}
-                [a] => v = v << bits | cont(*a),
-                [a, b] => v = (v << bits | cont(*a)) << bits | cont(*b),
-                [a, b, c] => v = ((v << bits | cont(*a)) << bits | cont(*b)) << bits | cont(*c),
-                rest => {
-                    for &c in rest {
-                        v = v << bits | cont(c);
-                    }
-                }
-            }
-            dst[k] = V::from_u64_lossy(v);
+            let units = block.get(i + 1..i + n).unwrap_or_default();
+            out.push(V::from_u64_lossy(units.iter().fold(u64::from(info & 0xFF), |v, &c| cont(v, c))));
             i += n;
-            k += 1;
         }
-        out.truncate(base + k);
     }
 }

@@ -308,10 +308,20 @@ fn decoding_behind_simd_validation_agrees_with_the_table_decoder() {
     let mut rng = corpus::Rng::new(9);
     for codec in local_codecs() {
         let dfa = codec.dfa();
+        // Random scalar values of every UTF-8 length, and every length the
+        // codec has (the edges of each payload width), between them.
+        let info = codec.info();
+        let edges: Vec<u64> = (1..info.value_bits.min(63)).flat_map(|b| [(1u64 << b) - 1, 1 << b]).collect();
         let mut text = Vec::new();
-        for &v in &corpus::by_name("random-lengths").unwrap().text[..30_000] {
+        for (i, &v) in corpus::by_name("random-lengths").unwrap().text[..30_000].iter().enumerate() {
             codec.encode_push(u64::from(v), &mut text).unwrap();
+            let edge = edges[i % edges.len()];
+            if i % 3 == 0 && codec.encode_push(edge, &mut text).is_err() {
+                continue;
+            }
         }
+        let longest = (0..=255u8).filter_map(|u| dfa.simd().map(|t| t.level(u))).max().unwrap();
+        assert!(longest < 3 || text.iter().any(|&u| dfa.simd().unwrap().level(u) == longest), "{}", info.name);
         for round in 0..12 {
             let mut input = text.clone();
             if round > 0 {
