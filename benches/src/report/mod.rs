@@ -26,6 +26,7 @@ mod markdown;
 pub mod simd_figures;
 mod svg;
 mod targets;
+mod why;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -34,6 +35,7 @@ use std::path::{Path, PathBuf};
 pub use markdown::{write_report, CorpusInfo, Machine, BENCH_COMMAND, COMMAND};
 pub use svg::bar_chart;
 pub use targets::{check_targets, Target, TargetResult};
+pub use why::variant_why;
 
 /// One benchmark's result.
 #[derive(Clone, Debug, PartialEq)]

@@ -34,8 +34,9 @@ pub struct Target {
     pub min: f64,
     /// The corpora the target applies to.
     pub corpora: Vec<&'static str>,
-    /// Why the target can be missed: the mechanism, printed when it is.
-    pub why: &'static str,
+    /// Why the target can be missed: the mechanism, printed when it is (for
+    /// the variants' targets, from the run's numbers: [`super::variant_why`]).
+    pub why: String,
 }
 
 /// A target and what one run measured for it.
@@ -100,20 +101,6 @@ const WHY_ENCODER: &str = "The generated encoder picks the form by its upper bou
     excluded range only inside the form it concerns, which is what `String::push` does for a `char` \
     minus the checks a `char` makes unnecessary; the two run within a few per cent of each other, and \
     on this shared machine the ratio moves by about 5 % from run to run.";
-const WHY_VARIANT: &str = "Longer forms mean more states and longer chains of branches; values wider \
-    than 32 bits (utf8-ext36/42) are accumulated and stored as u64.";
-const WHY_VARIANT_ROWS: &str = "Validators of automata with more than 10 states after merging by \
-    acceptance need shift rows whose state fields overlap to fit 64 bits (the search in \
-    `placemat_compiler::automaton::shift_layout` finds such layouts for every built-in variant); a layout that needs \
-    128-bit rows pays several instructions per variable shift.";
-const WHY_VARIANT_WIDE: &str = "utf8-ext36/42 decode to u64: on ASCII text the decoder copies units into \
-    values and is bound by the bandwidth of writing them, and u64 values are twice the bytes of \
-    utf8's u32 values. On the other texts it keeps pace.";
-const WHY_VARIANT_SYNC: &str = "X/Open FSS-UTF has no sync unit but ASCII (its continuation bytes 80-FF \
-    can also start sequences), so on text without ASCII the table decoder cannot cut the input into \
-    chunks that decode independently and runs one walk, latency-bound, where strict UTF-8 runs two: \
-    the price, in speed, of a code that does not synchronize.";
-
 const WHY_SIMD: &str = "The derived kernel does per 32-byte block what simdutf8's does (three nibble \
     lookups, threshold tests by saturating subtraction on the units two and three back, an XOR), takes \
     the units before by byte-align instructions from the carried block, and answers per 64-byte chunk; \
@@ -124,21 +111,6 @@ const WHY_SIMD_VARIANT: &str = "A chunk runs utf8's kernel unless it or the chun
     `perf record` on `benches/examples/simd_profile.rs`: before the kernel was inlined and the F0 \
     floor became a class, 44 % of the samples sat in an out-of-line chunk function that reloaded the \
     tables per call, and every chunk with an emoji ran the floor test and five or seven units back.";
-
-const WHY_VARIANT_DIGITS: &str = "UTF-1's encoder splits a payload into base-190 digits, a division by \
-    the constant 190 per digit (a multiply-high and a multiply-subtract in the generated code), where \
-    UTF-8's encoder shifts and masks; a CJK character is two such digits.";
-
-/// Why a variant's target can be missed, by codec and measurement.
-fn why_variant(codec: &str, group: &str, strategy: &str) -> &'static str {
-    match (codec, group, strategy) {
-        (_, "validate", "table") => WHY_VARIANT_ROWS,
-        ("utf8-ext36" | "utf8-ext42", "decode", "table") => WHY_VARIANT_WIDE,
-        ("fss-utf-xopen", "decode", "table") => WHY_VARIANT_SYNC,
-        ("utf1", "encode", _) => WHY_VARIANT_DIGITS,
-        _ => WHY_VARIANT,
-    }
-}
 
 /// The targets of issues 5 and 14 for the codecs in `codecs` (strict UTF-8
 /// first), of which `simd_codecs` have SIMD validators.
@@ -151,7 +123,7 @@ pub fn targets(codecs: &[&str], simd_codecs: &[&str]) -> Vec<Target> {
         baseline: base.to_string(),
         min,
         corpora: corpora.to_vec(),
-        why,
+        why: String::from(why),
     };
     let mut v = vec![
         t(
@@ -270,7 +242,7 @@ pub fn targets(codecs: &[&str], simd_codecs: &[&str]) -> Vec<Target> {
                 strategy,
                 1.0 / 1.5,
                 &TEXT,
-                why_variant(codec, group, strategy),
+                "",
             ));
         }
     }
@@ -302,7 +274,14 @@ pub fn check_targets(results: &Results) -> Vec<TargetResult> {
                 .iter()
                 .map(|&c| (c, results.speedup(target.group, &target.implementation, &target.baseline, c)))
                 .collect();
-            TargetResult { target, ratios }
+            let mut result = TargetResult { target, ratios };
+            // The variants' 1.5x targets: the mechanisms that hold, from this run.
+            let t = &result.target;
+            if let (Some((codec, strategy)), true) = (t.implementation.split_once(':'), t.why.is_empty()) {
+                let missed: Vec<&str> = result.misses().iter().map(|&(c, _)| c).collect();
+                result.target.why = super::variant_why(codec, t.group, strategy, &missed, results);
+            }
+            result
         })
         .collect()
 }
