@@ -156,12 +156,33 @@ impl WideRuns {
     /// integer masks, so that the compiler turns it into vector compares.
     #[inline(always)]
     fn block<O: Order>(self, block: &[u8; 32]) -> bool {
+        if O::BYTES == 2 {
+            return self.block16::<O>(block);
+        }
         let [(a, b), (c, d)] = self.ranges;
         let (wide_a, wide_c) = (b.wrapping_sub(a), d.wrapping_sub(c));
         let mut outside = 0u32;
         for unit in block.chunks_exact(O::BYTES) {
             let u = O::read(unit);
             outside |= u32::from(u.wrapping_sub(a) > wide_a) & u32::from(u.wrapping_sub(c) > wide_c);
+        }
+        outside == 0
+    }
+}
+
+impl WideRuns {
+    /// [`WideRuns::block`] for 16-bit units, compared as 16-bit numbers: twice
+    /// the units per vector compare (the ranges, which `Dfa::new` checks lie
+    /// in `0..=FFFF` for 16-bit units, are clamped to it all the same).
+    #[inline(always)]
+    fn block16<O: Order>(self, block: &[u8; 32]) -> bool {
+        let narrow = |(a, b): (u32, u32)| (a.min(0xFFFF) as u16, b.min(0xFFFF) as u16);
+        let ((a, b), (c, d)) = (narrow(self.ranges[0]), narrow(self.ranges[1]));
+        let (wide_a, wide_c) = (b.wrapping_sub(a), d.wrapping_sub(c));
+        let mut outside = 0u16;
+        for unit in block.chunks_exact(2) {
+            let u = O::read(unit) as u16;
+            outside |= u16::from(u.wrapping_sub(a) > wide_a) & u16::from(u.wrapping_sub(c) > wide_c);
         }
         outside == 0
     }
