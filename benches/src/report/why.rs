@@ -46,6 +46,23 @@ pub fn variant_why(
     missed: &[&str],
     results: &crate::report::Results,
 ) -> String {
+    let why = mechanisms(codec, group, strategy, missed, results);
+    if why.is_empty() {
+        return "None of the mechanisms this report checks applies (encoded size, value width, runs of units, \
+            cuts for a second walk, validator rows); not profiled."
+            .into();
+    }
+    why.join(" ")
+}
+
+/// The sentences of [`variant_why`] that hold (none, if none does).
+pub(super) fn mechanisms(
+    codec: &str,
+    group: &str,
+    strategy: &str,
+    missed: &[&str],
+    results: &crate::report::Results,
+) -> Vec<String> {
     let mut why = Vec::new();
     let larger: Vec<String> = missed
         .iter()
@@ -95,8 +112,5 @@ pub fn variant_why(
     if codec == "utf1" && group == "encode" {
         why.push("UTF-1's encoder splits a payload into base-190 digits, a division by the constant 190 per digit (a multiply-high and a multiply-subtract), where UTF-8's shifts and masks; a CJK character is two such digits.".into());
     }
-    if why.is_empty() {
-        why.push("None of the mechanisms this report checks applies (encoded size, value width, runs of units, cuts for a second walk, validator rows); not profiled.".into());
-    }
-    why.join(" ")
+    why
 }
