@@ -98,7 +98,7 @@ impl Leads {
         let cont = |v: u64, c: u8| v << bits | digit(c) & mask;
         // The first unit of each length (past `need`, none: 100).
         let first = |k: u8| if t.need >= k { u16::from(t.thresholds[usize::from(k)]) } else { 0x100 };
-        let (one, two, three) = (first(1), first(2), first(3));
+        let (one, two, three, ascii) = (first(1), first(2), first(3), t.ascii);
         out.reserve(block.len());
         let mut i = 0;
         // While four units remain, a sequence of up to four reads them from
@@ -106,16 +106,17 @@ impl Leads {
         while let Some(w) = block.get(i..).and_then(|r| r.first_chunk::<4>()) {
             let lead = w[0];
             let v = u64::from(self.0[usize::from(lead)] & 0xFF);
-            if t.ascii && lead < 0x80 {
-                let run = crate::ascii_prefix(&block[i..]);
-                if run > 0 {
-                    out.extend(block[i..i + run].iter().map(|&u| V::from_u64_lossy(u64::from(u))));
-                    i += run;
-                    continue;
-                }
-            }
             let lead16 = u16::from(lead);
             if lead16 < one {
+                // ASCII lies below the first lead (`Tables::ascii`).
+                if ascii && lead < 0x80 {
+                    let run = crate::ascii_prefix(&block[i..]);
+                    if run > 0 {
+                        out.extend(block[i..i + run].iter().map(|&u| V::from_u64_lossy(u64::from(u))));
+                        i += run;
+                        continue;
+                    }
+                }
                 out.push(V::from_u64_lossy(v));
                 i += 1;
             } else if lead16 < two {
