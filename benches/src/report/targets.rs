@@ -122,7 +122,24 @@ const WHY_PRINTABLE6: &str = "printable6 decodes every unit through the automato
 /// The targets of issues 5 and 14 for the codecs in `codecs` (strict UTF-8
 /// first), of which `simd_codecs` have SIMD validators.
 pub fn targets(codecs: &[&str], simd_codecs: &[&str]) -> Vec<Target> {
-    let t = |id: &str, text: &str, group, imp: &str, base: &str, min, corpora: &[&'static str], why| Target {
+    let mut v = utf8_targets();
+    v.extend(codec_targets(codecs, simd_codecs));
+    v
+}
+
+/// A target (see [`Target`]'s fields).
+#[allow(clippy::too_many_arguments)]
+fn t(
+    id: &str,
+    text: &str,
+    group: &'static str,
+    imp: &str,
+    base: &str,
+    min: f64,
+    corpora: &[&'static str],
+    why: &str,
+) -> Target {
+    Target {
         id: id.to_string(),
         text: text.to_string(),
         group,
@@ -131,7 +148,11 @@ pub fn targets(codecs: &[&str], simd_codecs: &[&str]) -> Vec<Target> {
         min,
         corpora: corpora.to_vec(),
         why: String::from(why),
-    };
+    }
+}
+
+/// Issue 5's targets for strict UTF-8 and issue 14's for its SIMD validator.
+fn utf8_targets() -> Vec<Target> {
     let mut v = vec![
         t(
             "validate-multibyte",
@@ -215,7 +236,13 @@ pub fn targets(codecs: &[&str], simd_codecs: &[&str]) -> Vec<Target> {
         &["english"],
         WHY_SIMD,
     ));
-    // Issue 14's last target: printable6's table decoder.
+    v
+}
+
+/// Issue 14's targets for printable6 and the other SIMD validators, and the
+/// variants' 1.5x targets.
+fn codec_targets(codecs: &[&str], simd_codecs: &[&str]) -> Vec<Target> {
+    let mut v = Vec::new();
     if codecs.contains(&"printable6") {
         v.push(t(
             "printable6-decode-table",
