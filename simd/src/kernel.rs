@@ -107,6 +107,21 @@ macro_rules! kernel {
             flags
         }
 
+        /// The bytewise maximum of the chunk at `p`.
+        ///
+        /// # Safety
+        /// `p .. p + CHUNK` must be readable.
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn high_of(p: *const u8) -> V {
+            let mut seen = splat(0);
+            for j in (0..CHUNK).step_by(W) {
+                // SAFETY: within the chunk.
+                seen = max(seen, unsafe { load(p.add(j)) });
+            }
+            seen
+        }
+
         /// Runs the chunks of `len` bytes (a multiple of `CHUNK`) at `start`;
         /// the offset of the first failing one.
         ///
@@ -125,24 +140,33 @@ macro_rules! kernel {
             // Whether the chunk before held a rare unit (`Vectors::rare`).
             let mut rare_before = true;
             let tiered = K > 3 || FLOOR;
-            for off in (0..len).step_by(CHUNK) {
+            let mut off = 0;
+            while off < len {
                 // SAFETY: `off + CHUNK <= len`: the chunk and the 32 bytes before
                 // it are readable.
                 let p = unsafe { start.add(off) };
                 let mut seen = splat(0);
                 if t.ascii || tiered {
-                    for j in (0..CHUNK).step_by(W) {
-                        // SAFETY: within the chunk.
-                        seen = max(seen, unsafe { load(p.add(j)) });
-                    }
+                    // SAFETY: within the chunk.
+                    seen = unsafe { high_of(p) };
                 }
-                // An all-ASCII chunk only needs the sequence before it complete:
-                // its flags are `pending`. Either way one test follows (a test of
-                // `pending` alone would be a branch on where characters end).
-                let err = if t.ascii && !any_high(seen) {
+                // An all-ASCII chunk only needs the sequence before it complete
+                // (in valid text it always is: the test is predicted), and so
+                // do the ASCII chunks after it, in a loop of their own.
+                if t.ascii && !any_high(seen) {
+                    if any(pending) {
+                        return Err(off);
+                    }
+                    off += CHUNK;
+                    // SAFETY: as above, for the chunk at `off`.
+                    while off < len && !any_high(unsafe { high_of(start.add(off)) }) {
+                        off += CHUNK;
+                    }
+                    pending = splat(0);
                     rare_before = false;
-                    pending
-                } else {
+                    continue;
+                }
+                let err = {
                     // Without rare units here or in the chunk before (at most 15
                     // units back), units 4 and more back cannot require a
                     // continuation, 2 and 3 back are enough, and no floor
@@ -164,6 +188,7 @@ macro_rules! kernel {
                 if any(err) {
                     return Err(off);
                 }
+                off += CHUNK;
             }
             Ok(())
         }
