@@ -186,7 +186,8 @@ pub fn write_report(
     md.push_str("# placemat benchmarks\n\n");
     md.push_str(
         "Every generated strategy of every codec on the same texts, beside the best decoders for strict UTF-8, \
-         measured in one criterion run. Throughput is in GB/s (10^9 bytes of *that codec's encoding* per second); \
+         each group (`validate`, `decode`, ...) measured in one criterion run, where every ratio is taken (a \
+         group may be rerun alone after a change it measures). Throughput is in GB/s (10^9 bytes of *that codec's encoding* per second); \
          a ratio `(1.50x)` is speed relative to the group's `std` baseline on the same corpus in the same run. \
          On a shared 2-core machine absolute numbers drift by 10-30 % between runs; ratios measured back to back \
          drift less (see `benches/BENCHMARKING.md`).\n\n",
