@@ -79,7 +79,7 @@ macro_rules! kernel {
         /// are `before`: non-zero where one is flagged.
         #[target_feature(enable = $features)]
         #[inline]
-        fn block<const K: usize, const FLOOR: bool>(
+        fn block<const K: usize, const FLOOR: bool, const ODD: bool>(
             v: &Vectors,
             cur: V,
             before: V,
@@ -88,13 +88,13 @@ macro_rules! kernel {
             let prev1 = back::<1>(cur, joined);
             let row = and(lookup(v.prev_high, high(prev1)), lookup(v.prev_low, low(prev1)));
             let mut col = lookup(v.cur_high, high(cur));
-            if v.low {
+            if ODD && v.low {
                 col = and(col, lookup(v.cur_low, low(cur)));
             }
             let mut must = splat(0);
             // The units `k` back, `k` in `2..=K`, each against its threshold.
             $crate::kernel::must_terms!(must, cur, joined, v, K; 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-            let mut flags = if v.split {
+            let mut flags = if ODD && v.split {
                 let two = and(less_signed(prev1, v.continuation_end), less_signed(cur, v.continuation_end));
                 or(xor(and(must, v.bit7), and(two, v.bit7)), and(row, col))
             } else {
@@ -128,7 +128,7 @@ macro_rules! kernel {
         /// # Safety
         /// `start - 32 .. start + len` must be readable.
         #[target_feature(enable = $features)]
-        unsafe fn chunks<const K: usize, const FLOOR: bool>(
+        unsafe fn chunks<const K: usize, const FLOOR: bool, const ODD: bool>(
             v: &Vectors,
             t: &Tables,
             start: *const u8,
@@ -179,9 +179,9 @@ macro_rules! kernel {
                     unsafe {
                         pending = subs(load(p.add(CHUNK - W)), v.incomplete);
                         if short {
-                            $crate::kernel::chunk!(v, p, 3, false)
+                            $crate::kernel::chunk!(v, p, 3, false, ODD)
                         } else {
-                            $crate::kernel::chunk!(v, p, K, FLOOR)
+                            $crate::kernel::chunk!(v, p, K, FLOOR, ODD)
                         }
                     }
                 };
@@ -200,7 +200,7 @@ macro_rules! kernel {
         /// # Safety
         /// `t` passes `Tables::check`, with `t.need <= K`.
         #[target_feature(enable = $features)]
-        unsafe fn drive<const K: usize, const FLOOR: bool>(
+        unsafe fn drive<const K: usize, const FLOOR: bool, const ODD: bool>(
             t: &Tables,
             input: &[u8],
         ) -> Result<(), usize> {
@@ -211,10 +211,10 @@ macro_rules! kernel {
             if main_end > 0 {
                 buf[32..32 + CHUNK].copy_from_slice(&input[..CHUNK]);
                 // SAFETY: `buf[0 .. 32 + CHUNK]` is the buffer.
-                unsafe { chunks::<K, FLOOR>(&v, t, buf.as_ptr().add(32), CHUNK)? };
+                unsafe { chunks::<K, FLOOR, ODD>(&v, t, buf.as_ptr().add(32), CHUNK)? };
                 // SAFETY: the chunks from `CHUNK` to `main_end <= n` are in the
                 // input, and so are the 32 bytes before them.
-                unsafe { chunks::<K, FLOOR>(&v, t, input.as_ptr().add(CHUNK), main_end - CHUNK) }
+                unsafe { chunks::<K, FLOOR, ODD>(&v, t, input.as_ptr().add(CHUNK), main_end - CHUNK) }
                     .map_err(|off| CHUNK + off)?;
                 buf[..32].copy_from_slice(&input[main_end - 32..main_end]);
             }
@@ -223,7 +223,7 @@ macro_rules! kernel {
             buf[32 + rest..].fill(t.start);
             let len = if rest + 2 <= CHUNK { CHUNK } else { 2 * CHUNK };
             // SAFETY: `buf[0 .. 32 + len]` is in the buffer.
-            unsafe { chunks::<K, FLOOR>(&v, t, buf.as_ptr().add(32), len) }
+            unsafe { chunks::<K, FLOOR, ODD>(&v, t, buf.as_ptr().add(32), len) }
                 .map_err(|off| (main_end + off).min(n))
         }
 
@@ -242,19 +242,32 @@ macro_rules! kernel {
 
 /// Calls `drive` for the tables: `K` the smallest of 3, 5, 7 and 15 at least
 /// `need` (a larger `K` checks the same, a little slower, and chunks without
-/// rare units run with 3 anyway), and floors as a constant. The fourth table
-/// and the comparison mode, which no built-in codec uses, are tested per block.
+/// rare units run with 3 anyway), and floors as a constant. Tables with the
+/// fourth table or the comparison mode, which no built-in codec uses, run
+/// with `K = 15` and test those per block.
 macro_rules! by_need {
     ($t:expr, $input:expr) => {{
-        match ($t.need, $t.floor.is_some()) {
-            (0..=3, false) => drive::<3, false>($t, $input),
-            (0..=3, true) => drive::<3, true>($t, $input),
-            (4..=5, false) => drive::<5, false>($t, $input),
-            (4..=5, true) => drive::<5, true>($t, $input),
-            (6..=7, false) => drive::<7, false>($t, $input),
-            (6..=7, true) => drive::<7, true>($t, $input),
-            (_, false) => drive::<15, false>($t, $input),
-            (_, true) => drive::<15, true>($t, $input),
+        // The fourth table and the continuation comparison, which no built-in
+        // codec uses, as one constant: tested per block only where one is on
+        // (tested per block everywhere, they cost utf8 a third of its speed
+        // on text that alternates ASCII and other chunks; papers/simd.md).
+        let odd = $t.cur_low.is_some() || $t.continuation_end.is_some();
+        match ($t.need, $t.floor.is_some(), odd) {
+            (0..=3, false, false) => drive::<3, false, false>($t, $input),
+            (0..=3, true, false) => drive::<3, true, false>($t, $input),
+            (4..=5, false, false) => drive::<5, false, false>($t, $input),
+            (4..=5, true, false) => drive::<5, true, false>($t, $input),
+            (6..=7, false, false) => drive::<7, false, false>($t, $input),
+            (6..=7, true, false) => drive::<7, true, false>($t, $input),
+            (_, false, false) => drive::<15, false, false>($t, $input),
+            (_, true, false) => drive::<15, true, false>($t, $input),
+            (_, floor, true) => {
+                if floor {
+                    drive::<15, true, true>($t, $input)
+                } else {
+                    drive::<15, false, true>($t, $input)
+                }
+            }
         }
     }};
 }
@@ -266,12 +279,12 @@ macro_rules! by_need {
 ///
 /// `$p - W .. $p + CHUNK` must be readable (the caller's `unsafe` block).
 macro_rules! chunk {
-    ($v:ident, $p:ident, $k:tt, $floor:tt) => {{
+    ($v:ident, $p:ident, $k:tt, $floor:tt, $odd:tt) => {{
         let mut err = splat(0);
         let mut before = load($p.sub(W));
         for j in (0..CHUNK).step_by(W) {
             let cur = load($p.add(j));
-            err = or(err, block::<$k, $floor>($v, cur, before));
+            err = or(err, block::<$k, $floor, $odd>($v, cur, before));
             before = cur;
         }
         err

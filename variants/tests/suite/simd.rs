@@ -250,6 +250,74 @@ fn codecs_without_simd_tables_say_so() {
     }
 }
 
+/// The fourth table (`cur_low`) and the continuation comparison
+/// (`continuation_end`), which no built-in codec derives, run in their own
+/// instantiation of the kernels: utf8's checks restated with each (an all-ones
+/// fourth table; bit 7 cleared and continuation units told by comparison)
+/// must flag exactly what utf8's own do, in every chunk.
+#[test]
+fn the_fourth_table_and_the_continuation_comparison_check_the_same() {
+    let utf8 = registry::find("utf8").unwrap();
+    let dfa = utf8.dfa();
+    let plain = *dfa.simd().unwrap();
+    let mut low = plain;
+    low.cur_low = Some([0xFF; 16]);
+    let mut compared = plain;
+    for row in [&mut compared.prev_high, &mut compared.prev_low, &mut compared.cur_high] {
+        for cell in row.iter_mut() {
+            *cell &= 0x7F;
+        }
+    }
+    compared.continuation_end = Some(0xC0);
+    let mut both = compared;
+    both.cur_low = Some([0xFF; 16]);
+    for t in [low, compared, both] {
+        assert_eq!(t.check(), Ok(()));
+        let mut flagged = 0;
+        at_every_offset(utf8, |input| {
+            let formula = reference::first_error(&t, input);
+            assert_eq!(formula, reference::first_error(&plain, input), "formula on {input:02X?}");
+            flagged += usize::from(formula.is_some());
+            for isa in isas() {
+                let chunk = formula.map_or(Ok(()), |at| Err(at / 64 * 64));
+                assert_eq!(placemat_codec::simd::validate(isa, &t, input), chunk, "{isa:?} on {input:02X?}");
+            }
+        });
+        assert!(flagged > 0);
+    }
+}
+
+/// A codec whose forbidden pairs need the fourth table: its two-unit form
+/// starts at 88, so `C2 80`-`C2 87` are invalid and `C2 88` is not, a
+/// boundary inside the current unit's high nibble after a lead no floor can
+/// serve. Its derived tables use `cur_low`, and every kernel agrees with the
+/// scalar validator on every input of one and two units and on random text.
+#[test]
+fn a_codec_whose_checks_need_the_fourth_table() {
+    let codec = placemat_compiler::LoadedCodec::from_text(
+        r#"pub Low { name: "low", value: u32, range: 0 ..= 0x7FF, exclude: [0x80 ..= 0x87], layout: shortest,
+                 forms: { 0x00 ..= 0x7F => "0xxxxxxx", 0x80 ..= 0x7FF => "110xxxxx 10xxxxxx" } }"#,
+    )
+    .unwrap();
+    let dfa = codec.dfa();
+    let t = *dfa.simd().expect("local");
+    assert!(t.cur_low.is_some() && t.floor.is_none(), "{t:?}");
+    for a in 0..=255u8 {
+        check(&dfa, &[a]);
+        for b in 0..=255u8 {
+            check(&dfa, &[a, b]);
+        }
+    }
+    let mut rng = corpus::Rng::new(21);
+    let units = [0x41, 0xC2, 0xC3, 0xDF, 0x80, 0x87, 0x88, 0xBF];
+    for len in [1, 63, 64, 65, 130, 200] {
+        for _ in 0..200 {
+            let input: Vec<u8> = (0..len).map(|_| units[rng.below(units.len())]).collect();
+            check(&dfa, &input);
+        }
+    }
+}
+
 #[test]
 fn these_checks_catch_a_table_with_one_class_missing() {
     // Without the class of surrogates (ED A0-BF), the formula accepts
