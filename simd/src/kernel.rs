@@ -151,8 +151,9 @@ macro_rules! kernel {
                     seen = unsafe { high_of(p) };
                 }
                 // An all-ASCII chunk only needs the sequence before it complete
-                // (in valid text it always is: the test is predicted), and so
-                // do the ASCII chunks after it, in a loop of their own.
+                // (in valid text it always is: the test is predicted); the ASCII
+                // chunks after it need nothing and are skipped in a loop of
+                // their own.
                 if t.ascii && !any_high(seen) {
                     if any(pending) {
                         return Err(off);
