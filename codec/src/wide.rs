@@ -168,9 +168,7 @@ impl WideRuns {
         }
         outside == 0
     }
-}
 
-impl WideRuns {
     /// [`WideRuns::block`] for 16-bit units, compared as 16-bit numbers: twice
     /// the units per vector compare (the ranges, which `Dfa::new` checks lie
     /// in `0..=FFFF` for 16-bit units, are clamped to it all the same).

@@ -254,7 +254,9 @@ fn codecs_without_simd_tables_say_so() {
 /// (`continuation_end`), which no built-in codec derives, run in their own
 /// instantiation of the kernels: utf8's checks restated with each (an all-ones
 /// fourth table; bit 7 cleared and continuation units told by comparison)
-/// must flag exactly what utf8's own do, in every chunk.
+/// must flag exactly what utf8's own do, in every chunk. An all-ones table
+/// cannot show which nibble the fourth lookup reads: the next test, whose
+/// checks need that table, does.
 #[test]
 fn the_fourth_table_and_the_continuation_comparison_check_the_same() {
     let utf8 = registry::find("utf8").unwrap();
