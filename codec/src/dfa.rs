@@ -646,15 +646,25 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// SIMD tables whose continuation units all carry the same payload bits
     /// ([`Facts::continuation_bits`]), blocks of 16 KiB are validated by SIMD and
     /// decoded without checks (the `unchecked` module); from the first block that
-    /// fails, and for other codecs, the table decoder. Slower than the table
-    /// decoder's two walks on this project's machines (`papers/benchmarks.md`,
-    /// `simd-unchecked`), so not the default.
+    /// fails, and for other codecs, the table decoder. Where
+    /// [`Dfa::decoding_shape`] is `Some` (the UTF-8 family), each block's values
+    /// come from the SIMD decoding kernel, up to four per step, and this is the
+    /// fastest decoder of the project (`papers/benchmarks.md`, `simd-unchecked`);
+    /// elsewhere a scalar loop decodes the blocks.
     pub fn decode_validated_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
         match unchecked::decode_into(self, input, out) {
             Ok(()) => Ok(()),
             Err(from) => walk::decode_into(self, &input[from..], out)
                 .map_err(|e| DecodeError::new(from + e.valid_up_to(), e.error_len())),
         }
+    }
+
+    /// How the SIMD decoding kernel reads this codec's values
+    /// ([`Shape`](crate::simd::Shape)): `Some` for a codec with SIMD tables whose
+    /// continuation units are one run, each carrying 6 bits of itself, and
+    /// whose leads of each length are worth themselves less one base.
+    pub fn decoding_shape(&self) -> Option<crate::simd::Shape> {
+        unchecked::shape(self)
     }
 }
 

@@ -7,8 +7,11 @@
 //! assert_eq!(u64::from_u64_lossy(1 << 40), 1 << 40);
 //! ```
 
+use alloc::vec::Vec;
 use core::fmt::{Debug, Display, LowerHex, UpperHex};
 use core::hash::Hash;
+
+use crate::simd::{Isa, Shape};
 
 /// An unsigned integer a codec decodes to and encodes from.
 ///
@@ -28,10 +31,17 @@ pub trait Value:
     fn from_u64_lossy(v: u64) -> Self;
     /// Narrows from `u64`, or `None` if the value does not fit.
     fn from_u64(v: u64) -> Option<Self>;
+    /// Appends the values of a prefix of `input`, which the SIMD validator has
+    /// passed, with the SIMD decoding kernel (`placemat_simd::decode_u32`);
+    /// returns the units taken: 0 when the kernel writes no such words.
+    fn decode_simd(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<Self>) -> usize {
+        let _ = (isa, shape, input, out);
+        0
+    }
 }
 
 macro_rules! impl_value {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $decode:ident),*) => {$(
         impl Value for $t {
             const BITS: u32 = <$t>::BITS;
             const REPLACEMENT: Self = 0xFFFD;
@@ -47,8 +57,11 @@ macro_rules! impl_value {
             fn from_u64(v: u64) -> Option<Self> {
                 <$t>::try_from(v).ok()
             }
+            fn decode_simd(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<Self>) -> usize {
+                crate::simd::$decode(isa, shape, input, out)
+            }
         }
     )*};
 }
 
-impl_value!(u32, u64);
+impl_value!(u32 => decode_u32, u64 => decode_u64);

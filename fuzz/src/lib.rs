@@ -202,9 +202,29 @@ pub fn simd(data: &[u8]) {
         let chunk = placemat_codec::simd::validate(isa, t, input);
         assert_eq!(chunk, flagged.map_or(Ok(()), |at| Err(at / 64 * 64)), "{isa:?} chunk on {input:02X?}");
     }
+    decoding_behind_simd(&dfa, input);
     if codec.info().name == "utf8" {
         let std = std::str::from_utf8(input).map(drop).map_err(|e| (e.valid_up_to(), e.error_len()));
         assert_eq!(expected.map_err(|e| (e.valid_up_to(), e.error_len())), std, "utf8 on {input:02X?}");
+    }
+}
+
+/// Decoding behind SIMD validation against the table decoder, and the
+/// decoding kernel on its own: on any input it stays in bounds, and on valid
+/// input it writes the table decoder's values.
+fn decoding_behind_simd(dfa: &placemat_codec::dfa::Dfa<&[u32], &[u64]>, input: &[u8]) {
+    let (mut fast, mut table) = (Vec::<u64>::new(), Vec::<u64>::new());
+    let got = dfa.decode_validated_into(input, &mut fast);
+    assert_eq!(got, dfa.decode_into(input, &mut table), "decode_validated_into on {input:02X?}");
+    assert_eq!(fast, table, "decode_validated_into on {input:02X?}");
+    let (Some(shape), Some(isa)) = (dfa.decoding_shape(), placemat_codec::simd::Isa::detect()) else { return };
+    let mut kernel = Vec::new();
+    let taken = placemat_codec::simd::decode_u64(isa, &shape, input, &mut kernel);
+    assert!(taken <= input.len() && kernel.len() <= taken, "kernel bounds on {input:02X?}");
+    if got.is_ok() {
+        table.clear();
+        dfa.decode_into(&input[..taken], &mut table).expect("a prefix at a value boundary");
+        assert_eq!(kernel, table, "kernel on {input:02X?}");
     }
 }
 

@@ -4,8 +4,11 @@
 //! adjacent units and by how many continuation units each lead unit requires.
 //! `placemat-compiler` proves that a codec is local and derives its [`Tables`];
 //! this crate runs one kernel over them, written once and instantiated for SSE4.1,
-//! AVX2 and NEON. All the crate's `unsafe` code is here, in `x86.rs`, `neon.rs`,
-//! the shared `kernel.rs`, and the calls into them in `dispatch.rs`.
+//! AVX2 and NEON. Input that passed, if its units make values as UTF-8's do
+//! (a [`Shape`]), decodes with the kernel of [`decode_u32`] (x86-64). All the
+//! project's `unsafe` code is in this crate: `x86.rs`, `neon.rs`, the shared
+//! `kernel.rs` and `decode_x86.rs`, and the calls into them in `dispatch.rs`
+//! and `decode.rs`.
 //!
 //! Validating strict UTF-8 with the tables the compiler derives for it (printed
 //! here as data):
@@ -68,6 +71,11 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+extern crate alloc;
+
+mod decode;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod decode_x86;
 mod dispatch;
 #[cfg(any(
     all(target_arch = "x86_64", target_feature = "sse2"),
@@ -84,6 +92,7 @@ mod tables;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86;
 
+pub use decode::{decode_u32, decode_u64, Shape};
 pub use dispatch::{validate, Isa};
 pub use tables::Tables;
 

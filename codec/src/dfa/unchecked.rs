@@ -9,13 +9,19 @@
 //! decoded here. The first block that fails goes to the table decoder, which
 //! finds the exact error.
 //!
+//! Where the codec has a [`Shape`] (continuation units worth themselves less
+//! one base, leads of each length likewise), the SIMD decoding kernel of
+//! `placemat-simd` takes each block but for its last units, four values per
+//! step; the scalar loop here takes the rest, and every block of codecs
+//! without a shape.
+//!
 //! [`Facts::continuation_bits`]: super::Facts::continuation_bits
 //! [`Tables::thresholds`]: crate::simd::Tables::thresholds
 
 use alloc::vec::Vec;
 
 use super::{Dfa, DEAD};
-use crate::simd::{self, Isa, Tables};
+use crate::simd::{self, Isa, Shape, Tables};
 use crate::Value;
 
 /// Input validated and decoded at a time.
@@ -37,6 +43,7 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
         return Err(0);
     }
     let leads = Leads::of(dfa, t);
+    let shape = shape(dfa);
     let mut from = 0;
     while from < input.len() {
         let mut end = (from + BLOCK).min(input.len());
@@ -49,10 +56,41 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
         if end == from || simd::validate(isa, t, block).is_err() {
             return Err(from);
         }
-        leads.decode(block, bits, (!dfa.facts.byte_digits).then_some(&dfa.digits), t, out);
+        let taken = shape.map_or(0, |shape| V::decode_simd(isa, &shape, block, out));
+        leads.decode(&block[taken..], bits, (!dfa.facts.byte_digits).then_some(&dfa.digits), t, out);
         from = end;
     }
     Ok(())
+}
+
+/// The SIMD decoding kernel's view of a codec with SIMD tables, 6-bit
+/// continuation payload and byte digits: its continuation units one run of at most 64 from a
+/// multiple of 64 (so each is worth itself less the first), and the leads of
+/// each length worth themselves less one base. `None` otherwise.
+pub(super) fn shape<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>) -> Option<Shape> {
+    let t = dfa.simd.as_ref()?;
+    if dfa.facts.continuation_bits != 6 || !dfa.facts.byte_digits {
+        return None;
+    }
+    let continuation: Vec<u8> = (0..=255u8).filter(|&u| t.is_continuation(u)).collect();
+    let (&first, &last) = (continuation.first()?, continuation.last()?);
+    if first % 64 != 0 || usize::from(last - first) + 1 != continuation.len() {
+        return None;
+    }
+    let mut lead_base = [None; 16];
+    for u in 0..=255u8 {
+        let tr = dfa.transition(dfa.start(), u);
+        if tr.next == DEAD {
+            continue;
+        }
+        let payload = u & ((1u16 << tr.payload_bits) - 1) as u8;
+        let base = lead_base.get_mut(usize::from(t.level(u)) + 1)?.get_or_insert(u - payload);
+        if *base != u - payload {
+            return None;
+        }
+    }
+    let shape = Shape { continuation: (first, last), lead_base: lead_base.map(|b| b.unwrap_or(0)) };
+    shape.check().ok().map(|()| shape)
 }
 
 /// For every lead: the units in its sequence (above bit 8) and its payload.

@@ -402,6 +402,36 @@ fn decoding_behind_simd_validation_agrees_with_the_table_decoder() {
             let got = dfa.decode_validated_into(&input, &mut fast);
             assert_eq!(got, dfa.decode_into(&input, &mut table), "{} round {round}", codec.info().name);
             assert_eq!(fast, table, "{} round {round}", codec.info().name);
+            // The kernel writes 32-bit words for codecs whose values fit them.
+            if info.value_bits <= 32 {
+                let mut narrow = Vec::<u32>::new();
+                assert_eq!(dfa.decode_validated_into(&input, &mut narrow), got, "{} round {round}", info.name);
+                assert!(narrow.iter().map(|&v| u64::from(v)).eq(fast.iter().copied()), "{} round {round}", info.name);
+            }
         }
+    }
+}
+
+/// The SIMD decoding kernel takes the UTF-8 family whole (but for its last
+/// units) and agrees with the table decoder; no other codec has its shape.
+#[test]
+fn the_decoding_kernel_reads_the_utf8_family() {
+    let shaped: Vec<String> = registry::all()
+        .iter()
+        .filter(|c| c.dfa().decoding_shape().is_some())
+        .map(|c| c.info().name.to_string())
+        .collect();
+    assert_eq!(shaped, ["utf8", "fss-utf-plan9", "ken-draft", "utf8-ext36", "utf8-ext42"]);
+    let Some(isa) = Isa::detect() else { return };
+    for codec in registry::all().iter().filter(|c| c.dfa().decoding_shape().is_some()) {
+        let mut bytes = Vec::new();
+        for &v in &corpus::by_name("random-lengths").unwrap().text[..5000] {
+            codec.encode_push(u64::from(v), &mut bytes).unwrap();
+        }
+        let (mut fast, mut table) = (Vec::new(), Vec::<u64>::new());
+        let taken = placemat_codec::simd::decode_u64(isa, &codec.dfa().decoding_shape().unwrap(), &bytes, &mut fast);
+        assert!(taken + 80 > bytes.len(), "{}: {taken} of {}", codec.info().name, bytes.len());
+        codec.dfa().decode_into(&bytes[..taken], &mut table).unwrap();
+        assert_eq!(fast, table, "{}", codec.info().name);
     }
 }
