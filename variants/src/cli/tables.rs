@@ -16,8 +16,34 @@ pub fn run(codec: &dyn DynCodec, as_dot: bool, out: &mut dyn Write) -> CliResult
     let text = if as_dot {
         dot(name, &automaton)
     } else {
-        listing(name, &automaton) + &placemat_compiler::automaton::local::text::listing(&automaton.local)
+        listing(name, &automaton)
+            + &placemat_compiler::automaton::local::text::listing(&automaton.local)
+            + &decoding_kernel(codec)
     };
     out.write_all(text.as_bytes())?;
     Ok(())
+}
+
+/// Whether decoding behind SIMD validation runs the SIMD decoding kernel, and
+/// the shape it reads (`Dfa::decoding_shape`).
+fn decoding_kernel(codec: &dyn DynCodec) -> String {
+    let Some(shape) = codec.dfa().decoding_shape() else {
+        return if codec.dfa().simd().is_some() {
+            "SIMD decoding kernel: no; it needs one run of continuation units of 6 bits, each \
+             worth itself less the first, one base for the leads of each length, and no bias\n"
+                .to_string()
+        } else {
+            String::new()
+        };
+    };
+    let (first, last) = shape.continuation;
+    let bases: Vec<String> = (1..16)
+        .filter(|&n| (0..=255u8).any(|u| codec.dfa().simd().is_some_and(|t| t.level(u) + 1 == n as u8)))
+        .map(|n| format!("{n}: {:02X}", shape.lead_base[n]))
+        .collect();
+    format!(
+        "SIMD decoding kernel: yes; continuation units {first:02X}-{last:02X}, each worth itself less {first:02X}; \
+         leads worth themselves less, by sequence length: {}\n",
+        bases.join(", ")
+    )
 }

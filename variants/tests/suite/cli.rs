@@ -153,6 +153,32 @@ fn tables_report_12_classes_and_9_states() {
     assert!(dot.contains("s1 -> s3 [label=\"E0 /4\"]"), "{dot}");
 }
 
+/// `tables` says whether decoding behind SIMD validation has the SIMD
+/// decoding kernel, and with which bases.
+#[test]
+fn tables_say_whether_the_simd_decoding_kernel_reads_the_codec() {
+    let out = text(ok(&["tables", "utf8"], b""));
+    assert!(out.contains("SIMD decoding kernel: yes; continuation units 80-BF, each worth itself less 80"), "{out}");
+    assert!(out.contains("by sequence length: 1: 00, 2: C0, 3: E0, 4: F0\n"), "{out}");
+    let plan9 = text(ok(&["tables", "fss-utf-plan9"], b""));
+    assert!(plan9.contains("4: F0, 5: F8, 6: FC\n"), "{plan9}");
+    // A local codec with a biased form: checked by SIMD, decoded without the kernel.
+    let dir = std::env::temp_dir().join(format!("placemat-cli-kernel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("biased.placemat");
+    std::fs::write(
+        &spec,
+        r#"pub Biased { name: "biased", summary: "a biased two-unit form", unit: byte, value: u32,
+            layout: explicit, range: 0 ..= 0x5FF,
+            forms: { 0 ..= 0x7F => "0xxxxxxx", 0x80 ..= 0x3FF => "1100xxxx 10xxxxxx",
+                     0x400 ..= 0x5FF bias 0x400 => "11010xxx 10xxxxxx" } }"#,
+    )
+    .unwrap();
+    let out = text(ok(&["tables", "--spec", spec.to_str().unwrap()], b""));
+    assert!(out.contains("SIMD validation") && out.contains("SIMD decoding kernel: no;"), "{out}");
+    assert!(!text(ok(&["tables", "cesu8"], b"")).contains("SIMD decoding"));
+}
+
 #[test]
 fn spec_runs_the_same_tables_as_the_built_in_codec() {
     assert_eq!(ok(&["tables", "--spec", SPEC], b""), ok(&["tables", "utf8"], b""));
