@@ -90,9 +90,11 @@
 //! # The walkers
 //!
 //! [`Dfa::step`] (and its checked and big-integer forms) decodes one sequence;
-//! [`Dfa::validate`] runs the shift rows, [`Dfa::decode_into`] the expanded,
-//! direct or class-compressed table, both through one driver that walks two parts of the
-//! input side by side (the `lockstep` module).
+//! [`Dfa::validate_scalar`] runs the shift rows, [`Dfa::decode_table_into`] the
+//! expanded, direct or class-compressed table, both through one driver that walks
+//! two parts of the input side by side (the `lockstep` module). For codecs whose
+//! validity is local, [`Dfa::validate`] runs the SIMD validator, and
+//! [`Dfa::decode_into`] decodes behind it (the `unchecked` module).
 //!
 //! # Lineage
 //! The layout (class map + premultiplied transition rows, dead state 0) follows
@@ -310,6 +312,8 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     places: Option<B>,
     radices: Option<B>,
     simd: Option<crate::simd::Tables>,
+    /// What decoding behind SIMD validation reads, derived when built.
+    unchecked: Option<unchecked::Unchecked>,
     pending: T,
     stride: usize,
     facts: Facts,
@@ -335,6 +339,7 @@ impl Dfa<&'static [u32], &'static [u64]> {
             places: parts.places,
             radices: parts.radices,
             simd: parts.simd,
+            unchecked: unchecked::Unchecked::of(&parts, stride),
             pending: parts.pending,
             stride,
             facts: parts.facts,
@@ -359,6 +364,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             places: parts.places.map(<[u64]>::to_vec),
             radices: parts.radices.map(<[u64]>::to_vec),
             simd: parts.simd,
+            unchecked: unchecked::Unchecked::of(&parts, stride),
             pending: parts.pending.to_vec(),
             stride,
             facts: parts.facts,
@@ -380,6 +386,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             places: self.places.as_ref().map(|x| x.as_ref()),
             radices: self.radices.as_ref().map(|x| x.as_ref()),
             simd: self.simd,
+            unchecked: self.unchecked,
             pending: self.pending.as_ref(),
             stride: self.stride,
             facts: self.facts,
@@ -634,23 +641,31 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         self.rescued(input, None::<&mut Vec<u64>>, |rest, _| lockstep::validate(walker, &self.facts.cuts(), rest))
     }
 
-    /// Appends the values of `input` to `out`: the table decoder's bulk loop, two
-    /// walks side by side over pairs of chunks, reading the expanded table when
-    /// there is one (the `walk` module's docs have the details). On error, the
-    /// values before it have been appended.
+    /// Appends the values of `input` to `out` (on error, those before it):
+    /// [`Dfa::decode_validated_into`] where [`Dfa::decoding_shape`] is `Some`,
+    /// else the table decoder ([`Dfa::decode_table_into`]).
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
+        if self.decoding_shape().is_some() {
+            self.decode_validated_into(input, out)
+        } else {
+            walk::decode_into(self, input, out)
+        }
+    }
+
+    /// The table decoder: its bulk loop, two walks side by side over pairs of
+    /// chunks, reading the expanded table when there is one (the `walk`
+    /// module's docs have the details). On error, the values before it have
+    /// been appended.
+    pub fn decode_table_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
         walk::decode_into(self, input, out)
     }
 
-    /// [`Dfa::decode_into`] with SIMD validation in front: for a codec with
+    /// [`Dfa::decode_table_into`] with SIMD validation in front: for a codec with
     /// SIMD tables whose continuation units all carry the same payload bits
     /// ([`Facts::continuation_bits`]), blocks of 16 KiB are validated by SIMD and
-    /// decoded without checks (the `unchecked` module); from the first block that
-    /// fails, and for other codecs, the table decoder. Where
-    /// [`Dfa::decoding_shape`] is `Some` (the UTF-8 family), each block's values
-    /// come from the SIMD decoding kernel, up to four per step, and this is the
-    /// fastest decoder of the project (`papers/benchmarks.md`, `simd-unchecked`);
-    /// elsewhere a scalar loop decodes the blocks.
+    /// decoded without checks (the `unchecked` module: by the SIMD decoding
+    /// kernel where [`Dfa::decoding_shape`] is `Some`); from the first block
+    /// that fails, and for other codecs, the table decoder.
     pub fn decode_validated_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
         match unchecked::decode_into(self, input, out) {
             Ok(()) => Ok(()),
@@ -664,7 +679,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// continuation units are one run, each carrying 6 bits of itself, and
     /// whose leads of each length are worth themselves less one base.
     pub fn decoding_shape(&self) -> Option<crate::simd::Shape> {
-        unchecked::shape(self)
+        self.unchecked.and_then(|u| u.shape)
     }
 }
 

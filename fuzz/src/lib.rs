@@ -215,7 +215,7 @@ pub fn simd(data: &[u8]) {
 fn decoding_behind_simd(dfa: &placemat_codec::dfa::Dfa<&[u32], &[u64]>, input: &[u8]) {
     let (mut fast, mut table) = (Vec::<u64>::new(), Vec::<u64>::new());
     let got = dfa.decode_validated_into(input, &mut fast);
-    assert_eq!(got, dfa.decode_into(input, &mut table), "decode_validated_into on {input:02X?}");
+    assert_eq!(got, dfa.decode_table_into(input, &mut table), "decode_validated_into on {input:02X?}");
     assert_eq!(fast, table, "decode_validated_into on {input:02X?}");
     let (Some(shape), Some(isa)) = (dfa.decoding_shape(), placemat_codec::simd::Isa::detect()) else { return };
     let mut kernel = Vec::new();
@@ -223,7 +223,7 @@ fn decoding_behind_simd(dfa: &placemat_codec::dfa::Dfa<&[u32], &[u64]>, input: &
     assert!(taken <= input.len() && kernel.len() <= taken, "kernel bounds on {input:02X?}");
     if got.is_ok() {
         table.clear();
-        dfa.decode_into(&input[..taken], &mut table).expect("a prefix at a value boundary");
+        dfa.decode_table_into(&input[..taken], &mut table).expect("a prefix at a value boundary");
         assert_eq!(kernel, table, "kernel on {input:02X?}");
     }
 }

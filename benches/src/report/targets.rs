@@ -84,10 +84,14 @@ const WHY_ASCII: &str = "On pure ASCII both sides only test words for high bits:
     machine the ratio moves by 10-15 % from run to run.";
 const WHY_TABLE: &str = "The table decoder runs two walks over pairs of chunks and reads the expanded \
     table (one load and one `or` per unit) with branch-free output; Hoehrmann's C decoder is one walk \
-    with a completion branch. On text of long sequences only (Chinese, random scalars) that branch is \
-    perfectly predicted and the C loop is bound by its load chain, while ours is bound by micro-op \
-    throughput (about a dozen per unit per walk): the margin there is 20-30 % and moves with the \
-    machine's load.";
+    with a completion branch, which on text of long sequences only (Chinese, random scalars) is \
+    perfectly predicted. Profiled on Chinese (`perf record` on `decode/table/chinese`, `perf \
+    annotate`): the pair loop is 41 instructions per two units, and for want of registers the second \
+    walk's state and value live on the stack, so its state passes through a store and a reload on \
+    every unit (the reload's `add` holds 18 % of the loop's samples): the second walk's chain is about \
+    twice as long as the first's. Copying both walks into locals for the loop measured no change. \
+    Decoding behind SIMD validation (`simd-unchecked`, what `decode_into` runs for this codec) is \
+    the fast decoder for this text.";
 const WHY_BRANCHING: &str = "`chars()` decodes a `&str` already known to be valid: per character it reads \
     the units and assembles the bits, with one branch on the length. The generated branching decoder \
     validates as it decodes: it picks the form by the first unit, checks the other units' fixed bits \
@@ -97,6 +101,12 @@ const WHY_BRANCHING: &str = "`chars()` decodes a `&str` already known to be vali
     `chars()`: the `std` row of the decode table) it is ahead on every corpus. Matching `chars()` on \
     multi-unit text would take SIMD validation in front of an unchecked decoder, which is not a \
     branching decoder any more.";
+const WHY_FAST: &str = "Decoding behind SIMD validation validates 16 KiB blocks with the SIMD \
+    kernel, then decodes each with the SIMD decoding kernel (`placemat-simd`'s `decode.rs`): marks of \
+    the units that are no continuation, 64 at a time, pick per step a shuffle that gathers up to four \
+    values' units into 32-bit lanes, two multiply-adds weigh them, and one subtraction per lane takes \
+    off what the leads' and continuations' tag bits added. Four values of three units (or of four) in \
+    a row take a fixed step without the table, and 16 single units are widened at once.";
 const WHY_ENCODER: &str = "The generated encoder picks the form by its upper bound and checks the \
     excluded range only inside the form it concerns, which is what `String::push` does for a `char` \
     minus the checks a `char` makes unnecessary; the two run within a few per cent of each other, and \
@@ -193,6 +203,16 @@ fn utf8_targets() -> Vec<Target> {
             1.0,
             &ALL,
             WHY_BRANCHING,
+        ),
+        t(
+            "decode-fast-path",
+            "decoding behind SIMD validation (utf8) >= 1.0x str::chars() on every corpus",
+            "decode",
+            "simd-unchecked",
+            "std-chars",
+            1.0,
+            &ALL,
+            WHY_FAST,
         ),
         t(
             "encode",

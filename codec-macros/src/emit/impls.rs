@@ -88,9 +88,10 @@ fn info(model: &Model) -> syn::Result<TokenStream> {
     })
 }
 
-/// The table decoder's `decode_into`: the bulk walker (values unmapped after),
-/// or nothing for unbounded codecs, whose values may outgrow the accumulator and
-/// are decoded step by step, checked.
+/// `decode_into` through `Dfa::decode_into` (decoding behind SIMD validation
+/// where the SIMD decoding kernel reads the codec, else the table decoder's
+/// bulk walker; values unmapped after), or nothing for unbounded codecs, whose
+/// values may outgrow the accumulator and are decoded step by step, checked.
 fn decode_into(model: &Model, names: &Names) -> TokenStream {
     let value_ty = &names.value;
     let body = if !model.is_bounded() {

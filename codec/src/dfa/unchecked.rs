@@ -20,7 +20,7 @@
 
 use alloc::vec::Vec;
 
-use super::{Dfa, DEAD};
+use super::{Dfa, Parts, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::simd::{self, Isa, Shape, Tables};
 use crate::Value;
 
@@ -38,12 +38,13 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     out: &mut Vec<V>,
 ) -> Result<(), usize> {
     let bits = u32::from(dfa.facts.continuation_bits);
-    let (Some(t), Some(isa)) = (dfa.simd.as_ref(), Isa::detect()) else { return Err(0) };
-    if bits == 0 || input.len() < MIN_INPUT {
+    let (Some(t), Some(u), Some(isa)) = (dfa.simd.as_ref(), dfa.unchecked.as_ref(), Isa::detect()) else {
+        return Err(0);
+    };
+    if input.len() < MIN_INPUT {
         return Err(0);
     }
-    let leads = Leads::of(dfa, t);
-    let shape = shape(dfa);
+    let (leads, shape) = (&u.leads, u.shape);
     let mut from = 0;
     while from < input.len() {
         let mut end = (from + BLOCK).min(input.len());
@@ -63,52 +64,81 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     Ok(())
 }
 
-/// The SIMD decoding kernel's view of a codec with SIMD tables, 6-bit
-/// continuation payload and byte digits: its continuation units one run of at most 64 from a
-/// multiple of 64 (so each is worth itself less the first), and the leads of
-/// each length worth themselves less one base. `None` otherwise.
-pub(super) fn shape<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>) -> Option<Shape> {
-    let t = dfa.simd.as_ref()?;
-    if dfa.facts.continuation_bits != 6 || !dfa.facts.byte_digits {
-        return None;
-    }
-    let continuation: Vec<u8> = (0..=255u8).filter(|&u| t.is_continuation(u)).collect();
-    let (&first, &last) = (continuation.first()?, continuation.last()?);
-    if first % 64 != 0 || usize::from(last - first) + 1 != continuation.len() {
-        return None;
-    }
-    let mut lead_base = [None; 16];
-    for u in 0..=255u8 {
-        let tr = dfa.transition(dfa.start(), u);
-        if tr.next == DEAD {
-            continue;
-        }
-        let payload = u & ((1u16 << tr.payload_bits) - 1) as u8;
-        let base = lead_base.get_mut(usize::from(t.level(u)) + 1)?.get_or_insert(u - payload);
-        if *base != u - payload {
+/// What decoding behind SIMD validation reads of a codec, derived once when
+/// its table is built ([`Dfa::new`], [`Dfa::from_static`]): the leads, and
+/// the SIMD decoding kernel's [`Shape`] where it has one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Unchecked {
+    leads: Leads,
+    pub(crate) shape: Option<Shape>,
+}
+
+impl Unchecked {
+    /// For a codec with SIMD tables whose continuation units carry a common
+    /// payload ([`super::Facts::continuation_bits`]), else `None`. The shape
+    /// needs 6-bit continuation payload, byte digits, continuation units one
+    /// run of at most 64 from a multiple of 64 (so each is worth itself less
+    /// the first), and the leads of each length worth themselves less one base.
+    pub(crate) const fn of(p: &Parts<'_>, stride: usize) -> Option<Unchecked> {
+        let Some(t) = &p.simd else { return None };
+        if p.facts.continuation_bits == 0 {
             return None;
         }
+        let mut leads = [1u16 << 8; 256];
+        let (mut base, mut seen) = ([0u8; 16], [false; 16]);
+        let mut shaped = p.facts.continuation_bits == 6 && p.facts.byte_digits;
+        let mut u = 0;
+        while u < 256 {
+            let e = p.transitions[stride + p.classes[u] as usize];
+            if e & STATE_MASK != DEAD as u32 {
+                let payload = p.digits[u] as u16 & ((1u16 << ((e >> BITS_SHIFT) & 0xF)) - 1);
+                let n = t.level(u as u8) as usize + 1;
+                leads[u] = (n as u16) << 8 | payload;
+                let b = (u as u16).wrapping_sub(payload) as u8;
+                if n >= 16 || seen[n] && base[n] != b {
+                    shaped = false;
+                } else {
+                    (base[n], seen[n]) = (b, true);
+                }
+            }
+            u += 1;
+        }
+        let shape = match continuation_run(t) {
+            Some(continuation) if shaped => Some(Shape { continuation, lead_base: base }),
+            _ => None,
+        };
+        let shape = match shape {
+            Some(s) if s.check().is_ok() => Some(s),
+            _ => None,
+        };
+        Some(Unchecked { leads: Leads(leads), shape })
     }
-    let shape = Shape { continuation: (first, last), lead_base: lead_base.map(|b| b.unwrap_or(0)) };
-    shape.check().ok().map(|()| shape)
+}
+
+/// The continuation units as one run from a multiple of 64, if they are.
+const fn continuation_run(t: &Tables) -> Option<(u8, u8)> {
+    let (mut first, mut last, mut count) = (0u8, 0u8, 0usize);
+    let mut u = 0;
+    while u < 256 {
+        if t.is_continuation(u as u8) {
+            if count == 0 {
+                first = u as u8;
+            }
+            (last, count) = (u as u8, count + 1);
+        }
+        u += 1;
+    }
+    if count == 0 || first % 64 != 0 || (last - first) as usize + 1 != count {
+        return None;
+    }
+    Some((first, last))
 }
 
 /// For every lead: the units in its sequence (above bit 8) and its payload.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Leads([u16; 256]);
 
 impl Leads {
-    fn of<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>, t: &Tables) -> Leads {
-        let mut leads = [1 << 8; 256];
-        for u in 0..=255u8 {
-            let tr = dfa.transition(dfa.start(), u);
-            if tr.next != DEAD {
-                let payload = u16::from(dfa.digits[usize::from(u)]) & ((1 << tr.payload_bits) - 1);
-                leads[usize::from(u)] = u16::from(t.level(u) + 1) << 8 | payload;
-            }
-        }
-        Leads(leads)
-    }
-
     /// Decodes a block the SIMD validator has passed: the common widths of
     /// continuation payload, with byte digits, as constants (the calls below
     /// are inlined with them).

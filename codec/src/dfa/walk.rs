@@ -1,4 +1,4 @@
-//! The table decoder's walks ([`super::Dfa::decode_into`]), run by the
+//! The table decoder's walks ([`super::Dfa::decode_table_into`]), run by the
 //! [`super::lockstep`] driver.
 //!
 //! A step reads the expanded table when the codec has one (one read and one
@@ -233,7 +233,7 @@ impl<F: Feed, V: Value> lockstep::Walker for Decoding<F, V> {
     }
 }
 
-/// [`Dfa::decode_into`]: picks the feed and runs the driver; where it stops,
+/// [`Dfa::decode_table_into`]: picks the feed and runs the driver; where it stops,
 /// [`Dfa::rescued`] reads on step by step (to the exact error, or past the
 /// pending value the walks do not know about).
 pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(

@@ -77,7 +77,7 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
         "table".into(),
         Box::new(move || {
             let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
-            let _ = codec.dfa().decode_into(bytes, &mut out);
+            let _ = codec.dfa().decode_table_into(bytes, &mut out);
             out.len()
         }),
     ));

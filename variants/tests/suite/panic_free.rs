@@ -272,10 +272,12 @@ fn static_error_lengths<C: Codec + Default>(inputs: &Inputs) -> &'static str {
         assert_error_len(branching.validate(input), &format!("{name} branching validate"), input);
         assert_error_len(C::dfa().validate(input), &format!("{name} tables validate"), input);
         assert_error_len(C::dfa().validate_by_table(input), &format!("{name} validate_by_table"), input);
-        assert_error_len(codec.decode(input).map(drop), &format!("{name} table decode"), input);
+        assert_error_len(codec.decode(input).map(drop), &format!("{name} decode"), input);
         assert_error_len(branching.decode(input).map(drop), &format!("{name} branching decode"), input);
         let mut out: Vec<<C as Encoder>::Value> = Vec::new();
         assert_error_len(C::dfa().decode_into(input, &mut out), &format!("{name} tables decode"), input);
+        out.clear();
+        assert_error_len(C::dfa().decode_table_into(input, &mut out), &format!("{name} table walk decode"), input);
         assert_lossy_len(codec.decode_lossy(input), &format!("{name} table lossy"), input);
         assert_lossy_len(branching.decode_lossy(input), &format!("{name} branching lossy"), input);
         assert_item_spans(codec.items(input), &format!("{name} table items"), input);

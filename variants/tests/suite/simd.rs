@@ -400,7 +400,7 @@ fn decoding_behind_simd_validation_agrees_with_the_table_decoder() {
             }
             let (mut fast, mut table) = (Vec::<u64>::new(), Vec::<u64>::new());
             let got = dfa.decode_validated_into(&input, &mut fast);
-            assert_eq!(got, dfa.decode_into(&input, &mut table), "{} round {round}", codec.info().name);
+            assert_eq!(got, dfa.decode_table_into(&input, &mut table), "{} round {round}", codec.info().name);
             assert_eq!(fast, table, "{} round {round}", codec.info().name);
             // The kernel writes 32-bit words for codecs whose values fit them.
             if info.value_bits <= 32 {
@@ -431,7 +431,13 @@ fn the_decoding_kernel_reads_the_utf8_family() {
         let (mut fast, mut table) = (Vec::new(), Vec::<u64>::new());
         let taken = placemat_codec::simd::decode_u64(isa, &codec.dfa().decoding_shape().unwrap(), &bytes, &mut fast);
         assert!(taken + 80 > bytes.len(), "{}: {taken} of {}", codec.info().name, bytes.len());
-        codec.dfa().decode_into(&bytes[..taken], &mut table).unwrap();
+        codec.dfa().decode_table_into(&bytes[..taken], &mut table).unwrap();
         assert_eq!(fast, table, "{}", codec.info().name);
+        // `decode_into`, which decodes behind SIMD validation for these codecs,
+        // against the table walk over the whole text.
+        let (mut chosen, mut walked) = (Vec::<u64>::new(), Vec::<u64>::new());
+        codec.dfa().decode_into(&bytes, &mut chosen).unwrap();
+        codec.dfa().decode_table_into(&bytes, &mut walked).unwrap();
+        assert_eq!(chosen, walked, "{}", codec.info().name);
     }
 }

@@ -47,7 +47,7 @@ fn check(codec: &dyn DynCodec, plain: &Dfa<Vec<u32>, Vec<u64>>, input: &[u8], wh
     assert!(plain.expanded().is_none() && plain.direct().is_none());
     for (walker, tables) in [(dfa.clone(), "as built"), (plain.as_ref(), "class-compressed")] {
         let mut got = vec![7u64];
-        let result = walker.decode_into(input, &mut got);
+        let result = walker.decode_table_into(input, &mut got);
         assert_eq!(got.remove(0), 7, "{what} ({tables}): the output's earlier values were touched");
         assert_eq!(result, want.1, "{what} ({tables}): error, {} units", input.len());
         assert_eq!(got, want.0, "{what} ({tables}): values before the error");
@@ -161,11 +161,11 @@ fn strict_utf8_matches_std_on_a_whole_corpus_in_both_walks() {
         let text = corpus::by_name(corpus).unwrap().utf8();
         let want: Vec<u32> = std::str::from_utf8(&text).unwrap().chars().map(u32::from).collect();
         let mut got: Vec<u32> = Vec::new();
-        <Utf8 as Codec>::dfa().decode_into(&text, &mut got).unwrap();
+        <Utf8 as Codec>::dfa().decode_table_into(&text, &mut got).unwrap();
         assert_eq!(got, want, "{corpus}, expanded");
         let plain = class_only(&Utf8);
         got.clear();
-        plain.decode_into(&text, &mut got).unwrap();
+        plain.decode_table_into(&text, &mut got).unwrap();
         assert_eq!(got, want, "{corpus}, class-compressed");
         // One error three quarters in: std's position, and the values before it.
         let mut bad = text.clone();
@@ -173,7 +173,7 @@ fn strict_utf8_matches_std_on_a_whole_corpus_in_both_walks() {
         bad[at + 1] = b'!';
         let std = std::str::from_utf8(&bad).unwrap_err();
         got.clear();
-        let err = <Utf8 as Codec>::dfa().decode_into(&bad, &mut got).unwrap_err();
+        let err = <Utf8 as Codec>::dfa().decode_table_into(&bad, &mut got).unwrap_err();
         assert_eq!((err.valid_up_to(), err.error_len()), (std.valid_up_to(), std.error_len()), "{corpus}");
         assert_eq!(got.len(), std::str::from_utf8(&bad[..std.valid_up_to()]).unwrap().chars().count());
     }
