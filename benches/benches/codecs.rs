@@ -268,8 +268,9 @@ fn encode(cr: &mut Criterion) {
 /// `to_utf8` (UTF-16LE bytes in, UTF-8 out), `from_utf8` (UTF-8 in, UTF-16LE
 /// out), `validate` (UTF-16LE bytes). `transcoder` is the CLI's engine
 /// (`placemat_codec::io::Transcoder`, one value at a time through `DynCodec`);
-/// `generated` decodes with one codec's table walker into values and encodes
-/// them with the other's generated encoder.
+/// `generated` decodes with one codec's `decode_into` into values (utf8's
+/// behind SIMD validation, utf16le's the table walker) and encodes them with
+/// the other's generated encoder.
 fn utf16(cr: &mut Criterion) {
     use placemat_codec::io::{ErrorMode, Transcoder};
     use placemat_variants::codecs::{Utf16Le, Utf8};
