@@ -642,10 +642,13 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     }
 
     /// Appends the values of `input` to `out` (on error, those before it):
-    /// [`Dfa::decode_validated_into`] where [`Dfa::decoding_shape`] is `Some`,
-    /// else the table decoder ([`Dfa::decode_table_into`]).
+    /// [`Dfa::decode_validated_into`] where [`Dfa::decoding_shape`] is `Some`
+    /// and the machine runs the SIMD decoding kernel
+    /// ([`decodes_on`](crate::simd::decodes_on)), else the table decoder
+    /// ([`Dfa::decode_table_into`]).
     pub fn decode_into<V: Value>(&self, input: &[u8], out: &mut Vec<V>) -> Result<(), DecodeError> {
-        if self.decoding_shape().is_some() {
+        let kernel = crate::simd::Isa::detect().is_some_and(crate::simd::decodes_on);
+        if kernel && self.decoding_shape().is_some() {
             self.decode_validated_into(input, out)
         } else {
             walk::decode_into(self, input, out)

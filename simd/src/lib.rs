@@ -92,7 +92,7 @@ mod tables;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86;
 
-pub use decode::{decode_u32, decode_u64, Shape};
+pub use decode::{decode_u32, decode_u64, decodes_on, Shape};
 pub use dispatch::{validate, Isa};
 pub use tables::Tables;
 
