@@ -227,6 +227,91 @@ pub trait Decoder {
     }
 }
 
+/// Lossy decoding by restarts, for decoders whose strict bulk loop is faster
+/// than stepping: runs `decode` (with the contract of
+/// [`Decoder::decode_into`]) and at each error appends one U+FFFD and starts
+/// again after the invalid sequence, or stops after a truncated one; the
+/// result is [`Decoder::decode_lossy_into`]'s (rules across values start
+/// again in context 0 after an invalid sequence, as `decode` starts).
+///
+/// ```
+/// use placemat_codec::{decode_lossy_by_restarts, DecodeError};
+/// // A strict "decoder" of ASCII bytes.
+/// let ascii = |input: &[u8], out: &mut Vec<u32>| -> Result<(), DecodeError> {
+///     for (i, &b) in input.iter().enumerate() {
+///         if b >= 0x80 {
+///             return Err(DecodeError::new(i, Some(1)));
+///         }
+///         out.push(u32::from(b));
+///     }
+///     Ok(())
+/// };
+/// let mut out = Vec::new();
+/// decode_lossy_by_restarts(b"a\xFFb", &mut out, ascii);
+/// assert_eq!(out, [0x61, 0xFFFD, 0x62]);
+/// ```
+pub fn decode_lossy_by_restarts<V: Value>(
+    input: &[u8],
+    out: &mut Vec<V>,
+    mut decode: impl FnMut(&[u8], &mut Vec<V>) -> Result<(), DecodeError>,
+) {
+    let mut pos = 0;
+    while pos < input.len() {
+        let Err(e) = decode(&input[pos..], out) else { return };
+        out.push(V::REPLACEMENT);
+        match e.error_len() {
+            Some(len) => pos += e.valid_up_to() + len,
+            None => return,
+        }
+    }
+}
+
+/// Units stepped without an error, after one, before
+/// [`decode_lossy_in_bulk`] hands the input back to the bulk decoder (at
+/// least; the stretch doubles each time the bulk decoder meets an error soon).
+const CALM: usize = 256;
+/// The longest stretch stepped after an error.
+const MAX_CALM: usize = 1 << 16;
+
+/// [`Decoder::decode_lossy_into`] for a decoder whose `decode_into` is a bulk
+/// loop that costs something to start (the table decoder: SIMD validation of
+/// a first block, two walks over chunks): `decode_into` while the input is
+/// clean; after an error, step by step until a stretch of units has passed
+/// without one (and at the start state of context 0), then in bulk again. The
+/// stretch starts at 256 units and doubles whenever the bulk decoder stops
+/// within four stretches, so text with an error every few units costs what
+/// stepping costs, and clean text what the bulk loop costs. The result is the
+/// step-by-step one.
+pub fn decode_lossy_in_bulk<D: Decoder + ?Sized>(decoder: &D, input: &[u8], out: &mut Vec<D::Value>) {
+    let (mut pos, mut calm) = (0, CALM);
+    while pos < input.len() {
+        let Err(e) = decoder.decode_into(&input[pos..], out) else { return };
+        out.push(D::Value::REPLACEMENT);
+        let Some(len) = e.error_len() else { return };
+        calm = if e.valid_up_to() < 4 * calm { (2 * calm).min(MAX_CALM) } else { CALM };
+        pos += e.valid_up_to() + len;
+        let (mut context, mut calm_from) = (0, pos);
+        while pos < input.len() && (pos - calm_from < calm || context != 0) {
+            match decoder.step_in(context, &input[pos..]) {
+                Step::Value { value, len } => {
+                    context = decoder.context_after(&value);
+                    out.push(value);
+                    pos += len;
+                }
+                Step::Invalid { len } => {
+                    (context, calm_from) = (0, pos + len);
+                    out.push(D::Value::REPLACEMENT);
+                    pos += len;
+                }
+                Step::Incomplete => {
+                    out.push(D::Value::REPLACEMENT);
+                    return;
+                }
+            }
+        }
+    }
+}
+
 impl<D: Decoder + ?Sized> Decoder for &D {
     type Value = D::Value;
     #[inline]

@@ -665,7 +665,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
 
     /// [`Dfa::decode_table_into`] with SIMD validation in front: for a codec with
     /// SIMD tables whose continuation units all carry the same payload bits
-    /// ([`Facts::continuation_bits`]), blocks of 16 KiB are validated by SIMD and
+    /// ([`Facts::continuation_bits`]), blocks of up to 16 KiB are validated by SIMD and
     /// decoded without checks (the `unchecked` module: by the SIMD decoding
     /// kernel where [`Dfa::decoding_shape`] is `Some`); from the first block
     /// that fails, and for other codecs, the table decoder.

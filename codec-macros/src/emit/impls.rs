@@ -90,8 +90,9 @@ fn info(model: &Model) -> syn::Result<TokenStream> {
 
 /// `decode_into` through `Dfa::decode_into` (decoding behind SIMD validation
 /// where the SIMD decoding kernel reads the codec, else the table decoder's
-/// bulk walker; values unmapped after), or nothing for unbounded codecs, whose
-/// values may outgrow the accumulator and are decoded step by step, checked.
+/// bulk walker; values unmapped after) and `decode_lossy_into` on it, or
+/// nothing for unbounded codecs, whose values may outgrow the accumulator and
+/// are decoded step by step, checked.
 fn decode_into(model: &Model, names: &Names) -> TokenStream {
     let value_ty = &names.value;
     let body = if !model.is_bounded() {
@@ -116,6 +117,9 @@ fn decode_into(model: &Model, names: &Names) -> TokenStream {
             out: &mut ::placemat_codec::__private::Vec<#value_ty>,
         ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
             #body
+        }
+        fn decode_lossy_into(&self, input: &[u8], out: &mut ::placemat_codec::__private::Vec<#value_ty>) {
+            ::placemat_codec::decode_lossy_in_bulk(self, input, out)
         }
     }
 }
@@ -330,17 +334,9 @@ fn branching_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
                 Self::bulk(input, ::core::option::Option::Some(out))
             }
             fn decode_lossy_into(&self, input: &[u8], out: &mut ::placemat_codec::__private::Vec<#value_ty>) {
-                let mut pos = 0;
-                while pos < input.len() {
-                    let Err(e) = Self::bulk(&input[pos..], ::core::option::Option::Some(out)) else {
-                        return;
-                    };
-                    out.push(<#value_ty as ::placemat_codec::Value>::REPLACEMENT);
-                    match e.error_len() {
-                        ::core::option::Option::Some(len) => pos += e.valid_up_to() + len,
-                        ::core::option::Option::None => return,
-                    }
-                }
+                ::placemat_codec::decode_lossy_by_restarts(input, out, |rest, out| {
+                    Self::bulk(rest, ::core::option::Option::Some(out))
+                })
             }
         }
     }

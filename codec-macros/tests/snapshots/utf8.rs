@@ -471,6 +471,13 @@ impl ::placemat_codec::Decoder for Utf8 {
     ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
         <Self as ::placemat_codec::Codec>::dfa().decode_into(input, out)
     }
+    fn decode_lossy_into(
+        &self,
+        input: &[u8],
+        out: &mut ::placemat_codec::__private::Vec<u32>,
+    ) {
+        ::placemat_codec::decode_lossy_in_bulk(self, input, out)
+    }
 }
 impl ::placemat_codec::Codec for Utf8 {
     type Branching = Utf8Branching;
@@ -1472,17 +1479,10 @@ impl ::placemat_codec::Decoder for Utf8Branching {
         input: &[u8],
         out: &mut ::placemat_codec::__private::Vec<u32>,
     ) {
-        let mut pos = 0;
-        while pos < input.len() {
-            let Err(e) = Self::bulk(&input[pos..], ::core::option::Option::Some(out))
-            else {
-                return;
-            };
-            out.push(<u32 as ::placemat_codec::Value>::REPLACEMENT);
-            match e.error_len() {
-                ::core::option::Option::Some(len) => pos += e.valid_up_to() + len,
-                ::core::option::Option::None => return,
-            }
-        }
+        ::placemat_codec::decode_lossy_by_restarts(
+            input,
+            out,
+            |rest, out| { Self::bulk(rest, ::core::option::Option::Some(out)) },
+        )
     }
 }

@@ -4,8 +4,8 @@
 //! payload bits and no bias ([`Facts::continuation_bits`]), a valid sequence's
 //! value is its lead's payload followed by each continuation's: the lead says
 //! how many follow (its level in [`Tables::thresholds`], plus one), and no
-//! check is left to make. Input is cut into blocks of 16 KiB ending at a unit
-//! that is no continuation; each block is validated by SIMD and, if it passes,
+//! check is left to make. Input is cut into blocks of up to 16 KiB ending at a
+//! unit that is no continuation; each block is validated by SIMD and, if it passes,
 //! decoded here. The first block that fails goes to the table decoder, which
 //! finds the exact error.
 //!
@@ -24,8 +24,12 @@ use super::{Dfa, Parts, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::simd::{self, Isa, Shape, Tables};
 use crate::Value;
 
-/// Input validated and decoded at a time.
+/// Input validated and decoded at a time, at most; blocks start at
+/// [`FIRST_BLOCK`] and double, so that an error early in the input (or, in
+/// lossy decoding, after the last one) costs the SIMD pass little.
 const BLOCK: usize = 1 << 14;
+/// The first block's length.
+const FIRST_BLOCK: usize = 1 << 10;
 /// Below this much input the table decoder starts as fast.
 const MIN_INPUT: usize = 512;
 
@@ -45,9 +49,10 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
         return Err(0);
     }
     let (leads, shape) = (&u.leads, u.shape);
-    let mut from = 0;
+    let (mut from, mut block_len) = (0, FIRST_BLOCK);
     while from < input.len() {
-        let mut end = (from + BLOCK).min(input.len());
+        let mut end = (from + block_len).min(input.len());
+        block_len = (2 * block_len).min(BLOCK);
         // A block of valid sequences ends where the next begins: at a unit that
         // is no continuation (at most `need` units back in valid input).
         while end < input.len() && end > from && t.is_continuation(input[end]) {

@@ -1,12 +1,14 @@
 //! The table decoder's bulk loop (`Dfa::decode_into`): the expanded table and the
 //! class-compressed table, one walk and two walks over pairs of chunks, held to the
 //! step-by-step decoder on every built-in codec, on inputs long enough for the pair
-//! mode and with errors placed in either chunk of a pair and at their cuts.
+//! mode and with errors placed in either chunk of a pair and at their cuts; and
+//! lossy decoding in bulk (`decode_lossy_in_bulk`) against lossy decoding step by
+//! step.
 
 use placemat_codec::dfa::{expanded, Dfa};
-use placemat_codec::{Codec, DecodeError, DynCodec, Step};
+use placemat_codec::{Codec, DecodeError, Decoder, DynCodec, DynDecoder, Step, Strategy, Value};
 use placemat_compiler::automaton_of;
-use placemat_variants::codecs::Utf8;
+use placemat_variants::codecs::{Mutf8, Printable6, Utf16Le, Utf8, Utf8Ext42, Wtf8};
 use placemat_variants::{corpus, registry};
 
 /// Decoding by `step_in`, the definition every bulk loop must agree with: the
@@ -216,4 +218,54 @@ fn ascii_runs_and_end_units_are_derived_for_every_codec() {
     let want = set(&mut (0..=255u8).filter(|u| alphabet[..32].contains(u) || !alphabet.contains(u)));
     let p6 = registry::find("printable6").unwrap();
     assert_eq!(p6.dfa().facts().end_units, want);
+}
+
+/// The table codec's lossy decoding (in bulk, stepping only near errors)
+/// against lossy decoding step by step, on long text damaged sparsely, densely
+/// and in bursts: for codecs decoded behind SIMD validation (`utf8`,
+/// `utf8-ext42`), with rules across values (`wtf8`, `mutf8`), with pending
+/// values (`mutf8`), with mapped values (`printable6`) and 16-bit units.
+#[test]
+fn lossy_decoding_in_bulk_agrees_with_steps() {
+    fn check<C: Codec + Default + Send + Sync>(corpus: &str, rng: &mut corpus::Rng) {
+        let name = &C::info().name;
+        let valid = encoded(&C::default(), corpus, 6_000);
+        let steps = DynDecoder { codec: &C::default(), strategy: Strategy::Table };
+        for (spacing, burst) in [(0, 1), (9_000, 1), (700, 1), (40, 1), (3, 1), (300, 40)] {
+            let mut bad = valid.clone();
+            let mut at = if spacing == 0 { bad.len() } else { rng.below(spacing.min(bad.len())) };
+            while at < bad.len() {
+                for b in bad.iter_mut().skip(at).take(burst) {
+                    *b = [0xFF, 0x80, 0x00, 0xC0][rng.below(4)];
+                }
+                at += 1 + rng.below(2 * spacing);
+            }
+            for input in [&bad[..], &bad[..bad.len() - 1]] {
+                let bulk: Vec<u64> = C::default().decode_lossy(input).into_iter().map(Value::to_u64).collect();
+                assert_eq!(bulk, steps.decode_lossy(input), "{name} {corpus}, errors every {spacing}");
+            }
+        }
+    }
+    // In WTF-8 a lead surrogate forbids a trail surrogate after it: when the
+    // calm stretch after an error ends right after a lead surrogate, the bulk
+    // decoder (which starts in context 0) must not take over before the next
+    // value.
+    for calm in 240..270 {
+        let mut input = vec![0xFF];
+        input.extend(std::iter::repeat_n(b'a', calm));
+        input.extend([0xED, 0xA0, 0x80, 0xED, 0xB0, 0x80]);
+        input.extend(std::iter::repeat_n(b'b', 600));
+        let steps = DynDecoder { codec: &Wtf8, strategy: Strategy::Table };
+        let bulk: Vec<u64> = Wtf8.decode_lossy(&input).into_iter().map(Value::to_u64).collect();
+        assert_eq!(bulk, steps.decode_lossy(&input), "{calm} units after the error");
+    }
+    let mut rng = corpus::Rng::new(31);
+    for corpus in ["mixed", "english", "random-lengths"] {
+        check::<Utf8>(corpus, &mut rng);
+        check::<Utf8Ext42>(corpus, &mut rng);
+        check::<Wtf8>(corpus, &mut rng);
+        check::<Mutf8>(corpus, &mut rng);
+        check::<Printable6>(corpus, &mut rng);
+        check::<Utf16Le>(corpus, &mut rng);
+    }
 }
