@@ -14,9 +14,9 @@
 //! 32-bit lane with one shuffle, weighs them with two multiply-adds and takes
 //! `K(n)` off. Which shuffle comes from where the leads are: the kernel marks
 //! the units that are no continuation over 64 units at a time, and the marks
-//! of the 12 units after the current lead pick one of [`STEPS`] (up to four
-//! values of up to four units). Sixteen leads in a row are copied as they are
-//! (ASCII), and longer sequences are folded unit by unit.
+//! of the 12 units after the current lead pick one of 340 steps (up to four
+//! values of up to four units). Sixteen single-unit values in a row (ASCII) are
+//! widened at once, and sequences of five units or more are folded unit by unit.
 //!
 //! Input that is not valid decodes to unspecified values but never reads or
 //! writes out of bounds: the kernel only trusts the marks to say how far to

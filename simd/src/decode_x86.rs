@@ -55,7 +55,7 @@ pub(crate) unsafe fn decode<W: Word>(shape: &Shape, input: &[u8], out: *mut W) -
                     break;
                 }
             } else if rest & 0x1_FFFF == 0x1_FFFF {
-                // Sixteen single-unit values: their lead is the last mark.
+                // Seventeen leads in a row: sixteen single-unit values.
                 unsafe { store16::<W>(&c, _mm_loadu_si128(p.cast()), out.add(w)) };
                 (at, w) = (at + 16, w + 16);
                 continue;
@@ -94,8 +94,10 @@ pub(crate) unsafe fn decode<W: Word>(shape: &Shape, input: &[u8], out: *mut W) -
 }
 
 /// The units and the step when the marks after a lead say that four values
-/// of `n` units follow, `n` in `2..=4` (units `0, n, …, 4n` are leads, and
-/// none between them): Chinese text, Cyrillic words, emoji.
+/// of `n` units follow, `n` 3 or 4 (units `0, n, …, 4n` are leads, and none
+/// between them): Chinese text, emoji. Not for two units: Cyrillic words are
+/// too short for four letters in a row to be the rule, and the branch would
+/// be mispredicted (measured 25 % slower on Russian).
 #[inline(always)]
 fn uniform(rest: u64) -> Option<(usize, usize)> {
     const fn run(n: usize) -> (u64, u64, usize) {
