@@ -132,7 +132,13 @@ pub fn analyze(model: &Model) -> Structure {
     let premap_len = premap_len(model);
     let all = blocks(model, &forms, &BigUint::zero());
     let prefix_free = prefix_free(model, &forms, &all);
-    let uniquely_decodable = if prefix_free.is_yes() { Verdict::Yes } else { sardinas_patterson(model, &forms, &all) };
+    let uniquely_decodable = match prefix_free.is_yes() {
+        true => Verdict::Yes,
+        false => match sardinas_patterson(model, &forms, &all) {
+            Verdict::Unknown(why) => split_codeword(model, &forms, &all).map_or(Verdict::Unknown(why), Verdict::No),
+            known => known,
+        },
+    };
     let ascii: Vec<u8> = (0..0x80).collect();
     Structure {
         unit_bits: model.unit_width(),
@@ -397,6 +403,44 @@ fn sardinas_patterson(model: &Model, forms: &[ConcreteForm], blocks: &[Block]) -
     Verdict::Yes
 }
 
+/// A codeword that is also two codewords one after the other, so that a
+/// word has two factorizations: for codes too large for the
+/// Sardinas–Patterson test on their list, searched over the blocks (products
+/// of unit sets), where it finds the two-codeword case only.
+fn split_codeword(model: &Model, forms: &[ConcreteForm], blocks: &[Block]) -> Option<String> {
+    // The first unit each position has in common, `a` against `b` from `at`.
+    let common = |a: &Block, b: &Block, at: usize| -> Option<Vec<u8>> {
+        (0..a.len()).map(|i| first_common(&a.bytes[i], &b.bytes[at + i])).collect()
+    };
+    // The value of block `b` carrying `units`.
+    let value = |b: &Block, units: &[u8]| {
+        let form = &forms[b.form];
+        let (payloads, _) = b.encoding(model, form, |i, lo, _| {
+            units.get(i).and_then(|&u| model.form_digit(&form.units[i], u)).map_or(lo, |d| d as u32)
+        });
+        Block::value(model, form, &payloads)
+    };
+    for whole in blocks {
+        for head in blocks.iter().filter(|h| h.len() < whole.len()) {
+            let Some(first) = common(head, whole, 0) else { continue };
+            for tail in blocks.iter().filter(|t| t.len() == whole.len() - head.len()) {
+                let Some(second) = common(tail, whole, head.len()) else { continue };
+                let units = [&first[..], &second[..]].concat();
+                let longest =
+                    if model.longest { " (the decoder takes the longest match, `overlap: longest`)" } else { "" };
+                return Some(format!(
+                    "{} is {} and also {} then {}{longest}",
+                    units_text(model, &units),
+                    hex(&value(whole, &units)),
+                    hex(&value(head, &first)),
+                    hex(&value(tail, &second))
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// Steps `digits` to the next combination inside `ranges`, last unit fastest;
 /// `false` after the last one.
 fn advance(digits: &mut [u32], ranges: &[(u32, u32)]) -> bool {
@@ -617,5 +661,19 @@ mod tests {
         let s = analyze(&m);
         assert!(s.prefix_free.is_no());
         assert_eq!(s.uniquely_decodable, Verdict::Yes);
+    }
+
+    #[test]
+    fn a_codeword_that_is_two_codewords_decides_a_code_too_large_to_list() {
+        // 00-7F alone, and every pair of them for U+0080 on: 16,512 codewords,
+        // more than the Sardinas-Patterson test lists.
+        let m = model(
+            r#"value: u32, range: 0 ..= 0x407F, layout: explicit, overlap: longest,
+            forms: { 0 ..= 0x7F => "0xxxxxxx", 0x80 ..= 0x407F bias 0x80 => "0xxxxxxx 0xxxxxxx" }"#,
+        );
+        let s = analyze(&m);
+        assert!(s.prefix_free.is_no());
+        let longest = " (the decoder takes the longest match, `overlap: longest`)";
+        assert_eq!(s.uniquely_decodable, Verdict::No(format!("00 00 is U+0080 and also U+0000 then U+0000{longest}")));
     }
 }

@@ -79,6 +79,25 @@ fn utf8_family_properties() {
     }
 }
 
+/// Modified UTF-8 writes U+10000 as the two surrogates' encodings, each of
+/// which is a codeword of its own (lone surrogates): the code is not uniquely
+/// decodable, and the analysis says so with the word (the code is too large
+/// for the Sardinas-Patterson test on its list).
+#[test]
+fn mutf8_is_not_uniquely_decodable_and_the_witness_shows_it() {
+    let s = structure::analyze(&subject("mutf8").model);
+    assert_eq!(
+        s.uniquely_decodable,
+        Verdict::No(
+            "ED A0 80 ED B0 80 is U+10000 and also U+D800 then U+DC00 \
+             (the decoder takes the longest match, `overlap: longest`)"
+                .into()
+        )
+    );
+    // CESU-8 has no lone surrogates: the same word is one codeword only.
+    assert!(structure::analyze(&subject("cesu8").model).uniquely_decodable.is_yes());
+}
+
 #[test]
 fn xopen_is_safe_but_not_self_synchronizing() {
     let s = structure::analyze(&subject("fss-utf-xopen").model);
