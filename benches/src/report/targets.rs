@@ -79,8 +79,8 @@ const WHY_VALIDATE: &str = "The generated validator is a scalar automaton: per u
     A build for x86-64-v3 (`-C target-cpu=x86-64-v3`, one-micro-op `shrx`) is the way past it; only \
     SIMD (simdutf8) clears std by far everywhere.";
 const WHY_ASCII: &str = "On pure ASCII both sides only test words for high bits: std's `from_utf8` \
-    runs an aligned two-word loop, the generated validator a loop over 32-unit blocks of both halves \
-    that looks at no state while both halves stay ASCII. The two are close, and on this shared \
+    runs an aligned two-word loop, the generated validator a loop over 64-unit blocks (four 16-byte \
+    tests, one branch) that looks at no state while the text stays ASCII. The two are close, and on this shared \
     machine the ratio moves by 10-15 % from run to run.";
 const WHY_TABLE: &str = "The table decoder runs two walks over pairs of chunks and reads the expanded \
     table (one load and one `or` per unit) with branch-free output; Hoehrmann's C decoder is one walk \
