@@ -192,22 +192,8 @@ pub trait Decoder {
     fn decode_lossy_into(&self, input: &[u8], out: &mut Vec<Self::Value>) {
         let (mut pos, mut context) = (0, 0);
         while pos < input.len() {
-            match self.step_in(context, &input[pos..]) {
-                Step::Value { value, len } => {
-                    context = self.context_after(&value);
-                    out.push(value);
-                    pos += len;
-                }
-                Step::Invalid { len } => {
-                    context = 0;
-                    out.push(Self::Value::REPLACEMENT);
-                    pos += len;
-                }
-                Step::Incomplete => {
-                    out.push(Self::Value::REPLACEMENT);
-                    break;
-                }
-            }
+            let Some(step) = lossy_step(self, context, &input[pos..], out) else { break };
+            (pos, context) = (pos + step.len, step.context);
         }
     }
 
@@ -292,22 +278,46 @@ pub fn decode_lossy_in_bulk<D: Decoder + ?Sized>(decoder: &D, input: &[u8], out:
         pos += e.valid_up_to() + len;
         let (mut context, mut calm_from) = (0, pos);
         while pos < input.len() && (pos - calm_from < calm || context != 0) {
-            match decoder.step_in(context, &input[pos..]) {
-                Step::Value { value, len } => {
-                    context = decoder.context_after(&value);
-                    out.push(value);
-                    pos += len;
-                }
-                Step::Invalid { len } => {
-                    (context, calm_from) = (0, pos + len);
-                    out.push(D::Value::REPLACEMENT);
-                    pos += len;
-                }
-                Step::Incomplete => {
-                    out.push(D::Value::REPLACEMENT);
-                    return;
-                }
+            let Some(step) = lossy_step(decoder, context, &input[pos..], out) else { return };
+            (pos, context) = (pos + step.len, step.context);
+            if step.invalid {
+                calm_from = pos;
             }
+        }
+    }
+}
+
+/// What one step of lossy decoding took.
+struct LossyStep {
+    /// Units taken.
+    len: usize,
+    /// The context after them (0 after an invalid sequence).
+    context: usize,
+    /// Whether they were an invalid sequence.
+    invalid: bool,
+}
+
+/// One step of lossy decoding at the start of `input` (not empty) in
+/// `context`: appends the value, or U+FFFD for an invalid sequence; `None`
+/// after a truncated one (U+FFFD appended, nothing more to read).
+fn lossy_step<D: Decoder + ?Sized>(
+    decoder: &D,
+    context: usize,
+    input: &[u8],
+    out: &mut Vec<D::Value>,
+) -> Option<LossyStep> {
+    match decoder.step_in(context, input) {
+        Step::Value { value, len } => {
+            out.push(value);
+            Some(LossyStep { len, context: decoder.context_after(&value), invalid: false })
+        }
+        Step::Invalid { len } => {
+            out.push(D::Value::REPLACEMENT);
+            Some(LossyStep { len, context: 0, invalid: true })
+        }
+        Step::Incomplete => {
+            out.push(D::Value::REPLACEMENT);
+            None
         }
     }
 }

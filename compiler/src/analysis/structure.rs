@@ -260,6 +260,15 @@ impl Block {
         (payloads, units)
     }
 
+    /// The value and the encoding of the block's codeword made of `units`
+    /// where given (each unit's own digit), of each range's low end after them.
+    fn read(&self, model: &Model, form: &ConcreteForm, units: &[u8]) -> (BigUint, Vec<u8>) {
+        let (payloads, encoding) = self.encoding(model, form, |i, lo, _| {
+            units.get(i).and_then(|&u| model.form_digit(&form.units[i], u)).map_or(lo, |d| d as u32)
+        });
+        (Block::value(model, form, &payloads), encoding)
+    }
+
     /// The value carrying `payloads` (pre-mapping undone).
     fn value(model: &Model, form: &ConcreteForm, payloads: &[u32]) -> BigUint {
         let digits: Vec<u64> = payloads.iter().map(|&p| u64::from(p)).collect();
@@ -308,15 +317,8 @@ fn prefix_free(model: &Model, forms: &[ConcreteForm], blocks: &[Block]) -> Verdi
             }
             let common: Option<Vec<u8>> = (0..a.len()).map(|i| first_common(&a.bytes[i], &b.bytes[i])).collect();
             let Some(common) = common else { continue };
-            let payload = |fi: usize, i: usize, lo: u32| -> u32 {
-                match common.get(i) {
-                    Some(&u) => model.form_digit(&forms[fi].units[i], u).unwrap_or(0) as u32,
-                    None => lo,
-                }
-            };
-            let (pa, ea) = a.encoding(model, &forms[a.form], |i, lo, _| payload(a.form, i, lo));
-            let (pb, eb) = b.encoding(model, &forms[b.form], |i, lo, _| payload(b.form, i, lo));
-            let (va, vb) = (Block::value(model, &forms[a.form], &pa), Block::value(model, &forms[b.form], &pb));
+            let (va, ea) = a.read(model, &forms[a.form], &common);
+            let (vb, eb) = b.read(model, &forms[b.form], &common);
             return Verdict::No(if a.len() == b.len() {
                 format!("{} and {} are both encoded as {}", hex(&va), hex(&vb), units_text(model, &ea))
             } else {
@@ -412,14 +414,7 @@ fn split_codeword(model: &Model, forms: &[ConcreteForm], blocks: &[Block]) -> Op
     let common = |a: &Block, b: &Block, at: usize| -> Option<Vec<u8>> {
         (0..a.len()).map(|i| first_common(&a.bytes[i], &b.bytes[at + i])).collect()
     };
-    // The value of block `b` carrying `units`.
-    let value = |b: &Block, units: &[u8]| {
-        let form = &forms[b.form];
-        let (payloads, _) = b.encoding(model, form, |i, lo, _| {
-            units.get(i).and_then(|&u| model.form_digit(&form.units[i], u)).map_or(lo, |d| d as u32)
-        });
-        Block::value(model, form, &payloads)
-    };
+    let value = |b: &Block, units: &[u8]| b.read(model, &forms[b.form], units).0;
     for whole in blocks {
         for head in blocks.iter().filter(|h| h.len() < whole.len()) {
             let Some(first) = common(head, whole, 0) else { continue };

@@ -27,8 +27,9 @@ pub fn run(codec: &dyn DynCodec, as_dot: bool, out: &mut dyn Write) -> CliResult
 /// Whether decoding behind SIMD validation runs the SIMD decoding kernel, and
 /// the shape it reads (`Dfa::decoding_shape`).
 fn decoding_kernel(codec: &dyn DynCodec) -> String {
-    let Some(shape) = codec.dfa().decoding_shape() else {
-        return if codec.dfa().simd().is_some() {
+    let dfa = codec.dfa();
+    let (Some(shape), Some(t)) = (dfa.decoding_shape(), dfa.simd()) else {
+        return if dfa.simd().is_some() {
             "SIMD decoding kernel: no; it needs one run of continuation units of 6 bits, each \
              worth itself less the first, one base for the leads of each length, and no bias\n"
                 .to_string()
@@ -37,8 +38,9 @@ fn decoding_kernel(codec: &dyn DynCodec) -> String {
         };
     };
     let (first, last) = shape.continuation;
+    // The lengths the thresholds give some unit.
     let bases: Vec<String> = (1..16)
-        .filter(|&n| (0..=255u8).any(|u| codec.dfa().simd().is_some_and(|t| t.level(u) + 1 == n as u8)))
+        .filter(|&n| (0..=255u8).any(|u| usize::from(t.level(u)) + 1 == n))
         .map(|n| format!("{n}: {:02X}", shape.lead_base[n]))
         .collect();
     format!(
