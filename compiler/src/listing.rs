@@ -154,6 +154,7 @@ pub fn listing(name: &str, dfa: &Automaton) -> String {
     }
     pending_lines(&mut s, dfa);
     wide_runs_line(&mut s, dfa);
+    decoding_table_line(&mut s, dfa);
     s
 }
 
@@ -166,6 +167,19 @@ fn wide_runs_line(s: &mut String, dfa: &Automaton) {
         let second = if (a, b) == (c, d) { String::new() } else { format!(", {c:04X}-{d:04X}") };
         let _ = writeln!(s, "code units read as themselves, a unit at a time: {a:04X}-{b:04X}{second}");
     }
+}
+
+/// Which table the table decoder walks: the expanded one (payloads placed in
+/// advance), the direct one (one entry per state and unit) or the
+/// class-compressed one, and what the first two cost.
+fn decoding_table_line(s: &mut String, dfa: &Automaton) {
+    let kib = |table: &[u64]| table.len() * 8 / 1024;
+    let what = match (&dfa.expanded, &dfa.direct) {
+        (Some(t), _) => format!("the expanded table ({} KiB: each unit's payload placed in advance)", kib(t)),
+        (None, Some(t)) => format!("the direct table ({} KiB: each unit's payload with its shift and place)", kib(t)),
+        (None, None) => "the class-compressed table above".to_string(),
+    };
+    let _ = writeln!(s, "table decoder reads: {what}");
 }
 
 /// For `overlap: longest`, one line per state with a pending value: its bias,

@@ -3,7 +3,7 @@
 //! the compiler's own parts pass, and each kind of corruption is refused with
 //! its own error.
 
-use placemat_codec::dfa::{pending_entry, Dfa, Parts, ShiftRows, TableError};
+use placemat_codec::dfa::{expanded, pending_entry, Dfa, Parts, ShiftRows, TableError};
 use placemat_codec::{AsciiRuns, WideRuns};
 use placemat_compiler::{Automaton, BuildOptions, Description};
 
@@ -113,7 +113,7 @@ fn shift_rows_that_do_not_follow_the_transitions_are_refused() {
 fn an_expanded_table_that_disagrees_is_refused() {
     let a = utf8();
     let mut table = a.expanded.clone().unwrap();
-    table[256 + 0x41] ^= 1 << placemat_codec::dfa::expanded::PAYLOAD_AT;
+    table[256 + 0x41] ^= 1 << expanded::PAYLOAD_AT;
     assert_eq!(checked(&a, |p| p.expanded = Some(&table)), Err(TableError::BadExpanded));
     let mut rem = a.facts.remaining.clone().unwrap();
     rem[2] += 1;
@@ -266,6 +266,58 @@ fn wide_run_claims_are_checked_unit_by_unit() {
     assert_eq!(with(&utf8, runs(AsciiRuns::U16Le, [(0, 0x7F); 2])), Err(TableError::BadFacts));
 }
 
+/// CESU-8's `ED` is a literal unit that begins both a three-byte sequence and a
+/// surrogate pair, so the paths out of the state after it disagree on the
+/// weight to come. Nothing has been read there that a weight applies to: its
+/// certificate is 0, which the checks accept only for a state that units
+/// without payload reach.
+#[test]
+fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
+    let text = include_str!("../../variants/descriptions/cesu8.placemat");
+    let cesu8 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
+    let rem = cesu8.facts.remaining.clone().expect("CESU-8 has an expanded table");
+    assert!(cesu8.with_parts(|p| Dfa::new(p).is_ok()));
+    let after_ed = cesu8.edge(1, 0xED).next;
+    assert_eq!(rem[after_ed], 0);
+    assert_eq!(rem.iter().filter(|&&w| w == 0).count(), 1, "{rem:?}");
+    let leak = |v: Vec<u64>| -> &'static [u64] { Box::leak(v.into_boxed_slice()) };
+    let with = |rem: &'static [u64]| {
+        cesu8.with_parts(|mut p| {
+            p.remaining = rem;
+            Dfa::new(p).map(|_| ())
+        })
+    };
+    // Either path's weight after `ED` disagrees with the other path.
+    for weight in [1 << 12, 1 << 20] {
+        let mut claim = rem.clone();
+        claim[after_ed] = weight;
+        assert_eq!(with(leak(claim)), Err(TableError::BadExpanded), "{weight:#x}");
+    }
+    // Weight 0 where payload was read: after a three-byte lead (E1), and after
+    // the pair's second unit.
+    for state in [cesu8.edge(1, 0xE1).next, cesu8.edge(after_ed, 0xA0).next] {
+        let mut claim = rem.clone();
+        claim[state] = 0;
+        assert_eq!(with(leak(claim)), Err(TableError::BadExpanded), "state {state}");
+    }
+    // The entry that completes `ED 80 80` (U+D000) holds the form's bias,
+    // 0xD000: the walk adds none of its own.
+    let three = cesu8.edge(after_ed, 0x80).next;
+    let table = cesu8.expanded.clone().unwrap();
+    assert_eq!(expanded::placed(table[three * expanded::ROW + 0x80]), 0xD000);
+    let mut unbiased = table.clone();
+    unbiased[three * expanded::ROW + 0x80] = expanded::entry(1, 0);
+    let unbiased = leak(unbiased);
+    assert!(cesu8.with_parts(|mut p| {
+        p.expanded = Some(unbiased);
+        Dfa::new(p) == Err(TableError::BadExpanded)
+    }));
+    let utf8 = utf8();
+    let mut claim = utf8.facts.remaining.clone().unwrap();
+    claim[2] = 0;
+    assert_eq!(checked(&utf8, |p| p.remaining = &claim), Err(TableError::BadExpanded));
+}
+
 /// Digit units (UTF-1): one multiplier per transition, on a table without
 /// loops; the expanded table's entries are digits times the weight of the
 /// digits after them, and its certificate is those weights.
@@ -275,6 +327,9 @@ fn broken_radices_are_refused() {
     let utf1 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     let good = utf1.radices.clone().expect("UTF-1 multiplies by its radices");
     assert!(utf1.expanded.is_some() && utf1.places.is_none());
+    // Its biases are negative (each form subtracts what its lead adds), and so
+    // are the entries that complete its sequences.
+    assert!(utf1.expanded.as_ref().unwrap().iter().any(|&e| (expanded::placed(e) as i64) < 0));
     assert!(utf1.with_parts(|p| Dfa::new(p).is_ok()));
     let leak = |v: Vec<u64>| -> &'static [u64] { Box::leak(v.into_boxed_slice()) };
     let with = |radices: Option<&'static [u64]>| {

@@ -24,8 +24,8 @@ const STRATEGIES: &str = "## The generated strategies\n\n\
 every state goes to the start on: the last byte of a LEB128 number), so the processor overlaps their \
 chains of dependent loads; each step reads the *expanded table* (one row of 256 entries per state, the \
 unit's payload already shifted into place, computed at compile time) and writes its value without a \
-branch. Codecs whose states do not know how many payload bits remain (the varints, CESU-8, \
-little-endian UTF-16, codecs with rules across values) read the *direct table* instead (one entry per \
+branch. Codecs whose states do not know how many payload bits remain (the varints, \
+little-endian UTF-16, codecs with rules across values or longest matches: WTF-8, modified UTF-8) read the *direct table* instead (one entry per \
 state and unit holding the next state, the shift of the value read so far and the unit's payload and \
 place: one read and two shifts); only printable6-big, whose sequences have no length limit, walks the \
 class-compressed table. Text with no place to cut (X/Open FSS-UTF has none but ASCII) is read by one \

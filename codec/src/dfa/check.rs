@@ -431,8 +431,10 @@ const fn multiplier(p: &Parts<'_>, at: usize, e: u32) -> u64 {
 }
 
 /// The expanded table: `remaining` (the weight still to come) is consistent
-/// along every transition, and every entry is the transition's next row, bias
-/// index and payload times the weight after it, which fits its field.
+/// along every transition out of a state that has read payload (weight 0 marks
+/// one that has not: only units without payload lead there), and every entry
+/// is the transition's next row and payload times the weight after it (plus
+/// the bias where it completes a sequence), which fits its field.
 const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
     let n = p.transitions.len() / stride;
     let (table, rem) = match p.expanded {
@@ -440,42 +442,50 @@ const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
         Some(_) if p.facts.contexts != 1 => return false,
         Some(table) => (table, p.remaining),
     };
-    if n > expanded::MAX_STATES
-        || p.biases.len() > expanded::MAX_BIASES
-        || rem.len() != n
-        || table.len() != n * expanded::ROW
-        || rem[0] != 1
-        || rem[1] != 1
-    {
+    if n > expanded::MAX_STATES || rem.len() != n || table.len() != n * expanded::ROW || rem[0] != 1 || rem[1] != 1 {
         return false;
     }
     let mut i = 0;
     while i < table.len() {
-        let (s, u) = (i / expanded::ROW, i % expanded::ROW);
-        let at = s * stride + p.classes[u] as usize;
-        let e = p.transitions[at];
-        let t = (e & STATE_MASK) as usize / stride;
-        let bits = (e >> BITS_SHIFT) & 0xF;
-        let after = rem[t];
-        let want = if t == DEAD || s == DEAD {
-            0
-        } else {
-            let here = multiplier(p, at, e).checked_mul(after);
-            if s >= 2 && !matches!(here, Some(w) if w == rem[s]) {
-                return false;
-            }
-            let placed = match (p.digits[u] as u64 & ((1u64 << bits) - 1)).checked_mul(after) {
-                Some(x) if x >> expanded::MAX_PAYLOAD == 0 => x,
-                _ => return false,
-            };
-            expanded::entry(t, (e >> BIAS_SHIFT) as u64, placed)
-        };
-        if table[i] != want {
-            return false;
+        match expanded_entry(p, stride, rem, i / expanded::ROW, i % expanded::ROW) {
+            Some(want) if want == table[i] => i += 1,
+            _ => return false,
         }
-        i += 1;
     }
     true
+}
+
+/// The expanded entry of state `s` and unit `u` under the weights `rem`, or
+/// `None` if the weights disagree with the transition or the entry overflows.
+const fn expanded_entry(p: &Parts<'_>, stride: usize, rem: &[u64], s: usize, u: usize) -> Option<u64> {
+    let at = s * stride + p.classes[u] as usize;
+    let e = p.transitions[at];
+    let t = (e & STATE_MASK) as usize / stride;
+    if t == DEAD || s == DEAD {
+        return Some(0);
+    }
+    let (bits, after, mul) = ((e >> BITS_SHIFT) & 0xF, rem[t], multiplier(p, at, e));
+    // Weight 0: a state only units without payload reach, from the start or
+    // from another such state; what leaves it need not agree.
+    let (unweighted_s, unweighted_t) = (s >= 2 && rem[s] == 0, t >= 2 && after == 0);
+    if unweighted_t && (bits != 0 || mul != 1 || (s >= 2 && !unweighted_s)) {
+        return None;
+    }
+    if s >= 2 && !unweighted_s && !matches!(mul.checked_mul(after), Some(w) if w == rem[s]) {
+        return None;
+    }
+    // A sequence ends at the start state (one context: checked above).
+    let bias = match (t, (e >> BIAS_SHIFT) as usize) {
+        (1, b) if b < p.biases.len() => p.biases[b],
+        (1, _) => return None,
+        _ => 0,
+    };
+    match (p.digits[u] as u64 & ((1u64 << bits) - 1)).checked_mul(after) {
+        Some(x) if x >> expanded::MAX_PAYLOAD == 0 && expanded::fits(x.wrapping_add(bias)) => {
+            Some(expanded::entry(t, x.wrapping_add(bias)))
+        }
+        _ => None,
+    }
 }
 
 /// The direct table ([`direct`]): only where there is no expanded table, no

@@ -3,9 +3,9 @@
 //!
 //! The expanded table places every payload at its final position in advance,
 //! which needs each state to know how many payload bits are still to come.
-//! Many codecs' states do not: a continuation bit (the varints), a lead shared
-//! by forms of different lengths (CESU-8's `ED`), payload groups least
-//! significant first (LEB128, little-endian UTF-16). Their walk through the
+//! Many codecs' states do not: a continuation bit (the varints), payload
+//! groups least significant first (LEB128, little-endian UTF-16), several
+//! start states (WTF-8, modified UTF-8). Their walk through the
 //! class-compressed table reads the unit's class, then the entry, then the
 //! transition's place word, before it can shift. The direct table folds all of
 //! that into one entry per state and unit, so a step is one read, as in the

@@ -111,14 +111,14 @@ impl<const BYTES: bool, const BIASED: bool, J: Join, const ONE: bool> Feed for C
 }
 
 /// The expanded table: one read and one addition per unit (for bit payloads
-/// the fields never overlap, so this is an `or`).
+/// the fields never overlap, so this is an `or`); the entry that completes a
+/// sequence holds its bias.
 #[derive(Copy, Clone)]
-struct Expanded<'t, const BIASED: bool> {
+struct Expanded<'t> {
     table: &'t [u64],
-    biases: &'t [u64],
 }
 
-impl<const BIASED: bool> Feed for Expanded<'_, BIASED> {
+impl Feed for Expanded<'_> {
     #[inline(always)]
     fn start(self) -> usize {
         expanded::ROW
@@ -131,29 +131,24 @@ impl<const BIASED: bool> Feed for Expanded<'_, BIASED> {
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
         let e = self.table[walk.state + unit as usize];
-        let v = walk.v.wrapping_add(e >> expanded::PAYLOAD_AT);
+        let v = walk.v.wrapping_add(expanded::placed(e));
         walk.state = (e & expanded::NEXT_MASK) as usize;
-        let bias = if BIASED {
-            let index = (e >> expanded::BIAS_AT) as usize % expanded::MAX_BIASES;
-            self.biases.get(index).copied().unwrap_or(0)
-        } else {
-            0
-        };
-        block.emit(walk, v, bias, walk.state == expanded::ROW);
+        block.emit(walk, v, 0, walk.state == expanded::ROW);
     }
 }
 
-/// The direct table: one read and two shifts per unit; a sequence ends at the
+/// The direct table: one read and two shifts per unit (one where no
+/// transition places its payload: `PLACED` false); a sequence ends at the
 /// start state (`ONE`) or at any start state.
 #[derive(Copy, Clone)]
-struct Direct<'t, const BIASED: bool, const ONE: bool> {
+struct Direct<'t, const BIASED: bool, const ONE: bool, const PLACED: bool> {
     table: &'t [u64],
     biases: &'t [u64],
     /// The start states' rows lie in `ROW..ROW + span`.
     span: usize,
 }
 
-impl<const BIASED: bool, const ONE: bool> Feed for Direct<'_, BIASED, ONE> {
+impl<const BIASED: bool, const ONE: bool, const PLACED: bool> Feed for Direct<'_, BIASED, ONE, PLACED> {
     #[inline(always)]
     fn start(self) -> usize {
         direct::ROW
@@ -169,7 +164,13 @@ impl<const BIASED: bool, const ONE: bool> Feed for Direct<'_, BIASED, ONE> {
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
         let e = self.table[walk.state + unit as usize];
-        let v = direct::join(walk.v, e);
+        // Without places every entry's place is 0 and nothing lies above its
+        // payload (the table invariant): the payload is the entry's top bits.
+        let v = if PLACED {
+            direct::join(walk.v, e)
+        } else {
+            walk.v << ((e >> direct::SHIFT_AT) & 63) | e >> direct::PAYLOAD_AT
+        };
         walk.state = (e & direct::NEXT_MASK) as usize;
         let bias = if BIASED {
             let index = (e >> direct::BIAS_AT) as usize % direct::MAX_BIASES;
@@ -255,12 +256,11 @@ fn walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
 ) -> Result<(), Stop> {
     let biased = dfa.biases().len() > 1;
     if let Some(table) = dfa.direct() {
-        let (biases, span) = (dfa.biases(), dfa.contexts() * direct::ROW);
         return match (biased, dfa.contexts() == 1) {
-            (false, true) => run(dfa, Direct::<false, true> { table, biases, span }, input, out),
-            (true, true) => run(dfa, Direct::<true, true> { table, biases, span }, input, out),
-            (false, false) => run(dfa, Direct::<false, false> { table, biases, span }, input, out),
-            (true, false) => run(dfa, Direct::<true, false> { table, biases, span }, input, out),
+            (false, true) => direct_walks::<_, _, _, false, true>(dfa, table, input, out),
+            (true, true) => direct_walks::<_, _, _, true, true>(dfa, table, input, out),
+            (false, false) => direct_walks::<_, _, _, false, false>(dfa, table, input, out),
+            (true, false) => direct_walks::<_, _, _, true, false>(dfa, table, input, out),
         };
     }
     match (dfa.expanded(), biased) {
@@ -273,8 +273,7 @@ fn walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
             run(dfa, classes::<_, _, true, false, Shift, false>(dfa), input, out)
         }
         (None, _) if dfa.contexts() > 1 => run(dfa, classes::<_, _, false, true, Shift, false>(dfa), input, out),
-        (Some(table), false) => run(dfa, Expanded::<false> { table, biases: dfa.biases() }, input, out),
-        (Some(table), true) => run(dfa, Expanded::<true> { table, biases: dfa.biases() }, input, out),
+        (Some(table), _) => run(dfa, Expanded { table }, input, out),
         (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, Place, true>(dfa), input, out),
         (None, _) if dfa.radices().is_some() => run(dfa, classes::<_, _, false, true, Multiply, true>(dfa), input, out),
         (None, _) => match (dfa.facts.byte_digits, biased) {
@@ -283,6 +282,21 @@ fn walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
             (false, false) => run(dfa, classes::<_, _, false, false, Shift, true>(dfa), input, out),
             (false, true) => run(dfa, classes::<_, _, false, true, Shift, true>(dfa), input, out),
         },
+    }
+}
+
+/// The direct table's walks, with or without places.
+fn direct_walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value, const BIASED: bool, const ONE: bool>(
+    dfa: &Dfa<T, B>,
+    table: &[u64],
+    input: &[u8],
+    out: &mut Vec<V>,
+) -> Result<(), Stop> {
+    let (biases, span) = (dfa.biases(), dfa.contexts() * direct::ROW);
+    if dfa.places().is_some() {
+        run(dfa, Direct::<BIASED, ONE, true> { table, biases, span }, input, out)
+    } else {
+        run(dfa, Direct::<BIASED, ONE, false> { table, biases, span }, input, out)
     }
 }
 

@@ -57,8 +57,10 @@ pub struct Facts {
     /// When every path out of each state multiplies the value read so far by
     /// the same number before its sequence ends (2 to the payload bits still
     /// to come, or the product of the digit radices), that weight per state (1
-    /// for dead and start), for the expanded table (never in an automaton whose
-    /// transitions place their payload, nor in one with several contexts).
+    /// for dead and start, 0 for a state that only units without payload
+    /// reach, where nothing has been read that a weight could apply to), for
+    /// the expanded table (never in an automaton whose transitions place their
+    /// payload, nor in one with several contexts).
     pub remaining: Option<Vec<u64>>,
     /// Every transition out of a state other than the start carries this many
     /// payload bits, and none adds a bias or places its payload (0 if not so):
@@ -219,16 +221,19 @@ fn sync_units(a: &Automaton) -> [u64; 4] {
 /// The weight of the payload still to come per state (the product of the
 /// multipliers up to the sequence's end), when every path agrees, the
 /// automaton is not cyclic, and every unit's payload times its weight fits
-/// the expanded table's field.
+/// the expanded table's field. A state only reached by units without payload
+/// ([`unweighted`]) has read nothing a weight could apply to, so its paths
+/// need not agree: its weight is 0.
 fn remaining(a: &Automaton) -> Option<Vec<u64>> {
     let n = a.state_count();
+    let free = unweighted(a);
     let mut rem: Vec<Option<u64>> = vec![None; n];
     rem[0] = Some(1);
     rem[1] = Some(1);
     // Relax until nothing changes: without loops, n passes settle every state.
     for _ in 0..=n {
         let mut changed = false;
-        for s in 2..n {
+        for s in (2..n).filter(|&s| !free[s]) {
             for e in a.edges[s].iter().filter(|e| e.next != 0) {
                 let Some(after) = rem[e.next] else { continue };
                 let here = a.multiplier(e).checked_mul(after)?;
@@ -246,14 +251,44 @@ fn remaining(a: &Automaton) -> Option<Vec<u64>> {
             break;
         }
     }
+    for s in (2..n).filter(|&s| free[s]) {
+        rem[s] = Some(0);
+    }
     for (s, row) in a.edges.iter().enumerate().skip(1) {
         for e in row.iter().filter(|e| e.next != 0) {
             let after = rem[e.next]?;
             let top = ((1u64 << e.payload_bits) - 1).checked_mul(after)?;
-            if top >> expanded::MAX_PAYLOAD != 0 || (s >= 2 && rem[s]? != a.multiplier(e).checked_mul(after)?) {
+            let consistent = s < 2 || free[s] || rem[s]? == a.multiplier(e).checked_mul(after)?;
+            if top >> expanded::MAX_PAYLOAD != 0 || !consistent {
                 return None;
             }
         }
     }
     rem.into_iter().collect()
+}
+
+/// The states other than the start states that only units without payload
+/// reach, each from the start or from another such state (CESU-8's state
+/// after `ED`, a literal unit that begins both a three-unit and a six-unit
+/// form): the value read there is 0 whatever comes next.
+fn unweighted(a: &Automaton) -> Vec<bool> {
+    let n = a.state_count();
+    let mut free: Vec<bool> = (0..n).map(|s| s >= 2).collect();
+    // Only ever cleared; without loops, n passes settle every state.
+    for _ in 0..=n {
+        let mut changed = false;
+        for (s, row) in a.edges.iter().enumerate().skip(1) {
+            for e in row.iter().filter(|e| e.next >= 2) {
+                let weighs = (s >= 2 && !free[s]) || a.multiplier(e) != 1 || e.payload_bits != 0;
+                if free[e.next] && weighs {
+                    free[e.next] = false;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    free
 }

@@ -41,10 +41,12 @@ pub(super) fn transitions(a: &Automaton) -> Result<Vec<u32>, BuildError> {
 }
 
 /// The expanded table, when every state knows the weight of its remaining
-/// payload: each entry holds the unit's payload times the weight after it.
+/// payload: each entry holds the unit's payload times the weight after it,
+/// plus the bias where the unit completes a sequence, modulo 2^64 (no table if
+/// that does not fit the entry's signed field).
 pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
     let rem = a.facts.remaining.as_ref()?;
-    if a.state_count() > expanded::MAX_STATES || a.biases.len() > expanded::MAX_BIASES {
+    if a.state_count() > expanded::MAX_STATES {
         return None;
     }
     let mut table = vec![0u64; a.state_count() * expanded::ROW];
@@ -55,8 +57,12 @@ pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
                 continue;
             }
             let payload = u64::from(a.digits[u as usize]) & ((1u64 << e.payload_bits) - 1);
-            let bias = a.biases.iter().position(|&b| b == e.bias).unwrap_or(0) as u64;
-            table[s * expanded::ROW + u as usize] = expanded::entry(e.next, bias, payload * rem[e.next]);
+            let bias = if e.next == 1 { e.bias } else { 0 };
+            let placed = (payload * rem[e.next]).wrapping_add(bias);
+            if !expanded::fits(placed) {
+                return None;
+            }
+            table[s * expanded::ROW + u as usize] = expanded::entry(e.next, placed);
         }
     }
     Some(table)
