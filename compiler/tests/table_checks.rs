@@ -4,6 +4,7 @@
 //! its own error.
 
 use placemat_codec::dfa::{expanded, pending_entry, Dfa, Parts, ShiftRows, TableError};
+use placemat_codec::simd::Shape;
 use placemat_codec::{AsciiRuns, WideRuns};
 use placemat_compiler::{Automaton, BuildOptions, Description};
 
@@ -29,6 +30,7 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         places: a.places.as_deref(),
         radices: a.radices.as_deref(),
         simd: a.local.as_ref().ok().map(|l| l.tables),
+        decoding_shape: a.local.as_ref().ok().and_then(|l| l.decoding_shape),
         pending: &a.pending_entries,
     }
 }
@@ -316,6 +318,47 @@ fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
     let mut claim = utf8.facts.remaining.clone().unwrap();
     claim[2] = 0;
     assert_eq!(checked(&utf8, |p| p.remaining = &claim), Err(TableError::BadExpanded));
+}
+
+/// The SIMD decoding kernel's shape is the compiler's claim; the checks hold
+/// every lead and the continuation units to it, and no claim gives up only the
+/// kernel.
+#[test]
+fn a_decoding_shape_that_disagrees_is_refused() {
+    let a = utf8();
+    let shape = a.local.as_ref().unwrap().decoding_shape.expect("utf8 has a shape");
+    assert_eq!((shape.continuation, &shape.lead_base[1..5]), ((0x80, 0xBF), &[0x00, 0xC0, 0xE0, 0xF0][..]));
+    let claim = |s: Option<Shape>| checked(&a, |p| p.decoding_shape = s);
+    assert_eq!(claim(None), Ok(()));
+    let mut base = shape;
+    base.lead_base[3] = 0xE1;
+    assert_eq!(claim(Some(base)), Err(TableError::BadDecodingShape));
+    let mut run = shape;
+    run.continuation = (0x80, 0xBE);
+    assert_eq!(claim(Some(run)), Err(TableError::BadDecodingShape));
+    run.continuation = (0xBF, 0x80);
+    assert_eq!(claim(Some(run)), Err(TableError::BadDecodingShape));
+    // Without the fact of 6-bit continuation payloads (giving a fact up is
+    // allowed) there is nothing to claim.
+    assert_eq!(checked(&a, |p| p.facts.continuation_bits = 0), Err(TableError::BadDecodingShape));
+    assert_eq!(
+        checked(&a, |p| {
+            p.facts.continuation_bits = 0;
+            p.decoding_shape = None;
+        }),
+        Ok(())
+    );
+    // Two bases for the two-unit leads: local, but no shape, and utf8's is refused.
+    let text = r#"pub Biased { name: "biased", value: u32, layout: explicit, range: 0 ..= 0x5FF,
+        forms: { 0 ..= 0x7F => "0xxxxxxx", 0x80 ..= 0x3FF => "1100xxxx 10xxxxxx",
+                 0x400 ..= 0x5FF bias 0x400 => "11010xxx 10xxxxxx" } }"#;
+    let biased = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
+    assert!(biased.local.as_ref().is_ok_and(|l| l.decoding_shape.is_none()));
+    assert_eq!(checked(&biased, |p| p.decoding_shape = Some(shape)), Err(TableError::BadDecodingShape));
+    // No SIMD tables, no claim.
+    let cesu8 = include_str!("../../variants/descriptions/cesu8.placemat");
+    let cesu8 = Automaton::build(&Description::parse_str(cesu8).unwrap().model, BuildOptions::default()).unwrap();
+    assert_eq!(checked(&cesu8, |p| p.decoding_shape = Some(shape)), Err(TableError::BadDecodingShape));
 }
 
 /// Digit units (UTF-1): one multiplier per transition, on a table without

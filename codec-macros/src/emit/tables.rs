@@ -139,6 +139,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         " Each transition's multiplier: `v = v * radix + digit`.",
     );
     let simd = simd_tables(a);
+    let decoding_shape = decoding_shape(a);
     let pending = pending_static(a);
     quote! {
         /// The merged state offsets of the shift validator, one per state.
@@ -171,6 +172,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
             places: #places,
             radices: #radices,
             simd: #simd,
+            decoding_shape: #decoding_shape,
             pending: #pending,
         });
         &DFA
@@ -252,6 +254,25 @@ fn simd_tables(a: &Automaton) -> TokenStream {
             continuation_end: #end,
             floor: #floor,
             restart: #restart,
+        })
+    }
+}
+
+/// The SIMD decoding kernel's shape (`Parts::decoding_shape`), or `None`.
+fn decoding_shape(a: &Automaton) -> TokenStream {
+    let Some(shape) = a.local.as_ref().ok().and_then(|l| l.decoding_shape) else {
+        return quote!(::core::option::Option::None);
+    };
+    let hex = |u: u8| format!("{u:#04x}").parse::<Literal>().expect("a hex literal");
+    let (first, last) = (hex(shape.continuation.0), hex(shape.continuation.1));
+    let bases = hex_array(&shape.lead_base, 2);
+    quote! {
+        // Derived by `placemat_compiler::automaton::local::shape`: each
+        // continuation unit is worth itself less the first, each lead of n
+        // units itself less `lead_base[n]`.
+        ::core::option::Option::Some(::placemat_codec::simd::Shape {
+            continuation: (#first, #last),
+            lead_base: #bases,
         })
     }
 }

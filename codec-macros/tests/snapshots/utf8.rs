@@ -1450,6 +1450,13 @@ impl ::placemat_codec::Codec for Utf8 {
                 floor: ::core::option::Option::None,
                 restart: 2u8,
             }),
+            decoding_shape: ::core::option::Option::Some(::placemat_codec::simd::Shape {
+                continuation: (0x80, 0xbf),
+                lead_base: [
+                    0x00, 0x00, 0xc0, 0xe0, 0xf0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                    0x00, 0x00, 0x00, 0x00, 0x00,
+                ],
+            }),
             pending: &[],
         });
         &DFA

@@ -50,6 +50,10 @@ pub enum TableError {
     /// bias, sit on the dead state or a start state, or come with a cyclic
     /// automaton, an expanded table, SIMD tables or continuation bits.
     BadPending,
+    /// The SIMD decoding kernel's shape comes without SIMD tables, 6-bit
+    /// continuation payloads or byte digits, or some lead or continuation
+    /// unit is not worth what it says.
+    BadDecodingShape,
 }
 
 impl TableError {
@@ -67,6 +71,7 @@ impl TableError {
             TableError::BadDirect => "the direct table disagrees with the table",
             TableError::BadSimd => "the SIMD tables break the kernel's invariants",
             TableError::BadPending => "the pending values disagree with the table",
+            TableError::BadDecodingShape => "the SIMD decoding kernel's shape disagrees with the table",
         }
     }
 }
@@ -108,6 +113,9 @@ pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
     }
     if !pending(p, stride) {
         return Err(TableError::BadPending);
+    }
+    if !super::unchecked::shape_holds(p, stride) {
+        return Err(TableError::BadDecodingShape);
     }
     Ok(stride)
 }

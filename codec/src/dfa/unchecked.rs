@@ -9,8 +9,9 @@
 //! decoded here. The first block that fails goes to the table decoder, which
 //! finds the exact error.
 //!
-//! Where the codec has a [`Shape`] (continuation units worth themselves less
-//! one base, leads of each length likewise), the SIMD decoding kernel of
+//! Where the compiler gave the codec a [`Shape`] (continuation units worth
+//! themselves less one base, leads of each length likewise; checked here by
+//! [`shape_holds`] when the table is built), the SIMD decoding kernel of
 //! `placemat-simd` takes each block but for its last units, four values per
 //! step; the scalar loop here takes the rest, and every block of codecs
 //! without a shape.
@@ -69,9 +70,10 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     Ok(())
 }
 
-/// What decoding behind SIMD validation reads of a codec, derived once when
+/// What decoding behind SIMD validation reads of a codec, set up once when
 /// its table is built ([`Dfa::new`], [`Dfa::from_static`]): the leads, and
-/// the SIMD decoding kernel's [`Shape`] where it has one.
+/// the SIMD decoding kernel's [`Shape`] where the compiler found one
+/// ([`Parts::decoding_shape`], held to the table by [`shape_holds`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Unchecked {
     leads: Leads,
@@ -80,44 +82,58 @@ pub(crate) struct Unchecked {
 
 impl Unchecked {
     /// For a codec with SIMD tables whose continuation units carry a common
-    /// payload ([`super::Facts::continuation_bits`]), else `None`. The shape
-    /// needs 6-bit continuation payload, byte digits, continuation units one
-    /// run of at most 64 from a multiple of 64 (so each is worth itself less
-    /// the first), and the leads of each length worth themselves less one base.
+    /// payload ([`super::Facts::continuation_bits`]), else `None`.
     pub(crate) const fn of(p: &Parts<'_>, stride: usize) -> Option<Unchecked> {
         let Some(t) = &p.simd else { return None };
         if p.facts.continuation_bits == 0 {
             return None;
         }
         let mut leads = [1u16 << 8; 256];
-        let (mut base, mut seen) = ([0u8; 16], [false; 16]);
-        let mut shaped = p.facts.continuation_bits == 6 && p.facts.byte_digits;
         let mut u = 0;
         while u < 256 {
-            let e = p.transitions[stride + p.classes[u] as usize];
-            if e & STATE_MASK != DEAD as u32 {
-                let payload = p.digits[u] as u16 & ((1u16 << ((e >> BITS_SHIFT) & 0xF)) - 1);
-                let n = t.level(u as u8) as usize + 1;
+            if let Some((n, payload)) = lead(p, t, stride, u) {
                 leads[u] = (n as u16) << 8 | payload;
-                let b = (u as u16).wrapping_sub(payload) as u8;
-                if n >= 16 || seen[n] && base[n] != b {
-                    shaped = false;
-                } else {
-                    (base[n], seen[n]) = (b, true);
-                }
             }
             u += 1;
         }
-        let shape = match continuation_run(t) {
-            Some(continuation) if shaped => Some(Shape { continuation, lead_base: base }),
-            _ => None,
-        };
-        let shape = match shape {
-            Some(s) if s.check().is_ok() => Some(s),
-            _ => None,
-        };
-        Some(Unchecked { leads: Leads(leads), shape })
+        Some(Unchecked { leads: Leads(leads), shape: p.decoding_shape })
     }
+}
+
+/// The length of the sequence unit `u` leads (its level in the SIMD tables,
+/// plus one) and its payload, if the start state takes it.
+const fn lead(p: &Parts<'_>, t: &Tables, stride: usize, u: usize) -> Option<(usize, u16)> {
+    let e = p.transitions[stride + p.classes[u] as usize];
+    if e & STATE_MASK == DEAD as u32 {
+        return None;
+    }
+    let payload = p.digits[u] as u16 & ((1u16 << ((e >> BITS_SHIFT) & 0xF)) - 1);
+    Some((t.level(u as u8) as usize + 1, payload))
+}
+
+/// Whether the claimed [`Parts::decoding_shape`] holds: no claim always does
+/// (it gives up the kernel); a claim needs SIMD tables, 6-bit continuation
+/// payloads and byte digits, the continuation units exactly its run, and
+/// every lead of `n` units worth itself less `lead_base[n]`.
+pub(crate) const fn shape_holds(p: &Parts<'_>, stride: usize) -> bool {
+    let (Some(shape), Some(t)) = (&p.decoding_shape, &p.simd) else { return p.decoding_shape.is_none() };
+    if p.facts.continuation_bits != 6 || !p.facts.byte_digits || shape.check().is_err() {
+        return false;
+    }
+    match continuation_run(t) {
+        Some((first, last)) if first == shape.continuation.0 && last == shape.continuation.1 => {}
+        _ => return false,
+    }
+    let mut u = 0;
+    while u < 256 {
+        if let Some((n, payload)) = lead(p, t, stride, u) {
+            if n >= 16 || (u as u16).wrapping_sub(payload) as u8 != shape.lead_base[n] {
+                return false;
+            }
+        }
+        u += 1;
+    }
+    true
 }
 
 /// The continuation units as one run from a multiple of 64, if they are.

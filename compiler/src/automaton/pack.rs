@@ -160,6 +160,7 @@ impl Automaton {
             places: self.places.as_deref(),
             radices: self.radices.as_deref(),
             simd: self.local.as_ref().ok().map(|l| l.tables),
+            decoding_shape: self.local.as_ref().ok().and_then(|l| l.decoding_shape),
             pending: &self.pending_entries,
         }
     }

@@ -21,7 +21,9 @@
 //! 4. `proof` builds the automaton of what the resulting checks accept and
 //!    compares it with the codec's, state pair by state pair: the checks accept
 //!    exactly the valid inputs, and flag an error at most `restart` units after
-//!    the unit that makes an input invalid.
+//!    the unit that makes an input invalid;
+//! 5. `shape` derives how the SIMD decoding kernel reads what the checks
+//!    passed, where the units make values as UTF-8's do.
 //!
 //! Any step that fails says why, with a witness where there is one:
 //!
@@ -58,13 +60,14 @@
 
 mod cover;
 mod proof;
+pub mod shape;
 pub mod text;
 
 use std::fmt::Write as _;
 
 use super::Automaton;
 pub use cover::NibbleBox;
-pub use placemat_codec::simd::Tables;
+pub use placemat_codec::simd::{Shape, Tables};
 
 /// The derived checks of a local codec.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +87,9 @@ pub struct LocalChecks {
     pub left_to_count: usize,
     /// Pairs left to the floors after F0-FF (`Tables::floor`).
     pub left_to_floors: usize,
+    /// How the SIMD decoding kernel reads the codec's sequences, if it can
+    /// ([`shape`]).
+    pub decoding_shape: Option<Shape>,
 }
 
 /// Why a codec is not local.
@@ -269,7 +275,17 @@ pub(super) fn derive(a: &Automaton) -> Result<LocalChecks, NotLocal> {
         return Err(NotLocal::new("bad tables", format!("the derived tables break a kernel invariant: {e}")));
     }
     let left_to_floors = floor.map_or(0, |f| beyond(&forbidden, &f).iter().flatten().filter(|&&b| b).count());
-    Ok(LocalChecks { tables, boxes, continuation, lengths, forbidden_pairs, left_to_count, left_to_floors })
+    let decoding_shape = shape::derive(a, &tables);
+    Ok(LocalChecks {
+        tables,
+        boxes,
+        continuation,
+        lengths,
+        forbidden_pairs,
+        left_to_count,
+        left_to_floors,
+        decoding_shape,
+    })
 }
 
 fn lead_and_continuation_units(a: &Automaton) -> Result<(Units, Units), NotLocal> {
