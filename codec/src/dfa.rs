@@ -229,8 +229,9 @@ pub const fn whole_units(len: usize, unit: usize, available: usize) -> usize {
 /// A table-driven decoder: unit classes, digit values, transitions, biases, and
 /// what was derived from them.
 ///
-/// `T` and `B` are the storage of the transition table and of the `u64` tables
-/// (biases, expanded table): `&'static` slices for generated codecs, `Vec`s for
+/// `T` and `B` are the storage of the `u32` tables (transitions, pending
+/// values, the expanded table's next rows) and of the `u64` tables (biases,
+/// the expanded table's placed payloads, the direct table): `&'static` slices for generated codecs, `Vec`s for
 /// loaded ones.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
@@ -238,7 +239,8 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     digits: [u8; 256],
     trans: T,
     biases: B,
-    expanded: Option<B>,
+    /// The expanded table's next rows and placed payloads.
+    expanded: Option<(T, B)>,
     direct: Option<B>,
     places: Option<B>,
     radices: Option<B>,
@@ -265,7 +267,10 @@ impl Dfa<&'static [u32], &'static [u64]> {
             digits: *parts.digits,
             trans: parts.transitions,
             biases: parts.biases,
-            expanded: parts.expanded,
+            expanded: match parts.expanded {
+                Some(t) => Some((t.next, t.placed)),
+                None => None,
+            },
             direct: parts.direct,
             places: parts.places,
             radices: parts.radices,
@@ -290,7 +295,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             digits: *parts.digits,
             trans: parts.transitions.to_vec(),
             biases: parts.biases.to_vec(),
-            expanded: parts.expanded.map(<[u64]>::to_vec),
+            expanded: parts.expanded.map(|t| (t.next.to_vec(), t.placed.to_vec())),
             direct: parts.direct.map(<[u64]>::to_vec),
             places: parts.places.map(<[u64]>::to_vec),
             radices: parts.radices.map(<[u64]>::to_vec),
@@ -312,7 +317,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             digits: self.digits,
             trans: self.trans.as_ref(),
             biases: self.biases.as_ref(),
-            expanded: self.expanded.as_ref().map(|x| x.as_ref()),
+            expanded: self.expanded.as_ref().map(|(n, p)| (n.as_ref(), p.as_ref())),
             direct: self.direct.as_ref().map(|x| x.as_ref()),
             places: self.places.as_ref().map(|x| x.as_ref()),
             radices: self.radices.as_ref().map(|x| x.as_ref()),
@@ -338,8 +343,8 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         self.trans.as_ref()
     }
     /// The expanded table, if the automaton has one (see [`expanded`]).
-    pub fn expanded(&self) -> Option<&[u64]> {
-        self.expanded.as_ref().map(|x| x.as_ref())
+    pub fn expanded(&self) -> Option<expanded::Table<'_>> {
+        self.expanded.as_ref().map(|(next, placed)| expanded::Table { next: next.as_ref(), placed: placed.as_ref() })
     }
     /// The direct table, if the automaton has one (see [`direct`]).
     pub fn direct(&self) -> Option<&[u64]> {

@@ -23,7 +23,7 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         biases: &a.biases,
         facts: a.runtime_facts(),
         shift: ShiftRows::Narrow { offsets: &a.shift.offsets, rows },
-        expanded: a.expanded.as_deref(),
+        expanded: a.expanded.as_ref().map(|t| t.table()),
         direct: a.direct.as_deref(),
         depth: a.facts.depth.as_deref().unwrap_or(&[]),
         remaining: if a.expanded.is_some() { a.facts.remaining.as_deref().unwrap() } else { &[] },
@@ -114,9 +114,17 @@ fn shift_rows_that_do_not_follow_the_transitions_are_refused() {
 #[test]
 fn an_expanded_table_that_disagrees_is_refused() {
     let a = utf8();
-    let mut table = a.expanded.clone().unwrap();
-    table[256 + 0x41] ^= 1 << expanded::PAYLOAD_AT;
-    assert_eq!(checked(&a, |p| p.expanded = Some(&table)), Err(TableError::BadExpanded));
+    let t = a.expanded.clone().unwrap();
+    let mut placed = t.placed.clone();
+    placed[256 + 0x41] ^= 1;
+    let table = expanded::Table { next: &t.next, placed: &placed };
+    assert_eq!(checked(&a, |p| p.expanded = Some(table)), Err(TableError::BadExpanded));
+    let mut next = t.next.clone();
+    next[256 + 0xC3] = 256; // back to the start instead of awaiting a continuation
+    let table = expanded::Table { next: &next, placed: &t.placed };
+    assert_eq!(checked(&a, |p| p.expanded = Some(table)), Err(TableError::BadExpanded));
+    let short = expanded::Table { next: &t.next[256..], placed: &t.placed[256..] };
+    assert_eq!(checked(&a, |p| p.expanded = Some(short)), Err(TableError::BadExpanded));
     let mut rem = a.facts.remaining.clone().unwrap();
     rem[2] += 1;
     assert_eq!(checked(&a, |p| p.remaining = &rem), Err(TableError::BadExpanded));
@@ -295,29 +303,61 @@ fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
         claim[after_ed] = weight;
         assert_eq!(with(leak(claim)), Err(TableError::BadExpanded), "{weight:#x}");
     }
-    // Weight 0 where payload was read: after a three-byte lead (E1), and after
-    // the pair's second unit.
+    // Weight 0 where payload was read, though the weight is not 0: after a
+    // three-byte lead (E1), and after the pair's second unit.
     for state in [cesu8.edge(1, 0xE1).next, cesu8.edge(after_ed, 0xA0).next] {
         let mut claim = rem.clone();
         claim[state] = 0;
         assert_eq!(with(leak(claim)), Err(TableError::BadExpanded), "state {state}");
     }
+    // Weight 0 after the pair's second `ED`: a literal unit, but after payload.
+    let second_ed = cesu8.edge(cesu8.edge(cesu8.edge(after_ed, 0xA0).next, 0x80).next, 0xED).next;
+    assert_ne!(rem[second_ed], 0);
+    let mut claim = rem.clone();
+    claim[second_ed] = 0;
+    assert_eq!(with(leak(claim)), Err(TableError::BadExpanded));
     // The entry that completes `ED 80 80` (U+D000) holds the form's bias,
     // 0xD000: the walk adds none of its own.
     let three = cesu8.edge(after_ed, 0x80).next;
     let table = cesu8.expanded.clone().unwrap();
-    assert_eq!(expanded::placed(table[three * expanded::ROW + 0x80]), 0xD000);
-    let mut unbiased = table.clone();
-    unbiased[three * expanded::ROW + 0x80] = expanded::entry(1, 0);
+    assert_eq!(table.placed[three * expanded::ROW + 0x80], 0xD000);
+    let mut unbiased = table.placed.clone();
+    unbiased[three * expanded::ROW + 0x80] = 0;
     let unbiased = leak(unbiased);
+    let next: &'static [u32] = Box::leak(table.next.clone().into_boxed_slice());
     assert!(cesu8.with_parts(|mut p| {
-        p.expanded = Some(unbiased);
+        p.expanded = Some(expanded::Table { next, placed: unbiased });
         Dfa::new(p) == Err(TableError::BadExpanded)
     }));
     let utf8 = utf8();
     let mut claim = utf8.facts.remaining.clone().unwrap();
     claim[2] = 0;
     assert_eq!(checked(&utf8, |p| p.remaining = &claim), Err(TableError::BadExpanded));
+}
+
+/// Perl's 13-byte form carries 72 payload bits for values below 2^63, so the
+/// first units after `FF` weigh 2^66 and more: 0 modulo 2^64, which is all
+/// the table computes. Those states' weights are 0 and their transitions must
+/// agree with 0.
+#[test]
+fn a_weight_of_zero_modulo_2_64_holds_along_its_transitions() {
+    let text = include_str!("../../variants/descriptions/perl-utf8.placemat");
+    let perl = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
+    let rem = perl.facts.remaining.clone().expect("perl-utf8 has an expanded table");
+    assert!(perl.with_parts(|p| Dfa::new(p).is_ok()));
+    let after_ff = perl.edge(1, 0xFF).next;
+    let first = perl.edge(after_ff, 0x80).next;
+    let second = perl.edge(first, 0x80).next;
+    // Nothing read after `FF`; 66 bits to come after the first continuation
+    // unit; the second's weight is 2^60 (its payload is below 8).
+    assert_eq!((rem[after_ff], rem[first], rem[second]), (0, 0, 1 << 60));
+    let mut claim = rem.clone();
+    claim[second] = 1 << 59;
+    let claim: &'static [u64] = Box::leak(claim.into_boxed_slice());
+    assert!(perl.with_parts(|mut p| {
+        p.remaining = claim;
+        Dfa::new(p) == Err(TableError::BadExpanded)
+    }));
 }
 
 /// The SIMD decoding kernel's shape is the compiler's claim; the checks hold
@@ -372,7 +412,7 @@ fn broken_radices_are_refused() {
     assert!(utf1.expanded.is_some() && utf1.places.is_none());
     // Its biases are negative (each form subtracts what its lead adds), and so
     // are the entries that complete its sequences.
-    assert!(utf1.expanded.as_ref().unwrap().iter().any(|&e| (expanded::placed(e) as i64) < 0));
+    assert!(utf1.expanded.as_ref().unwrap().placed.iter().any(|&e| (e as i64) < 0));
     assert!(utf1.with_parts(|p| Dfa::new(p).is_ok()));
     let leak = |v: Vec<u64>| -> &'static [u64] { Box::leak(v.into_boxed_slice()) };
     let with = |radices: Option<&'static [u64]>| {

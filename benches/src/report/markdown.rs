@@ -22,8 +22,9 @@ const STRATEGIES: &str = "## The generated strategies\n\n\
 - `table` (decode): the table walker of `placemat_codec::dfa`. Two walks run side by side over pairs of \
 2 KiB chunks cut at *sync units* (units every state but the start rejects) or after *end units* (units \
 every state goes to the start on: the last byte of a LEB128 number), so the processor overlaps their \
-chains of dependent loads; each step reads the *expanded table* (one row of 256 entries per state, the \
-unit's payload already shifted into place, computed at compile time) and writes its value without a \
+chains of dependent loads; each step reads the *expanded table* (two arrays of one row of 256 entries \
+per state: the next state, and the unit's payload already shifted into place, computed at compile time, \
+so the chain from one unit to the next is an addition and a load) and writes its value without a \
 branch. Codecs whose states do not know how many payload bits remain (the varints, \
 little-endian UTF-16, codecs with rules across values or longest matches: WTF-8, modified UTF-8) read the *direct table* instead (one entry per \
 state and unit holding the next state, the shift of the value read so far and the unit's payload and \

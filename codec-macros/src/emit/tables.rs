@@ -80,6 +80,22 @@ fn state_rows(table: Option<&[u64]>, states: usize, name: TokenStream) -> TokenS
     }
 }
 
+/// The expanded table as two `static`s of rows (next rows and placed
+/// payloads), or `None`.
+fn expanded_table(a: &Automaton) -> TokenStream {
+    let Some(t) = &a.expanded else { return quote!(::core::option::Option::None) };
+    let states = Literal::usize_unsuffixed(a.state_count());
+    let (next, placed) = (rows(&t.next, 256, 4), rows(&t.placed, 256, 16));
+    quote! {{
+        static EXPANDED_NEXT: [[u32; 256]; #states] = #next;
+        static EXPANDED: [[u64; 256]; #states] = #placed;
+        ::core::option::Option::Some(::placemat_codec::dfa::expanded::Table {
+            next: EXPANDED_NEXT.as_flattened(),
+            placed: EXPANDED.as_flattened(),
+        })
+    }}
+}
+
 /// The wide-runs fact as a constant expression.
 fn wide_runs(runs: &placemat_codec::WideRuns) -> TokenStream {
     if !runs.is_some() {
@@ -126,7 +142,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         _ => quote!(::placemat_codec::dfa::ShiftRows::None),
     };
-    let expanded = state_rows(a.expanded.as_deref(), a.state_count(), quote!(EXPANDED));
+    let expanded = expanded_table(a);
     let direct = state_rows(a.direct.as_deref(), a.state_count(), quote!(DIRECT));
     let places = per_transition(
         a.places.as_deref(),

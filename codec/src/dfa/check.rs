@@ -7,9 +7,10 @@
 
 use core::fmt;
 
+mod expanded;
 mod wide;
 
-use super::{direct, expanded};
+use super::direct;
 use crate::AsciiRuns;
 
 use super::{Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, PLACE_SHIFT, STATE_MASK};
@@ -100,7 +101,7 @@ pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
     if !shift(p, stride) {
         return Err(TableError::BadShift);
     }
-    if !expanded_table(p, stride) {
+    if !expanded::expanded_table(p, stride) {
         return Err(TableError::BadExpanded);
     }
     if !direct_table(p, stride) {
@@ -431,68 +432,10 @@ const fn shift(p: &Parts<'_>, stride: usize) -> bool {
 
 /// What the transition entry `e` at `at` multiplies the value read so far
 /// by: its radix, or 2 to its payload bits.
-const fn multiplier(p: &Parts<'_>, at: usize, e: u32) -> u64 {
+pub(super) const fn multiplier(p: &Parts<'_>, at: usize, e: u32) -> u64 {
     match p.radices {
         Some(radices) => radices[at],
         None => 1u64 << ((e >> BITS_SHIFT) & 0xF),
-    }
-}
-
-/// The expanded table: `remaining` (the weight still to come) is consistent
-/// along every transition out of a state that has read payload (weight 0 marks
-/// one that has not: only units without payload lead there), and every entry
-/// is the transition's next row and payload times the weight after it (plus
-/// the bias where it completes a sequence), which fits its field.
-const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
-    let n = p.transitions.len() / stride;
-    let (table, rem) = match p.expanded {
-        None => return p.remaining.is_empty(),
-        Some(_) if p.facts.contexts != 1 => return false,
-        Some(table) => (table, p.remaining),
-    };
-    if n > expanded::MAX_STATES || rem.len() != n || table.len() != n * expanded::ROW || rem[0] != 1 || rem[1] != 1 {
-        return false;
-    }
-    let mut i = 0;
-    while i < table.len() {
-        match expanded_entry(p, stride, rem, i / expanded::ROW, i % expanded::ROW) {
-            Some(want) if want == table[i] => i += 1,
-            _ => return false,
-        }
-    }
-    true
-}
-
-/// The expanded entry of state `s` and unit `u` under the weights `rem`, or
-/// `None` if the weights disagree with the transition or the entry overflows.
-const fn expanded_entry(p: &Parts<'_>, stride: usize, rem: &[u64], s: usize, u: usize) -> Option<u64> {
-    let at = s * stride + p.classes[u] as usize;
-    let e = p.transitions[at];
-    let t = (e & STATE_MASK) as usize / stride;
-    if t == DEAD || s == DEAD {
-        return Some(0);
-    }
-    let (bits, after, mul) = ((e >> BITS_SHIFT) & 0xF, rem[t], multiplier(p, at, e));
-    // Weight 0: a state only units without payload reach, from the start or
-    // from another such state; what leaves it need not agree.
-    let (unweighted_s, unweighted_t) = (s >= 2 && rem[s] == 0, t >= 2 && after == 0);
-    if unweighted_t && (bits != 0 || mul != 1 || (s >= 2 && !unweighted_s)) {
-        return None;
-    }
-    if s >= 2 && !unweighted_s && !matches!(mul.checked_mul(after), Some(w) if w == rem[s]) {
-        return None;
-    }
-    // A sequence ends at the start state (one context: checked above).
-    let bias = match (t, (e >> BIAS_SHIFT) as usize) {
-        (1, b) if b < p.biases.len() => p.biases[b],
-        (1, _) => return None,
-        _ => 0,
-    };
-    match (p.digits[u] as u64 & ((1u64 << bits) - 1)).checked_mul(after) {
-        Some(x) if x >> expanded::MAX_PAYLOAD == 0 && expanded::fits(x.wrapping_add(bias)) => {
-            Some(expanded::entry(t, x.wrapping_add(bias)))
-        }
-        _ => None,
     }
 }
 

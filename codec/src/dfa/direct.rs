@@ -8,8 +8,8 @@
 //! start states (WTF-8, modified UTF-8). Their walk through the
 //! class-compressed table reads the unit's class, then the entry, then the
 //! transition's place word, before it can shift. The direct table folds all of
-//! that into one entry per state and unit, so a step is one read, as in the
-//! expanded table, and two shifts:
+//! that into one entry per state and unit, so a step is one read and two
+//! shifts (one where no transition places its payload):
 //!
 //! ```text
 //! e = DIRECT[state + unit];   state = e & 0xFFFF;

@@ -1,7 +1,13 @@
-//! The expanded decoding table: one row of 256 entries per state, indexed by the
-//! unit itself, each entry holding the unit's payload already shifted into place
-//! (for digit units, the digit times the weight of the digits after it,
-//! `digit × radix^k`).
+//! The expanded decoding table: two arrays of one row of 256 entries per
+//! state, indexed by the unit itself. `next` holds the next state's row;
+//! `placed` holds the unit's payload already multiplied by the weight of the
+//! payload still to come after it (2 to the payload bits that follow, or for
+//! digit units the radices of the digits that follow, `digit × radix^k`),
+//! plus, where the unit completes a sequence, the sequence's bias. All of it
+//! is computed modulo 2^64, which is all a value of at most 64 bits needs: a
+//! bias may be negative (UTF-1's forms subtract what their leads add), and a
+//! weight past 2^64 is 0 (Perl's 13-byte form, whose first continuation units
+//! carry no payload below 2^63).
 //!
 //! The class-compressed table (the module docs of [`super`]) is small, but a step
 //! through it reads the unit's class, then the entry, then shifts the value by the
@@ -9,67 +15,64 @@
 //! payload bits are still to come before its sequence ends (true of every codec
 //! whose first unit fixes the length), or has read no payload yet (CESU-8's
 //! state after the literal `ED` that begins both a three-unit sequence and a
-//! surrogate pair: its `remaining` weight is 0), a unit's payload can be placed at its final position in advance, and
-//! a step is one read and one addition:
+//! surrogate pair: its `remaining` weight is 0), a unit's payload can be
+//! placed in advance, and a step is two reads and one addition, and the walk's
+//! chain from one unit to the next is one addition and one load:
 //!
 //! ```text
-//! e = EXPANDED[state + unit];   state = e & 0xFFFF;   v += (e as i64 >> 16) as u64
+//! i = state + unit;   v += PLACED[i];   state = NEXT[i]
 //! ```
 //!
-//! Entry layout (`u64`):
-//! - bits 0–15: the next state's row, `id × 256` (dead = 0, start = 256);
-//! - bits 16–63, a signed number: the unit's payload bits, shifted left by the
-//!   payload bits that follow it in its sequence (or multiplied by the radices
-//!   of the digits that follow it), plus, where the entry completes a sequence,
-//!   the sequence's bias (which may be negative: UTF-1's forms subtract what
-//!   their leads add), so the walk adds no bias of its own. Values are
-//!   computed modulo 2^64.
+//! `next` entries are rows, `id × 256` (dead = 0, start = 256). The walk adds no
+//! bias of its own.
 //!
-//! The table exists when the automaton has at most 256 states, no loop other
-//! than through the start state, the same weight still to come on every path
-//! out of each state that has read payload, and every entry's placed payload
-//! (with its bias) within the field: below 2^47, or a negative number above
-//! −2^47. It costs `2 KiB` per state (18 KiB for strict UTF-8). The compiler
-//! computes it (generated codecs hold it in a `static`); [`super::Dfa::new`]
-//! checks every entry against the class-compressed table.
+//! The table exists when the automaton has at most 256 states, one context, no
+//! loop other than through the start state, no pending values, and the same
+//! weight still to come (modulo 2^64) on every path out of each state that has
+//! read payload. It costs 3 KiB per state (27 KiB for strict UTF-8). The
+//! compiler computes it (generated codecs hold it in `static`s);
+//! [`super::Dfa::new`] checks every entry against the class-compressed table.
 //!
 //! ```
-//! use placemat_codec::dfa::expanded;
-//! // From state 1 (the start), unit 'A' goes back to the start with payload 0x41.
-//! let e = expanded::entry(1, 0x41);
-//! assert_eq!(e & expanded::NEXT_MASK, expanded::ROW as u64);
-//! assert_eq!(expanded::placed(e), 0x41);
-//! // A bias of −0x100 on a completing unit is stored as a negative number.
-//! let e = expanded::entry(1, 0x41u64.wrapping_sub(0x100));
-//! assert_eq!(expanded::placed(e).wrapping_add(0x100), 0x41);
-//! assert!(!expanded::fits(1 << 47) && expanded::fits(0u64.wrapping_sub(1 << 47)));
+//! use placemat_codec::dfa::expanded::{Table, ROW};
+//! // Two states: dead (0) and the start (1), where bytes below 80 are values
+//! // of themselves and 80-FF are invalid.
+//! let mut next = vec![0u32; 2 * ROW];
+//! let mut placed = vec![0u64; 2 * ROW];
+//! for u in 0..0x80 {
+//!     next[ROW + u] = ROW as u32;
+//!     placed[ROW + u] = u as u64;
+//! }
+//! let table = Table { next: &next, placed: &placed };
+//! assert_eq!(table.step(ROW, b'A'), (ROW, 0x41));
+//! assert_eq!(table.step(ROW, 0xC3), (0, 0));
 //! ```
 
 /// Width of a row: one entry per unit.
 pub const ROW: usize = 256;
-/// Mask of the next-row field of an entry.
-pub const NEXT_MASK: u64 = 0xFFFF;
-/// Shift of the placed payload of an entry.
-pub const PAYLOAD_AT: u32 = 16;
 /// Most states an expanded table can hold.
 pub const MAX_STATES: usize = 256;
-/// Most payload bits of one sequence: the field is signed.
-pub const MAX_PAYLOAD: u32 = 63 - PAYLOAD_AT;
 
-/// The entry of a transition to state `next` (not premultiplied) with the
-/// unit's payload already shifted to its place (and, if the transition
-/// completes a sequence, the bias added, modulo 2^64), which must [`fits`].
-pub const fn entry(next: usize, placed: u64) -> u64 {
-    (next * ROW) as u64 | (placed << PAYLOAD_AT)
+/// An expanded table: per state and unit, the next state's row and the
+/// unit's placed payload.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Table<'a> {
+    /// The next state's row, `id × ROW`, per `state × ROW + unit`.
+    pub next: &'a [u32],
+    /// The unit's payload times the weight after it, plus the bias where it
+    /// completes a sequence (modulo 2^64), per `state × ROW + unit`.
+    pub placed: &'a [u64],
 }
 
-/// Whether `value`, read as a signed number, fits an entry's field.
-pub const fn fits(value: u64) -> bool {
-    placed(value << PAYLOAD_AT) == value
-}
-
-/// The placed payload of entry `e`, to be added modulo 2^64.
-#[inline(always)]
-pub const fn placed(e: u64) -> u64 {
-    ((e as i64) >> PAYLOAD_AT) as u64
+impl Table<'_> {
+    /// From the state whose row is `state`, unit `unit`: the next state's row
+    /// and what to add to the value.
+    ///
+    /// # Panics
+    /// If `state` is not a row of the table.
+    #[inline(always)]
+    pub fn step(&self, state: usize, unit: u8) -> (usize, u64) {
+        let i = state + usize::from(unit);
+        (self.next[i] as usize, self.placed[i])
+    }
 }

@@ -44,7 +44,7 @@ pub struct Parts<'a> {
     /// The validator's rows.
     pub shift: ShiftRows<'a>,
     /// The expanded decoding table ([`expanded`](super::expanded)), when the automaton has one.
-    pub expanded: Option<&'a [u64]>,
+    pub expanded: Option<super::expanded::Table<'a>>,
     /// The direct decoding table ([`direct`](super::direct)), for an automaton without an
     /// expanded table, when it has one.
     pub direct: Option<&'a [u64]>,

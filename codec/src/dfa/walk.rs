@@ -1,7 +1,7 @@
 //! The table decoder's walks ([`super::Dfa::decode_table_into`]), run by the
 //! [`super::lockstep`] driver.
 //!
-//! A step reads the expanded table when the codec has one (one read and one
+//! A step reads the expanded table when the codec has one (two reads and one
 //! addition, see [`super::expanded`]), else the direct table (one read and two
 //! shifts, see [`super::direct`]), else the class-compressed table, specialized
 //! for byte units and for tables without biases. Either way the value is written
@@ -110,12 +110,12 @@ impl<const BYTES: bool, const BIASED: bool, J: Join, const ONE: bool> Feed for C
     }
 }
 
-/// The expanded table: one read and one addition per unit (for bit payloads
-/// the fields never overlap, so this is an `or`); the entry that completes a
-/// sequence holds its bias.
+/// The expanded table: two reads and one addition per unit, the next state a
+/// load away from the last; the entry that completes a sequence holds its
+/// bias.
 #[derive(Copy, Clone)]
 struct Expanded<'t> {
-    table: &'t [u64],
+    table: expanded::Table<'t>,
 }
 
 impl Feed for Expanded<'_> {
@@ -130,9 +130,9 @@ impl Feed for Expanded<'_> {
     }
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
-        let e = self.table[walk.state + unit as usize];
-        let v = walk.v.wrapping_add(expanded::placed(e));
-        walk.state = (e & expanded::NEXT_MASK) as usize;
+        let (next, placed) = self.table.step(walk.state, unit);
+        let v = walk.v.wrapping_add(placed);
+        walk.state = next;
         block.emit(walk, v, 0, walk.state == expanded::ROW);
     }
 }

@@ -19,7 +19,6 @@
 //! ```
 
 use super::Automaton;
-use placemat_codec::dfa::expanded;
 use placemat_codec::{AsciiRuns, WideRuns};
 
 /// What the outputs need to know about an automaton.
@@ -219,11 +218,11 @@ fn sync_units(a: &Automaton) -> [u64; 4] {
 }
 
 /// The weight of the payload still to come per state (the product of the
-/// multipliers up to the sequence's end), when every path agrees, the
-/// automaton is not cyclic, and every unit's payload times its weight fits
-/// the expanded table's field. A state only reached by units without payload
-/// ([`unweighted`]) has read nothing a weight could apply to, so its paths
-/// need not agree: its weight is 0.
+/// multipliers up to the sequence's end, modulo 2^64), when every path agrees
+/// and the automaton is not cyclic. A state only reached by units without
+/// payload ([`unweighted`]) has read nothing a weight could apply to, so its
+/// paths need not agree: its weight is 0 (the runtime's checks call it
+/// fresh; `placemat_codec::dfa::expanded`).
 fn remaining(a: &Automaton) -> Option<Vec<u64>> {
     let n = a.state_count();
     let free = unweighted(a);
@@ -236,7 +235,7 @@ fn remaining(a: &Automaton) -> Option<Vec<u64>> {
         for s in (2..n).filter(|&s| !free[s]) {
             for e in a.edges[s].iter().filter(|e| e.next != 0) {
                 let Some(after) = rem[e.next] else { continue };
-                let here = a.multiplier(e).checked_mul(after)?;
+                let here = a.multiplier(e).wrapping_mul(after);
                 match rem[s] {
                     None => {
                         rem[s] = Some(here);
@@ -254,17 +253,19 @@ fn remaining(a: &Automaton) -> Option<Vec<u64>> {
     for s in (2..n).filter(|&s| free[s]) {
         rem[s] = Some(0);
     }
+    let rem: Vec<u64> = rem.into_iter().collect::<Option<_>>()?;
+    let mut paid = vec![false; n];
     for (s, row) in a.edges.iter().enumerate().skip(1) {
         for e in row.iter().filter(|e| e.next != 0) {
-            let after = rem[e.next]?;
-            let top = ((1u64 << e.payload_bits) - 1).checked_mul(after)?;
-            let consistent = s < 2 || free[s] || rem[s]? == a.multiplier(e).checked_mul(after)?;
-            if top >> expanded::MAX_PAYLOAD != 0 || !consistent {
+            paid[e.next] |= e.payload_bits != 0;
+            if s >= 2 && !free[s] && rem[s] != a.multiplier(e).wrapping_mul(rem[e.next]) {
                 return None;
             }
         }
     }
-    rem.into_iter().collect()
+    // A weight of 0 where payload was read is a weight 0 modulo 2^64; where
+    // none was, the state must be one the checks take for fresh.
+    (2..n).all(|s| free[s] || rem[s] != 0 || paid[s]).then_some(rem)
 }
 
 /// The states other than the start states that only units without payload
@@ -279,7 +280,7 @@ fn unweighted(a: &Automaton) -> Vec<bool> {
         let mut changed = false;
         for (s, row) in a.edges.iter().enumerate().skip(1) {
             for e in row.iter().filter(|e| e.next >= 2) {
-                let weighs = (s >= 2 && !free[s]) || a.multiplier(e) != 1 || e.payload_bits != 0;
+                let weighs = (s >= 2 && !free[s]) || e.payload_bits != 0;
                 if free[e.next] && weighs {
                     free[e.next] = false;
                     changed = true;

@@ -263,7 +263,7 @@ pub struct Automaton {
     /// The packed transition table (the runtime format, `placemat_codec::dfa`).
     pub transitions: Vec<u32>,
     /// The expanded decoding table, when the automaton has one.
-    pub expanded: Option<Vec<u64>>,
+    pub expanded: Option<pack::ExpandedTable>,
     /// The direct decoding table (`placemat_codec::dfa::direct`), for an
     /// automaton without an expanded table, when it has one.
     pub direct: Option<Vec<u64>>,

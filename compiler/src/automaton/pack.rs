@@ -40,16 +40,34 @@ pub(super) fn transitions(a: &Automaton) -> Result<Vec<u32>, BuildError> {
     Ok(out)
 }
 
+/// An expanded table in owned storage (`placemat_codec::dfa::expanded`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpandedTable {
+    /// The next state's row, per `state × 256 + unit`.
+    pub next: Vec<u32>,
+    /// The unit's payload times the weight after it, plus the bias where it
+    /// completes a sequence (modulo 2^64), per `state × 256 + unit`.
+    pub placed: Vec<u64>,
+}
+
+impl ExpandedTable {
+    /// The table as the runtime reads it.
+    pub fn table(&self) -> expanded::Table<'_> {
+        expanded::Table { next: &self.next, placed: &self.placed }
+    }
+}
+
 /// The expanded table, when every state knows the weight of its remaining
-/// payload: each entry holds the unit's payload times the weight after it,
-/// plus the bias where the unit completes a sequence, modulo 2^64 (no table if
-/// that does not fit the entry's signed field).
-pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
+/// payload: each entry holds the next row and the unit's payload times the
+/// weight after it, plus the bias where the unit completes a sequence, modulo
+/// 2^64.
+pub(super) fn expanded(a: &Automaton) -> Option<ExpandedTable> {
     let rem = a.facts.remaining.as_ref()?;
     if a.state_count() > expanded::MAX_STATES {
         return None;
     }
-    let mut table = vec![0u64; a.state_count() * expanded::ROW];
+    let len = a.state_count() * expanded::ROW;
+    let mut table = ExpandedTable { next: vec![0; len], placed: vec![0; len] };
     for s in 1..a.state_count() {
         for u in 0..=255u8 {
             let e = a.edge(s, u);
@@ -58,11 +76,9 @@ pub(super) fn expanded(a: &Automaton) -> Option<Vec<u64>> {
             }
             let payload = u64::from(a.digits[u as usize]) & ((1u64 << e.payload_bits) - 1);
             let bias = if e.next == 1 { e.bias } else { 0 };
-            let placed = (payload * rem[e.next]).wrapping_add(bias);
-            if !expanded::fits(placed) {
-                return None;
-            }
-            table[s * expanded::ROW + u as usize] = expanded::entry(e.next, placed);
+            let i = s * expanded::ROW + u as usize;
+            table.next[i] = (e.next * expanded::ROW) as u32;
+            table.placed[i] = payload.wrapping_mul(rem[e.next]).wrapping_add(bias);
         }
     }
     Some(table)
@@ -153,7 +169,7 @@ impl Automaton {
                 contexts: self.contexts as u8,
             },
             shift,
-            expanded: self.expanded.as_deref(),
+            expanded: self.expanded.as_ref().map(ExpandedTable::table),
             direct: self.direct.as_deref(),
             depth: f.depth.as_deref().unwrap_or(&[]),
             remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
