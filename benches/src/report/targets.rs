@@ -83,15 +83,17 @@ const WHY_ASCII: &str = "On pure ASCII both sides only test words for high bits:
     tests, one branch) that looks at no state while the text stays ASCII. The two are close, and on this shared \
     machine the ratio moves by 10-15 % from run to run.";
 const WHY_TABLE: &str = "The table decoder runs two walks over pairs of chunks and reads the expanded \
-    table (one load and one `or` per unit) with branch-free output; Hoehrmann's C decoder is one walk \
-    with a completion branch, which on text of long sequences only (Chinese, random scalars) is \
-    perfectly predicted. Profiled on Chinese (`perf record` on `decode/table/chinese`, `perf \
-    annotate`): the pair loop is 41 instructions per two units, and for want of registers the second \
-    walk's state and value live on the stack, so its state passes through a store and a reload on \
-    every unit (the reload's `add` holds 18 % of the loop's samples): the second walk's chain is about \
-    twice as long as the first's. Copying both walks into locals for the loop measured no change. \
-    Decoding behind SIMD validation (`simd-unchecked`, what `decode_into` runs for this codec) is \
-    the fast decoder for this text.";
+    table (a load of the next state and a load and an addition of the placed payload per unit) with \
+    branch-free output; Hoehrmann's C decoder is one walk with a completion branch, which on text of \
+    long sequences only (Chinese, random scalars) is perfectly predicted, so the processor runs \
+    characters ahead of the walk's chain. Profiled on Chinese (`perf record` on \
+    `decode/table/chinese`, `perf annotate`): each walk's chain from one unit to the next is an \
+    addition and a load (since the next states have an array of their own; before, a load and a \
+    mask), but the pair loop is 45 instructions per two units, and for want of registers both walks' \
+    values, the two arrays' bases and their lengths (for the bounds checks) are reloaded from the \
+    stack on every unit: the loop is bound by its instructions as much as by the chains. Decoding \
+    behind SIMD validation (`simd-unchecked`, what `decode_into` runs for this codec) is the fast \
+    decoder for this text.";
 const WHY_BRANCHING: &str = "`chars()` decodes a `&str` already known to be valid: per character it reads \
     the units and assembles the bits, with one branch on the length. The generated branching decoder \
     validates as it decodes: it picks the form by the first unit, checks the other units' fixed bits \
