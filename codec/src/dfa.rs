@@ -241,7 +241,8 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     biases: B,
     /// The expanded table's next rows and placed payloads.
     expanded: Option<(T, B)>,
-    direct: Option<B>,
+    /// The direct table's next rows and entries.
+    direct: Option<(T, B)>,
     places: Option<B>,
     radices: Option<B>,
     simd: Option<crate::simd::Tables>,
@@ -271,7 +272,10 @@ impl Dfa<&'static [u32], &'static [u64]> {
                 Some(t) => Some((t.next, t.placed)),
                 None => None,
             },
-            direct: parts.direct,
+            direct: match parts.direct {
+                Some(t) => Some((t.next, t.entries)),
+                None => None,
+            },
             places: parts.places,
             radices: parts.radices,
             simd: parts.simd,
@@ -296,7 +300,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             trans: parts.transitions.to_vec(),
             biases: parts.biases.to_vec(),
             expanded: parts.expanded.map(|t| (t.next.to_vec(), t.placed.to_vec())),
-            direct: parts.direct.map(<[u64]>::to_vec),
+            direct: parts.direct.map(|t| (t.next.to_vec(), t.entries.to_vec())),
             places: parts.places.map(<[u64]>::to_vec),
             radices: parts.radices.map(<[u64]>::to_vec),
             simd: parts.simd,
@@ -318,7 +322,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             trans: self.trans.as_ref(),
             biases: self.biases.as_ref(),
             expanded: self.expanded.as_ref().map(|(n, p)| (n.as_ref(), p.as_ref())),
-            direct: self.direct.as_ref().map(|x| x.as_ref()),
+            direct: self.direct.as_ref().map(|(n, e)| (n.as_ref(), e.as_ref())),
             places: self.places.as_ref().map(|x| x.as_ref()),
             radices: self.radices.as_ref().map(|x| x.as_ref()),
             simd: self.simd,
@@ -347,8 +351,8 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         self.expanded.as_ref().map(|(next, placed)| expanded::Table { next: next.as_ref(), placed: placed.as_ref() })
     }
     /// The direct table, if the automaton has one (see [`direct`]).
-    pub fn direct(&self) -> Option<&[u64]> {
-        self.direct.as_ref().map(|x| x.as_ref())
+    pub fn direct(&self) -> Option<direct::Table<'_>> {
+        self.direct.as_ref().map(|(next, entries)| direct::Table { next: next.as_ref(), entries: entries.as_ref() })
     }
     /// The bias table; entry 0 is 0.
     pub fn biases(&self) -> &[u64] {

@@ -179,7 +179,8 @@ fn decoding_table_line(s: &mut String, dfa: &Automaton) {
             format!("the expanded table ({kib} KiB: each unit's payload placed in advance)")
         }
         (None, Some(t)) => {
-            format!("the direct table ({} KiB: each unit's payload with its shift and place)", t.len() * 8 / 1024)
+            let kib = (t.next.len() * 4 + t.entries.len() * 8) / 1024;
+            format!("the direct table ({kib} KiB: each unit's payload with its shift and place)")
         }
         (None, None) => "the class-compressed table above".to_string(),
     };

@@ -24,7 +24,7 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         facts: a.runtime_facts(),
         shift: ShiftRows::Narrow { offsets: &a.shift.offsets, rows },
         expanded: a.expanded.as_ref().map(|t| t.table()),
-        direct: a.direct.as_deref(),
+        direct: a.direct.as_ref().map(|t| t.table()),
         depth: a.facts.depth.as_deref().unwrap_or(&[]),
         remaining: if a.expanded.is_some() { a.facts.remaining.as_deref().unwrap() } else { &[] },
         places: a.places.as_deref(),
@@ -208,23 +208,28 @@ fn a_direct_table_that_disagrees_is_refused() {
     let text = include_str!("../../variants/descriptions/leb128.placemat");
     let leb128 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     let good = leb128.direct.clone().expect("LEB128 places its payload: no expanded table, a direct one");
-    fn with<'a>(a: &'a Automaton, table: Option<&'a [u64]>) -> Result<(), TableError> {
-        checked(a, |p| p.direct = table)
+    fn with(a: &Automaton, next: &[u32], entries: &[u64]) -> Result<(), TableError> {
+        checked(a, |p| p.direct = Some(placemat_codec::dfa::direct::Table { next, entries }))
     }
-    assert_eq!(with(&leb128, Some(&good)), Ok(()));
-    assert_eq!(with(&leb128, None), Ok(()));
+    assert_eq!(with(&leb128, &good.next, &good.entries), Ok(()));
+    assert_eq!(checked(&leb128, |p| p.direct = None), Ok(()));
     // Each field of one entry: next row, bias, shift, place, payload.
     let live = 256 + 0x85; // from the start, a unit with a continuation bit
     for flip in [1u64 << 8, 1 << 16, 1 << 22, 1 << 28, 1 << 34] {
-        let mut bad = good.clone();
+        let mut bad = good.entries.clone();
         bad[live] ^= flip;
-        assert_eq!(with(&leb128, Some(&bad)), Err(TableError::BadDirect), "{flip:#X}");
+        assert_eq!(with(&leb128, &good.next, &bad), Err(TableError::BadDirect), "{flip:#X}");
     }
-    assert_eq!(with(&leb128, Some(&good[..good.len() - 256])), Err(TableError::BadDirect));
+    // The next rows must be the entries' own.
+    let mut next = good.next.clone();
+    next[live] ^= 1 << 8;
+    assert_eq!(with(&leb128, &next, &good.entries), Err(TableError::BadDirect));
+    let short = good.entries.len() - 256;
+    assert_eq!(with(&leb128, &good.next[..short], &good.entries[..short]), Err(TableError::BadDirect));
     // Beside an expanded table, which serves.
     let a = utf8();
-    let rows = vec![0u64; a.state_count() * 256];
-    assert_eq!(with(&a, Some(&rows)), Err(TableError::BadDirect));
+    let (next, rows) = (vec![0u32; a.state_count() * 256], vec![0u64; a.state_count() * 256]);
+    assert_eq!(with(&a, &next, &rows), Err(TableError::BadDirect));
 }
 
 /// The wide runs (code units of 16 or 32 bits that are values of themselves)

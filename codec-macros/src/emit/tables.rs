@@ -65,34 +65,18 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
     }
 }
 
-/// An optional table of one row of 256 `u64` entries per state (the expanded
-/// or the direct decoding table) as a `static` named `name`, or `None`.
-fn state_rows(table: Option<&[u64]>, states: usize, name: TokenStream) -> TokenStream {
-    match table {
-        Some(table) => {
-            let (states, table) = (Literal::usize_unsuffixed(states), rows(table, 256, 16));
-            quote! {{
-                static #name: [[u64; 256]; #states] = #table;
-                ::core::option::Option::Some(#name.as_flattened())
-            }}
-        }
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-/// The expanded table as two `static`s of rows (next rows and placed
-/// payloads), or `None`.
-fn expanded_table(a: &Automaton) -> TokenStream {
-    let Some(t) = &a.expanded else { return quote!(::core::option::Option::None) };
-    let states = Literal::usize_unsuffixed(a.state_count());
-    let (next, placed) = (rows(&t.next, 256, 4), rows(&t.placed, 256, 16));
+/// A decoding table of two arrays of one row of 256 entries per state (the
+/// next rows and `u64` values: `field`) as two `static`s in a struct at
+/// `path`, or `None`.
+fn row_pair(states: usize, pair: Option<(&[u32], &[u64])>, path: TokenStream, field: &str) -> TokenStream {
+    let Some((next, values)) = pair else { return quote!(::core::option::Option::None) };
+    let states = Literal::usize_unsuffixed(states);
+    let (next, values) = (rows(next, 256, 4), rows(values, 256, 16));
+    let field = proc_macro2::Ident::new(field, proc_macro2::Span::call_site());
     quote! {{
-        static EXPANDED_NEXT: [[u32; 256]; #states] = #next;
-        static EXPANDED: [[u64; 256]; #states] = #placed;
-        ::core::option::Option::Some(::placemat_codec::dfa::expanded::Table {
-            next: EXPANDED_NEXT.as_flattened(),
-            placed: EXPANDED.as_flattened(),
-        })
+        static NEXT: [[u32; 256]; #states] = #next;
+        static VALUES: [[u64; 256]; #states] = #values;
+        ::core::option::Option::Some(#path { next: NEXT.as_flattened(), #field: VALUES.as_flattened() })
     }}
 }
 
@@ -142,8 +126,18 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         _ => quote!(::placemat_codec::dfa::ShiftRows::None),
     };
-    let expanded = expanded_table(a);
-    let direct = state_rows(a.direct.as_deref(), a.state_count(), quote!(DIRECT));
+    let expanded = row_pair(
+        a.state_count(),
+        a.expanded.as_ref().map(|t| (&t.next[..], &t.placed[..])),
+        quote!(::placemat_codec::dfa::expanded::Table),
+        "placed",
+    );
+    let direct = row_pair(
+        a.state_count(),
+        a.direct.as_ref().map(|t| (&t.next[..], &t.entries[..])),
+        quote!(::placemat_codec::dfa::direct::Table),
+        "entries",
+    );
     let places = per_transition(
         a.places.as_deref(),
         quote!(PLACES),

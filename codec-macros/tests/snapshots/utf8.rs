@@ -624,7 +624,7 @@ impl ::placemat_codec::Codec for Utf8 {
                 }
             },
             expanded: {
-                static EXPANDED_NEXT: [[u32; 256]; 9] = [
+                static NEXT: [[u32; 256]; 9] = [
                     [
                         0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000,
                         0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000,
@@ -932,7 +932,7 @@ impl ::placemat_codec::Codec for Utf8 {
                         0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000,
                     ],
                 ];
-                static EXPANDED: [[u64; 256]; 9] = [
+                static VALUES: [[u64; 256]; 9] = [
                     [
                         0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
                         0x0000000000000000, 0x0000000000000000, 0x0000000000000000,
@@ -1727,8 +1727,8 @@ impl ::placemat_codec::Codec for Utf8 {
                     ],
                 ];
                 ::core::option::Option::Some(::placemat_codec::dfa::expanded::Table {
-                    next: EXPANDED_NEXT.as_flattened(),
-                    placed: EXPANDED.as_flattened(),
+                    next: NEXT.as_flattened(),
+                    placed: VALUES.as_flattened(),
                 })
             },
             direct: ::core::option::Option::None,

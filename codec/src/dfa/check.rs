@@ -440,8 +440,8 @@ pub(super) const fn multiplier(p: &Parts<'_>, at: usize, e: u32) -> u64 {
 }
 
 /// The direct table ([`direct`]): only where there is no expanded table, no
-/// radices and no loop, within its limits, and every entry the one the
-/// class-compressed table gives.
+/// radices and no loop, within its limits, and every entry (and next row) the
+/// one the class-compressed table gives.
 const fn direct_table(p: &Parts<'_>, stride: usize) -> bool {
     let Some(table) = p.direct else { return true };
     let n = p.transitions.len() / stride;
@@ -450,13 +450,15 @@ const fn direct_table(p: &Parts<'_>, stride: usize) -> bool {
         || p.facts.cyclic
         || n > direct::MAX_STATES
         || p.biases.len() > direct::MAX_BIASES
-        || table.len() != n * direct::ROW
+        || table.entries.len() != n * direct::ROW
+        || table.next.len() != n * direct::ROW
     {
         return false;
     }
     let mut i = 0;
-    while i < table.len() {
-        if table[i] != direct::entry_of(p, stride, i / direct::ROW, i % direct::ROW) {
+    while i < table.entries.len() {
+        let e = direct::entry_of(p, stride, i / direct::ROW, i % direct::ROW);
+        if table.entries[i] != e || table.next[i] as u64 != e & direct::NEXT_MASK {
             return false;
         }
         i += 1;

@@ -12,11 +12,13 @@
 //! shifts (one where no transition places its payload):
 //!
 //! ```text
-//! e = DIRECT[state + unit];   state = e & 0xFFFF;
+//! e = DIRECT[state + unit];   state = NEXT[state + unit];
 //! v = (v << shift(e)) | (payload(e) << place(e))
 //! ```
 //!
-//! Entry layout (`u64`):
+//! The next state also has an array of its own, `next` ([`Table`]), so that
+//! the walk's chain from one unit to the next is an addition and a load. Entry
+//! layout (`u64`):
 //! - bits 0–15: the next state's row, `id × 256` (dead = 0, start = 256);
 //! - bits 16–21: the bias index added when the entry completes a sequence;
 //! - bits 22–27: how far the value read so far moves up (the unit's payload
@@ -25,7 +27,7 @@
 //! - bits 34–41: the unit's payload (its digit, masked to the payload bits).
 //!
 //! The compiler builds it for automata without an expanded table, digit
-//! radices or loops, with at most [`MAX_STATES`] states (2 KiB each) and
+//! radices or loops, with at most [`MAX_STATES`] states (3 KiB each: 1 KiB of next rows, 2 KiB of entries) and
 //! [`MAX_BIASES`] biases; [`super::Dfa::new`] checks every entry against the
 //! class-compressed table ([`entry_of`]).
 //!
@@ -86,4 +88,27 @@ pub const fn entry_of(p: &Parts<'_>, stride: usize, s: usize, u: usize) -> u64 {
         None => (bits, 0),
     };
     entry((e & STATE_MASK) as usize / stride, (e >> BIAS_SHIFT) as usize, shift, place, payload)
+}
+
+/// A direct table: per state and unit, the next state's row (also the low
+/// bits of the entry) and the entry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Table<'a> {
+    /// The next state's row, `id × ROW`, per `state × ROW + unit`.
+    pub next: &'a [u32],
+    /// The entry ([`entry`]), per `state × ROW + unit`.
+    pub entries: &'a [u64],
+}
+
+impl Table<'_> {
+    /// From the state whose row is `state`, unit `unit`: the next state's row
+    /// and the entry.
+    ///
+    /// # Panics
+    /// If `state` is not a row of the table.
+    #[inline(always)]
+    pub fn step(&self, state: usize, unit: u8) -> (usize, u64) {
+        let i = state + usize::from(unit);
+        (self.next[i] as usize, self.entries[i])
+    }
 }

@@ -47,7 +47,7 @@ pub struct Parts<'a> {
     pub expanded: Option<super::expanded::Table<'a>>,
     /// The direct decoding table ([`direct`](super::direct)), for an automaton without an
     /// expanded table, when it has one.
-    pub direct: Option<&'a [u64]>,
+    pub direct: Option<super::direct::Table<'a>>,
     /// For an automaton that is not cyclic, one number per state that strictly
     /// falls along every transition that neither ends nor kills a sequence (the
     /// units still to come, at most); empty for a cyclic one.

@@ -137,12 +137,12 @@ impl Feed for Expanded<'_> {
     }
 }
 
-/// The direct table: one read and two shifts per unit (one where no
+/// The direct table: two reads and two shifts per unit (one where no
 /// transition places its payload: `PLACED` false); a sequence ends at the
 /// start state (`ONE`) or at any start state.
 #[derive(Copy, Clone)]
 struct Direct<'t, const BIASED: bool, const ONE: bool, const PLACED: bool> {
-    table: &'t [u64],
+    table: direct::Table<'t>,
     biases: &'t [u64],
     /// The start states' rows lie in `ROW..ROW + span`.
     span: usize,
@@ -163,7 +163,7 @@ impl<const BIASED: bool, const ONE: bool, const PLACED: bool> Feed for Direct<'_
     }
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
-        let e = self.table[walk.state + unit as usize];
+        let (next, e) = self.table.step(walk.state, unit);
         // Without places every entry's place is 0 and nothing lies above its
         // payload (the table invariant): the payload is the entry's top bits.
         let v = if PLACED {
@@ -171,7 +171,7 @@ impl<const BIASED: bool, const ONE: bool, const PLACED: bool> Feed for Direct<'_
         } else {
             walk.v << ((e >> direct::SHIFT_AT) & 63) | e >> direct::PAYLOAD_AT
         };
-        walk.state = (e & direct::NEXT_MASK) as usize;
+        walk.state = next;
         let bias = if BIASED {
             let index = (e >> direct::BIAS_AT) as usize % direct::MAX_BIASES;
             self.biases.get(index).copied().unwrap_or(0)
@@ -288,7 +288,7 @@ fn walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
 /// The direct table's walks, with or without places.
 fn direct_walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value, const BIASED: bool, const ONE: bool>(
     dfa: &Dfa<T, B>,
-    table: &[u64],
+    table: direct::Table<'_>,
     input: &[u8],
     out: &mut Vec<V>,
 ) -> Result<(), Stop> {

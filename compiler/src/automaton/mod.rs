@@ -266,7 +266,7 @@ pub struct Automaton {
     pub expanded: Option<pack::ExpandedTable>,
     /// The direct decoding table (`placemat_codec::dfa::direct`), for an
     /// automaton without an expanded table, when it has one.
-    pub direct: Option<Vec<u64>>,
+    pub direct: Option<pack::DirectTable>,
     /// Each packed transition's place code, when [`Automaton::placed`].
     pub places: Option<Vec<u64>>,
     /// Each packed transition's multiplier, when [`Automaton::radix`].

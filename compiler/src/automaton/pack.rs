@@ -84,10 +84,26 @@ pub(super) fn expanded(a: &Automaton) -> Option<ExpandedTable> {
     Some(table)
 }
 
+/// A direct table in owned storage (`placemat_codec::dfa::direct`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectTable {
+    /// The next state's row, per `state × 256 + unit`.
+    pub next: Vec<u32>,
+    /// The entry, per `state × 256 + unit`.
+    pub entries: Vec<u64>,
+}
+
+impl DirectTable {
+    /// The table as the runtime reads it.
+    pub fn table(&self) -> direct::Table<'_> {
+        direct::Table { next: &self.next, entries: &self.entries }
+    }
+}
+
 /// The direct table, for an automaton without an expanded table, radices or
 /// loops, within the table's limits: each entry the transition's next row,
 /// bias index, shift, place and masked payload.
-pub(super) fn direct(a: &Automaton) -> Option<Vec<u64>> {
+pub(super) fn direct(a: &Automaton) -> Option<DirectTable> {
     if a.expanded.is_some()
         || a.radix
         || a.facts.cyclic
@@ -96,17 +112,18 @@ pub(super) fn direct(a: &Automaton) -> Option<Vec<u64>> {
     {
         return None;
     }
-    let mut table = Vec::with_capacity(a.state_count() * direct::ROW);
+    let mut entries = Vec::with_capacity(a.state_count() * direct::ROW);
     for s in 0..a.state_count() {
         for u in 0..=255u8 {
             let e = a.edge(s, u);
             let payload = (u32::from(a.digits[u as usize]) & ((1 << e.payload_bits) - 1)) as u8;
             let (shift, place) = if a.placed { (e.place >> PLACE_SHIFT, e.place & 0xFF) } else { (e.payload_bits, 0) };
             let bias = a.biases.iter().position(|&b| b == e.bias).unwrap_or(0);
-            table.push(direct::entry(e.next, bias, shift, place, payload));
+            entries.push(direct::entry(e.next, bias, shift, place, payload));
         }
     }
-    Some(table)
+    let next = entries.iter().map(|&e| (e & direct::NEXT_MASK) as u32).collect();
+    Some(DirectTable { next, entries })
 }
 
 /// Every transition's place code, in the packed table's order, for an
@@ -170,7 +187,7 @@ impl Automaton {
             },
             shift,
             expanded: self.expanded.as_ref().map(ExpandedTable::table),
-            direct: self.direct.as_deref(),
+            direct: self.direct.as_ref().map(DirectTable::table),
             depth: f.depth.as_deref().unwrap_or(&[]),
             remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
             places: self.places.as_deref(),
