@@ -54,7 +54,7 @@ pub const SHIFT_AT: u32 = 22;
 pub const PLACE_AT: u32 = 28;
 /// Shift of the unit's payload.
 pub const PAYLOAD_AT: u32 = 34;
-/// Most states a direct table holds (64 KiB).
+/// Most states a direct table holds (96 KiB).
 pub const MAX_STATES: usize = 32;
 /// Most biases a direct table can index.
 pub const MAX_BIASES: usize = 64;
