@@ -2,7 +2,7 @@
 //! [`super::lockstep`] driver.
 //!
 //! A step reads the expanded table when the codec has one (two reads and one
-//! addition, see [`super::expanded`]), else the direct table (one read and two
+//! addition, see [`super::expanded`]), else the direct table (two reads and two
 //! shifts, see [`super::direct`]), else the class-compressed table, specialized
 //! for byte units and for tables without biases. Either way the value is written
 //! to a small block buffer at every unit and kept only when the unit completes a

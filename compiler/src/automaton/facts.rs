@@ -54,12 +54,13 @@ pub struct Facts {
     /// ends at each of them (`placemat_codec::dfa::Facts::end_units`).
     pub end_units: [u64; 4],
     /// When every path out of each state multiplies the value read so far by
-    /// the same number before its sequence ends (2 to the payload bits still
-    /// to come, or the product of the digit radices), that weight per state (1
-    /// for dead and start, 0 for a state that only units without payload
-    /// reach, where nothing has been read that a weight could apply to), for
-    /// the expanded table (never in an automaton whose transitions place their
-    /// payload, nor in one with several contexts).
+    /// the same number modulo 2^64 before its sequence ends (2 to the payload
+    /// bits still to come, or the product of the digit radices), that weight
+    /// per state (1 for dead and start; 0 for a state that only units without
+    /// payload reach, where nothing has been read that a weight could apply to,
+    /// and for one whose weight is 0 modulo 2^64), for the expanded table
+    /// (never in an automaton whose transitions place their payload, nor in one
+    /// with several contexts or pending values).
     pub remaining: Option<Vec<u64>>,
     /// Every transition out of a state other than the start carries this many
     /// payload bits, and none adds a bias or places its payload (0 if not so):
