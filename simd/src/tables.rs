@@ -57,6 +57,27 @@ impl Tables {
         }
     }
 
+    /// The continuation units as `(first, last)`, if they are one run that
+    /// starts at a multiple of 64 (what the SIMD decoding kernel's
+    /// [`Shape`](crate::Shape) needs).
+    pub const fn continuation_run(&self) -> Option<(u8, u8)> {
+        let (mut first, mut last, mut count) = (0u8, 0u8, 0usize);
+        let mut u = 0;
+        while u < 256 {
+            if self.is_continuation(u as u8) {
+                if count == 0 {
+                    first = u as u8;
+                }
+                (last, count) = (u as u8, count + 1);
+            }
+            u += 1;
+        }
+        if count == 0 || first % 64 != 0 || (last - first) as usize + 1 != count {
+            return None;
+        }
+        Some((first, last))
+    }
+
     /// The smallest unit with a [`Tables::floor`] (above `00`), if any:
     /// chunks without it (nor a long lead) skip the floor test.
     pub const fn floored_from(&self) -> Option<u8> {

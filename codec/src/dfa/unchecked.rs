@@ -120,7 +120,7 @@ pub(crate) const fn shape_holds(p: &Parts<'_>, stride: usize) -> bool {
     if p.facts.continuation_bits != 6 || !p.facts.byte_digits || shape.check().is_err() {
         return false;
     }
-    match continuation_run(t) {
+    match t.continuation_run() {
         Some((first, last)) if first == shape.continuation.0 && last == shape.continuation.1 => {}
         _ => return false,
     }
@@ -134,25 +134,6 @@ pub(crate) const fn shape_holds(p: &Parts<'_>, stride: usize) -> bool {
         u += 1;
     }
     true
-}
-
-/// The continuation units as one run from a multiple of 64, if they are.
-const fn continuation_run(t: &Tables) -> Option<(u8, u8)> {
-    let (mut first, mut last, mut count) = (0u8, 0u8, 0usize);
-    let mut u = 0;
-    while u < 256 {
-        if t.is_continuation(u as u8) {
-            if count == 0 {
-                first = u as u8;
-            }
-            (last, count) = (u as u8, count + 1);
-        }
-        u += 1;
-    }
-    if count == 0 || first % 64 != 0 || (last - first) as usize + 1 != count {
-        return None;
-    }
-    Some((first, last))
 }
 
 /// For every lead: the units in its sequence (above bit 8) and its payload.

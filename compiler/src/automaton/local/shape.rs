@@ -37,7 +37,7 @@ pub fn derive(a: &Automaton, tables: &Tables) -> Option<Shape> {
     if a.facts.continuation_bits != 6 || !a.facts.byte_digits {
         return None;
     }
-    let continuation = continuation_run(tables)?;
+    let continuation = tables.continuation_run()?;
     let mut lead_base = [0u8; 16];
     let mut seen = [false; 16];
     for u in 0..=255u8 {
@@ -55,11 +55,4 @@ pub fn derive(a: &Automaton, tables: &Tables) -> Option<Shape> {
     }
     let shape = Shape { continuation, lead_base };
     shape.check().ok().map(|()| shape)
-}
-
-/// The continuation units, if they are one run from a multiple of 64.
-fn continuation_run(tables: &Tables) -> Option<(u8, u8)> {
-    let units: Vec<u8> = (0..=255u8).filter(|&u| tables.is_continuation(u)).collect();
-    let (&first, &last) = (units.first()?, units.last()?);
-    (first % 64 == 0 && usize::from(last - first) + 1 == units.len()).then_some((first, last))
 }
