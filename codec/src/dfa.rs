@@ -124,7 +124,7 @@ mod walk;
 
 pub use check::TableError;
 pub use facts::Facts;
-pub use parts::{Parts, ShiftRows};
+pub use parts::{Parts, Rows, ShiftRows};
 
 /// The rejecting state's id. Every transition from it leads back to it.
 pub const DEAD: usize = 0;
@@ -269,11 +269,11 @@ impl Dfa<&'static [u32], &'static [u64]> {
             trans: parts.transitions,
             biases: parts.biases,
             expanded: match parts.expanded {
-                Some(t) => Some((t.next, t.placed)),
+                Some(t) => Some((t.next, t.values)),
                 None => None,
             },
             direct: match parts.direct {
-                Some(t) => Some((t.next, t.entries)),
+                Some(t) => Some((t.next, t.values)),
                 None => None,
             },
             places: parts.places,
@@ -299,8 +299,8 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             digits: *parts.digits,
             trans: parts.transitions.to_vec(),
             biases: parts.biases.to_vec(),
-            expanded: parts.expanded.map(|t| (t.next.to_vec(), t.placed.to_vec())),
-            direct: parts.direct.map(|t| (t.next.to_vec(), t.entries.to_vec())),
+            expanded: parts.expanded.map(Rows::to_vecs),
+            direct: parts.direct.map(Rows::to_vecs),
             places: parts.places.map(<[u64]>::to_vec),
             radices: parts.radices.map(<[u64]>::to_vec),
             simd: parts.simd,
@@ -347,12 +347,12 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         self.trans.as_ref()
     }
     /// The expanded table, if the automaton has one (see [`expanded`]).
-    pub fn expanded(&self) -> Option<expanded::Table<'_>> {
-        self.expanded.as_ref().map(|(next, placed)| expanded::Table { next: next.as_ref(), placed: placed.as_ref() })
+    pub fn expanded(&self) -> Option<Rows<'_>> {
+        self.expanded.as_ref().map(|(next, values)| Rows { next: next.as_ref(), values: values.as_ref() })
     }
     /// The direct table, if the automaton has one (see [`direct`]).
-    pub fn direct(&self) -> Option<direct::Table<'_>> {
-        self.direct.as_ref().map(|(next, entries)| direct::Table { next: next.as_ref(), entries: entries.as_ref() })
+    pub fn direct(&self) -> Option<Rows<'_>> {
+        self.direct.as_ref().map(|(next, values)| Rows { next: next.as_ref(), values: values.as_ref() })
     }
     /// The bias table; entry 0 is 0.
     pub fn biases(&self) -> &[u64] {

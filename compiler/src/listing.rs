@@ -173,15 +173,10 @@ fn wide_runs_line(s: &mut String, dfa: &Automaton) {
 /// advance), the direct one (one entry per state and unit) or the
 /// class-compressed one, and what the first two cost.
 fn decoding_table_line(s: &mut String, dfa: &Automaton) {
+    let kib = |t: &crate::automaton::pack::RowTable| (t.next.len() * 4 + t.values.len() * 8) / 1024;
     let what = match (&dfa.expanded, &dfa.direct) {
-        (Some(t), _) => {
-            let kib = (t.next.len() * 4 + t.placed.len() * 8) / 1024;
-            format!("the expanded table ({kib} KiB: each unit's payload placed in advance)")
-        }
-        (None, Some(t)) => {
-            let kib = (t.next.len() * 4 + t.entries.len() * 8) / 1024;
-            format!("the direct table ({kib} KiB: each unit's payload with its shift and place)")
-        }
+        (Some(t), _) => format!("the expanded table ({} KiB: each unit's payload placed in advance)", kib(t)),
+        (None, Some(t)) => format!("the direct table ({} KiB: each unit's payload with its shift and place)", kib(t)),
         (None, None) => "the class-compressed table above".to_string(),
     };
     let _ = writeln!(s, "table decoder reads: {what}");

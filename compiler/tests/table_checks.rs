@@ -3,7 +3,7 @@
 //! the compiler's own parts pass, and each kind of corruption is refused with
 //! its own error.
 
-use placemat_codec::dfa::{expanded, pending_entry, Dfa, Parts, ShiftRows, TableError};
+use placemat_codec::dfa::{expanded, pending_entry, Dfa, Parts, Rows, ShiftRows, TableError};
 use placemat_codec::simd::Shape;
 use placemat_codec::{AsciiRuns, WideRuns};
 use placemat_compiler::{Automaton, BuildOptions, Description};
@@ -23,8 +23,8 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
         biases: &a.biases,
         facts: a.runtime_facts(),
         shift: ShiftRows::Narrow { offsets: &a.shift.offsets, rows },
-        expanded: a.expanded.as_ref().map(|t| t.table()),
-        direct: a.direct.as_ref().map(|t| t.table()),
+        expanded: a.expanded.as_ref().map(|t| t.rows()),
+        direct: a.direct.as_ref().map(|t| t.rows()),
         depth: a.facts.depth.as_deref().unwrap_or(&[]),
         remaining: if a.expanded.is_some() { a.facts.remaining.as_deref().unwrap() } else { &[] },
         places: a.places.as_deref(),
@@ -35,10 +35,15 @@ fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
     }
 }
 
-/// `Dfa::new` on the automaton's parts after `change`.
+/// `Dfa::new` on the automaton's parts after `change` (without shift rows if
+/// the automaton has none in `u64`s: giving them up is allowed).
 fn checked<'a>(a: &'a Automaton, change: impl FnOnce(&mut Parts<'a>)) -> Result<(), TableError> {
-    let rows: &'a [u64; 256] = Box::leak(Box::new(std::array::from_fn(|u| a.shift.rows[u] as u64)));
+    let rows: &'a [u64; 256] =
+        Box::leak(Box::new(std::array::from_fn(|u| a.shift.rows.get(u).map_or(0, |&r| r as u64))));
     let mut p = parts(a, rows);
+    if a.shift.rows.len() != 256 || a.shift.width != 6 {
+        p.shift = ShiftRows::None;
+    }
     change(&mut p);
     Dfa::new(p).map(|_| ())
 }
@@ -115,15 +120,15 @@ fn shift_rows_that_do_not_follow_the_transitions_are_refused() {
 fn an_expanded_table_that_disagrees_is_refused() {
     let a = utf8();
     let t = a.expanded.clone().unwrap();
-    let mut placed = t.placed.clone();
+    let mut placed = t.values.clone();
     placed[256 + 0x41] ^= 1;
-    let table = expanded::Table { next: &t.next, placed: &placed };
+    let table = Rows { next: &t.next, values: &placed };
     assert_eq!(checked(&a, |p| p.expanded = Some(table)), Err(TableError::BadExpanded));
     let mut next = t.next.clone();
     next[256 + 0xC3] = 256; // back to the start instead of awaiting a continuation
-    let table = expanded::Table { next: &next, placed: &t.placed };
+    let table = Rows { next: &next, values: &t.values };
     assert_eq!(checked(&a, |p| p.expanded = Some(table)), Err(TableError::BadExpanded));
-    let short = expanded::Table { next: &t.next[256..], placed: &t.placed[256..] };
+    let short = Rows { next: &t.next[256..], values: &t.values[256..] };
     assert_eq!(checked(&a, |p| p.expanded = Some(short)), Err(TableError::BadExpanded));
     let mut rem = a.facts.remaining.clone().unwrap();
     rem[2] += 1;
@@ -208,24 +213,24 @@ fn a_direct_table_that_disagrees_is_refused() {
     let text = include_str!("../../variants/descriptions/leb128.placemat");
     let leb128 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     let good = leb128.direct.clone().expect("LEB128 places its payload: no expanded table, a direct one");
-    fn with(a: &Automaton, next: &[u32], entries: &[u64]) -> Result<(), TableError> {
-        checked(a, |p| p.direct = Some(placemat_codec::dfa::direct::Table { next, entries }))
+    fn with(a: &Automaton, next: &[u32], values: &[u64]) -> Result<(), TableError> {
+        checked(a, |p| p.direct = Some(Rows { next, values }))
     }
-    assert_eq!(with(&leb128, &good.next, &good.entries), Ok(()));
+    assert_eq!(with(&leb128, &good.next, &good.values), Ok(()));
     assert_eq!(checked(&leb128, |p| p.direct = None), Ok(()));
     // Each field of one entry: next row, bias, shift, place, payload.
     let live = 256 + 0x85; // from the start, a unit with a continuation bit
     for flip in [1u64 << 8, 1 << 16, 1 << 22, 1 << 28, 1 << 34] {
-        let mut bad = good.entries.clone();
+        let mut bad = good.values.clone();
         bad[live] ^= flip;
         assert_eq!(with(&leb128, &good.next, &bad), Err(TableError::BadDirect), "{flip:#X}");
     }
     // The next rows must be the entries' own.
     let mut next = good.next.clone();
     next[live] ^= 1 << 8;
-    assert_eq!(with(&leb128, &next, &good.entries), Err(TableError::BadDirect));
-    let short = good.entries.len() - 256;
-    assert_eq!(with(&leb128, &good.next[..short], &good.entries[..short]), Err(TableError::BadDirect));
+    assert_eq!(with(&leb128, &next, &good.values), Err(TableError::BadDirect));
+    let short = good.values.len() - 256;
+    assert_eq!(with(&leb128, &good.next[..short], &good.values[..short]), Err(TableError::BadDirect));
     // Beside an expanded table, which serves.
     let a = utf8();
     let (next, rows) = (vec![0u32; a.state_count() * 256], vec![0u64; a.state_count() * 256]);
@@ -295,45 +300,35 @@ fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
     let after_ed = cesu8.edge(1, 0xED).next;
     assert_eq!(rem[after_ed], 0);
     assert_eq!(rem.iter().filter(|&&w| w == 0).count(), 1, "{rem:?}");
-    let leak = |v: Vec<u64>| -> &'static [u64] { Box::leak(v.into_boxed_slice()) };
-    let with = |rem: &'static [u64]| {
-        cesu8.with_parts(|mut p| {
-            p.remaining = rem;
-            Dfa::new(p).map(|_| ())
-        })
-    };
+    let with = |claim: &[u64]| checked(&cesu8, |p| p.remaining = claim);
     // Either path's weight after `ED` disagrees with the other path.
     for weight in [1 << 12, 1 << 20] {
         let mut claim = rem.clone();
         claim[after_ed] = weight;
-        assert_eq!(with(leak(claim)), Err(TableError::BadExpanded), "{weight:#x}");
+        assert_eq!(with(&claim), Err(TableError::BadExpanded), "{weight:#x}");
     }
     // Weight 0 where payload was read, though the weight is not 0: after a
     // three-byte lead (E1), and after the pair's second unit.
     for state in [cesu8.edge(1, 0xE1).next, cesu8.edge(after_ed, 0xA0).next] {
         let mut claim = rem.clone();
         claim[state] = 0;
-        assert_eq!(with(leak(claim)), Err(TableError::BadExpanded), "state {state}");
+        assert_eq!(with(&claim), Err(TableError::BadExpanded), "state {state}");
     }
     // Weight 0 after the pair's second `ED`: a literal unit, but after payload.
     let second_ed = cesu8.edge(cesu8.edge(cesu8.edge(after_ed, 0xA0).next, 0x80).next, 0xED).next;
     assert_ne!(rem[second_ed], 0);
     let mut claim = rem.clone();
     claim[second_ed] = 0;
-    assert_eq!(with(leak(claim)), Err(TableError::BadExpanded));
+    assert_eq!(with(&claim), Err(TableError::BadExpanded));
     // The entry that completes `ED 80 80` (U+D000) holds the form's bias,
     // 0xD000: the walk adds none of its own.
     let three = cesu8.edge(after_ed, 0x80).next;
     let table = cesu8.expanded.clone().unwrap();
-    assert_eq!(table.placed[three * expanded::ROW + 0x80], 0xD000);
-    let mut unbiased = table.placed.clone();
+    assert_eq!(table.values[three * expanded::ROW + 0x80], 0xD000);
+    let mut unbiased = table.values.clone();
     unbiased[three * expanded::ROW + 0x80] = 0;
-    let unbiased = leak(unbiased);
-    let next: &'static [u32] = Box::leak(table.next.clone().into_boxed_slice());
-    assert!(cesu8.with_parts(|mut p| {
-        p.expanded = Some(expanded::Table { next, placed: unbiased });
-        Dfa::new(p) == Err(TableError::BadExpanded)
-    }));
+    let unbiased = Rows { next: &table.next, values: &unbiased };
+    assert_eq!(checked(&cesu8, |p| p.expanded = Some(unbiased)), Err(TableError::BadExpanded));
     let utf8 = utf8();
     let mut claim = utf8.facts.remaining.clone().unwrap();
     claim[2] = 0;
@@ -358,11 +353,7 @@ fn a_weight_of_zero_modulo_2_64_holds_along_its_transitions() {
     assert_eq!((rem[after_ff], rem[first], rem[second]), (0, 0, 1 << 60));
     let mut claim = rem.clone();
     claim[second] = 1 << 59;
-    let claim: &'static [u64] = Box::leak(claim.into_boxed_slice());
-    assert!(perl.with_parts(|mut p| {
-        p.remaining = claim;
-        Dfa::new(p) == Err(TableError::BadExpanded)
-    }));
+    assert_eq!(checked(&perl, |p| p.remaining = &claim), Err(TableError::BadExpanded));
 }
 
 /// The SIMD decoding kernel's shape is the compiler's claim; the checks hold
@@ -417,7 +408,7 @@ fn broken_radices_are_refused() {
     assert!(utf1.expanded.is_some() && utf1.places.is_none());
     // Its biases are negative (each form subtracts what its lead adds), and so
     // are the entries that complete its sequences.
-    assert!(utf1.expanded.as_ref().unwrap().placed.iter().any(|&e| (e as i64) < 0));
+    assert!(utf1.expanded.as_ref().unwrap().values.iter().any(|&e| (e as i64) < 0));
     assert!(utf1.with_parts(|p| Dfa::new(p).is_ok()));
     let leak = |v: Vec<u64>| -> &'static [u64] { Box::leak(v.into_boxed_slice()) };
     let with = |radices: Option<&'static [u64]>| {

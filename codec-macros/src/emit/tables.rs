@@ -3,7 +3,7 @@
 //! derived: the shift rows, the expanded table and the certificates, checked by
 //! `Dfa::from_static` in a `const` (linear in the tables; nothing is rebuilt).
 
-use placemat_compiler::automaton::pack::{narrow_rows, wide_rows};
+use placemat_compiler::automaton::pack::{narrow_rows, wide_rows, RowTable};
 use placemat_compiler::automaton::Automaton;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -66,17 +66,19 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
 }
 
 /// A decoding table of two arrays of one row of 256 entries per state (the
-/// next rows and `u64` values: `field`) as two `static`s in a struct at
-/// `path`, or `None`.
-fn row_pair(states: usize, pair: Option<(&[u32], &[u64])>, path: TokenStream, field: &str) -> TokenStream {
-    let Some((next, values)) = pair else { return quote!(::core::option::Option::None) };
+/// next rows and the `u64` values, `placemat_codec::dfa::Rows`) as two
+/// `static`s, or `None`.
+fn row_pair(states: usize, table: Option<&RowTable>) -> TokenStream {
+    let Some(t) = table else { return quote!(::core::option::Option::None) };
     let states = Literal::usize_unsuffixed(states);
-    let (next, values) = (rows(next, 256, 4), rows(values, 256, 16));
-    let field = proc_macro2::Ident::new(field, proc_macro2::Span::call_site());
+    let (next, values) = (rows(&t.next, 256, 4), rows(&t.values, 256, 16));
     quote! {{
         static NEXT: [[u32; 256]; #states] = #next;
         static VALUES: [[u64; 256]; #states] = #values;
-        ::core::option::Option::Some(#path { next: NEXT.as_flattened(), #field: VALUES.as_flattened() })
+        ::core::option::Option::Some(::placemat_codec::dfa::Rows {
+            next: NEXT.as_flattened(),
+            values: VALUES.as_flattened(),
+        })
     }}
 }
 
@@ -126,18 +128,8 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         _ => quote!(::placemat_codec::dfa::ShiftRows::None),
     };
-    let expanded = row_pair(
-        a.state_count(),
-        a.expanded.as_ref().map(|t| (&t.next[..], &t.placed[..])),
-        quote!(::placemat_codec::dfa::expanded::Table),
-        "placed",
-    );
-    let direct = row_pair(
-        a.state_count(),
-        a.direct.as_ref().map(|t| (&t.next[..], &t.entries[..])),
-        quote!(::placemat_codec::dfa::direct::Table),
-        "entries",
-    );
+    let expanded = row_pair(a.state_count(), a.expanded.as_ref());
+    let direct = row_pair(a.state_count(), a.direct.as_ref());
     let places = per_transition(
         a.places.as_deref(),
         quote!(PLACES),

@@ -1726,9 +1726,9 @@ impl ::placemat_codec::Codec for Utf8 {
                         0x0000000000000000,
                     ],
                 ];
-                ::core::option::Option::Some(::placemat_codec::dfa::expanded::Table {
+                ::core::option::Option::Some(::placemat_codec::dfa::Rows {
                     next: NEXT.as_flattened(),
-                    placed: VALUES.as_flattened(),
+                    values: VALUES.as_flattened(),
                 })
             },
             direct: ::core::option::Option::None,

@@ -450,15 +450,15 @@ const fn direct_table(p: &Parts<'_>, stride: usize) -> bool {
         || p.facts.cyclic
         || n > direct::MAX_STATES
         || p.biases.len() > direct::MAX_BIASES
-        || table.entries.len() != n * direct::ROW
+        || table.values.len() != n * direct::ROW
         || table.next.len() != n * direct::ROW
     {
         return false;
     }
     let mut i = 0;
-    while i < table.entries.len() {
+    while i < table.values.len() {
         let e = direct::entry_of(p, stride, i / direct::ROW, i % direct::ROW);
-        if table.entries[i] != e || table.next[i] as u64 != e & direct::NEXT_MASK {
+        if table.values[i] != e || table.next[i] as u64 != e & direct::NEXT_MASK {
             return false;
         }
         i += 1;

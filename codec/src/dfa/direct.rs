@@ -16,7 +16,8 @@
 //! v = (v << shift(e)) | (payload(e) << place(e))
 //! ```
 //!
-//! The next state also has an array of its own, `next` ([`Table`]), so that
+//! The next state also has an array of its own (the table is a
+//! [`super::Rows`] whose `values` are the entries), so that
 //! the walk's chain from one unit to the next is an addition and a load. Entry
 //! layout (`u64`):
 //! - bits 0–15: the next state's row, `id × 256` (dead = 0, start = 256);
@@ -88,27 +89,4 @@ pub const fn entry_of(p: &Parts<'_>, stride: usize, s: usize, u: usize) -> u64 {
         None => (bits, 0),
     };
     entry((e & STATE_MASK) as usize / stride, (e >> BIAS_SHIFT) as usize, shift, place, payload)
-}
-
-/// A direct table: per state and unit, the next state's row (also the low
-/// bits of the entry) and the entry.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Table<'a> {
-    /// The next state's row, `id × ROW`, per `state × ROW + unit`.
-    pub next: &'a [u32],
-    /// The entry ([`entry`]), per `state × ROW + unit`.
-    pub entries: &'a [u64],
-}
-
-impl Table<'_> {
-    /// From the state whose row is `state`, unit `unit`: the next state's row
-    /// and the entry.
-    ///
-    /// # Panics
-    /// If `state` is not a row of the table.
-    #[inline(always)]
-    pub fn step(&self, state: usize, unit: u8) -> (usize, u64) {
-        let i = state + usize::from(unit);
-        (self.next[i] as usize, self.entries[i])
-    }
 }

@@ -26,6 +26,9 @@
 //! `next` entries are rows, `id × 256` (dead = 0, start = 256). The walk adds no
 //! bias of its own.
 //!
+//! The two arrays are a [`super::Rows`], whose `values` are the placed
+//! payloads.
+//!
 //! The table exists when the automaton has at most 256 states, one context, no
 //! loop other than through the start state, no pending values, and the same
 //! weight still to come (modulo 2^64) on every path out of each state that has
@@ -34,7 +37,7 @@
 //! [`super::Dfa::new`] checks every entry against the class-compressed table.
 //!
 //! ```
-//! use placemat_codec::dfa::expanded::{Table, ROW};
+//! use placemat_codec::dfa::{expanded::ROW, Rows};
 //! // Two states: dead (0) and the start (1), where bytes below 80 are values
 //! // of themselves and 80-FF are invalid.
 //! let mut next = vec![0u32; 2 * ROW];
@@ -43,7 +46,7 @@
 //!     next[ROW + u] = ROW as u32;
 //!     placed[ROW + u] = u as u64;
 //! }
-//! let table = Table { next: &next, placed: &placed };
+//! let table = Rows { next: &next, values: &placed };
 //! assert_eq!(table.step(ROW, b'A'), (ROW, 0x41));
 //! assert_eq!(table.step(ROW, 0xC3), (0, 0));
 //! ```
@@ -52,27 +55,3 @@
 pub const ROW: usize = 256;
 /// Most states an expanded table can hold.
 pub const MAX_STATES: usize = 256;
-
-/// An expanded table: per state and unit, the next state's row and the
-/// unit's placed payload.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Table<'a> {
-    /// The next state's row, `id × ROW`, per `state × ROW + unit`.
-    pub next: &'a [u32],
-    /// The unit's payload times the weight after it, plus the bias where it
-    /// completes a sequence (modulo 2^64), per `state × ROW + unit`.
-    pub placed: &'a [u64],
-}
-
-impl Table<'_> {
-    /// From the state whose row is `state`, unit `unit`: the next state's row
-    /// and what to add to the value.
-    ///
-    /// # Panics
-    /// If `state` is not a row of the table.
-    #[inline(always)]
-    pub fn step(&self, state: usize, unit: u8) -> (usize, u64) {
-        let i = state + usize::from(unit);
-        (self.next[i] as usize, self.placed[i])
-    }
-}

@@ -44,10 +44,10 @@ pub struct Parts<'a> {
     /// The validator's rows.
     pub shift: ShiftRows<'a>,
     /// The expanded decoding table ([`expanded`](super::expanded)), when the automaton has one.
-    pub expanded: Option<super::expanded::Table<'a>>,
+    pub expanded: Option<Rows<'a>>,
     /// The direct decoding table ([`direct`](super::direct)), for an automaton without an
     /// expanded table, when it has one.
-    pub direct: Option<super::direct::Table<'a>>,
+    pub direct: Option<Rows<'a>>,
     /// For an automaton that is not cyclic, one number per state that strictly
     /// falls along every transition that neither ends nor kills a sequence (the
     /// units still to come, at most); empty for a cyclic one.
@@ -80,4 +80,36 @@ pub struct Parts<'a> {
     /// bias`, in the state its last unit led to) that a longer one may still
     /// replace. Empty for other codecs.
     pub pending: &'a [u32],
+}
+
+/// A decoding table of two arrays with one row of
+/// [`ROW`](super::expanded::ROW) entries per state: the next state's row
+/// (`id × ROW`) and a `u64` per state and unit (the expanded table's placed
+/// payloads, [`super::expanded`]; the direct table's entries,
+/// [`super::direct`]). The next state has an array of its own so that a
+/// walk's chain from one unit to the next is an addition and a load.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Rows<'a> {
+    /// The next state's row, per `state × ROW + unit`.
+    pub next: &'a [u32],
+    /// The table's value, per `state × ROW + unit`.
+    pub values: &'a [u64],
+}
+
+impl Rows<'_> {
+    /// The two arrays in owned storage.
+    pub fn to_vecs(self) -> (alloc::vec::Vec<u32>, alloc::vec::Vec<u64>) {
+        (self.next.to_vec(), self.values.to_vec())
+    }
+
+    /// From the state whose row is `state`, unit `unit`: the next state's row
+    /// and the value.
+    ///
+    /// # Panics
+    /// If `state` is not a row of the table.
+    #[inline(always)]
+    pub fn step(&self, state: usize, unit: u8) -> (usize, u64) {
+        let i = state + usize::from(unit);
+        (self.next[i] as usize, self.values[i])
+    }
 }

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 
 use super::accumulate::{Join, Multiply, Place, Shift, MASKS};
 use super::lockstep::{self, Runs, Stop};
-use super::{direct, expanded, Dfa, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
+use super::{direct, expanded, Dfa, Rows, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::{DecodeError, Value};
 
 /// Units per block: between looks for the dead state and for ASCII runs.
@@ -115,7 +115,7 @@ impl<const BYTES: bool, const BIASED: bool, J: Join, const ONE: bool> Feed for C
 /// bias.
 #[derive(Copy, Clone)]
 struct Expanded<'t> {
-    table: expanded::Table<'t>,
+    table: Rows<'t>,
 }
 
 impl Feed for Expanded<'_> {
@@ -142,7 +142,7 @@ impl Feed for Expanded<'_> {
 /// start state (`ONE`) or at any start state.
 #[derive(Copy, Clone)]
 struct Direct<'t, const BIASED: bool, const ONE: bool, const PLACED: bool> {
-    table: direct::Table<'t>,
+    table: Rows<'t>,
     biases: &'t [u64],
     /// The start states' rows lie in `ROW..ROW + span`.
     span: usize,
@@ -288,7 +288,7 @@ fn walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
 /// The direct table's walks, with or without places.
 fn direct_walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value, const BIASED: bool, const ONE: bool>(
     dfa: &Dfa<T, B>,
-    table: direct::Table<'_>,
+    table: Rows<'_>,
     input: &[u8],
     out: &mut Vec<V>,
 ) -> Result<(), Stop> {

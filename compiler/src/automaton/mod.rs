@@ -263,10 +263,10 @@ pub struct Automaton {
     /// The packed transition table (the runtime format, `placemat_codec::dfa`).
     pub transitions: Vec<u32>,
     /// The expanded decoding table, when the automaton has one.
-    pub expanded: Option<pack::ExpandedTable>,
+    pub expanded: Option<pack::RowTable>,
     /// The direct decoding table (`placemat_codec::dfa::direct`), for an
     /// automaton without an expanded table, when it has one.
-    pub direct: Option<pack::DirectTable>,
+    pub direct: Option<pack::RowTable>,
     /// Each packed transition's place code, when [`Automaton::placed`].
     pub places: Option<Vec<u64>>,
     /// Each packed transition's multiplier, when [`Automaton::radix`].

@@ -16,7 +16,7 @@
 //! ```
 
 use placemat_codec::dfa::{
-    direct, expanded, Dfa, Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, MAX_BIASES, PLACE_SHIFT, STATE_MASK,
+    direct, expanded, Dfa, Parts, Rows, ShiftRows, BIAS_SHIFT, BITS_SHIFT, MAX_BIASES, PLACE_SHIFT, STATE_MASK,
 };
 
 use super::{Automaton, BuildError};
@@ -40,20 +40,21 @@ pub(super) fn transitions(a: &Automaton) -> Result<Vec<u32>, BuildError> {
     Ok(out)
 }
 
-/// An expanded table in owned storage (`placemat_codec::dfa::expanded`).
+/// A two-array decoding table in owned storage
+/// (`placemat_codec::dfa::Rows`): the expanded table's placed payloads, or
+/// the direct table's entries, with the next rows beside them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExpandedTable {
+pub struct RowTable {
     /// The next state's row, per `state × 256 + unit`.
     pub next: Vec<u32>,
-    /// The unit's payload times the weight after it, plus the bias where it
-    /// completes a sequence (modulo 2^64), per `state × 256 + unit`.
-    pub placed: Vec<u64>,
+    /// The table's value, per `state × 256 + unit`.
+    pub values: Vec<u64>,
 }
 
-impl ExpandedTable {
+impl RowTable {
     /// The table as the runtime reads it.
-    pub fn table(&self) -> expanded::Table<'_> {
-        expanded::Table { next: &self.next, placed: &self.placed }
+    pub fn rows(&self) -> Rows<'_> {
+        Rows { next: &self.next, values: &self.values }
     }
 }
 
@@ -61,13 +62,13 @@ impl ExpandedTable {
 /// payload: each entry holds the next row and the unit's payload times the
 /// weight after it, plus the bias where the unit completes a sequence, modulo
 /// 2^64.
-pub(super) fn expanded(a: &Automaton) -> Option<ExpandedTable> {
+pub(super) fn expanded(a: &Automaton) -> Option<RowTable> {
     let rem = a.facts.remaining.as_ref()?;
     if a.state_count() > expanded::MAX_STATES {
         return None;
     }
     let len = a.state_count() * expanded::ROW;
-    let mut table = ExpandedTable { next: vec![0; len], placed: vec![0; len] };
+    let mut table = RowTable { next: vec![0; len], values: vec![0; len] };
     for s in 1..a.state_count() {
         for u in 0..=255u8 {
             let e = a.edge(s, u);
@@ -78,32 +79,16 @@ pub(super) fn expanded(a: &Automaton) -> Option<ExpandedTable> {
             let bias = if e.next == 1 { e.bias } else { 0 };
             let i = s * expanded::ROW + u as usize;
             table.next[i] = (e.next * expanded::ROW) as u32;
-            table.placed[i] = payload.wrapping_mul(rem[e.next]).wrapping_add(bias);
+            table.values[i] = payload.wrapping_mul(rem[e.next]).wrapping_add(bias);
         }
     }
     Some(table)
 }
 
-/// A direct table in owned storage (`placemat_codec::dfa::direct`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DirectTable {
-    /// The next state's row, per `state × 256 + unit`.
-    pub next: Vec<u32>,
-    /// The entry, per `state × 256 + unit`.
-    pub entries: Vec<u64>,
-}
-
-impl DirectTable {
-    /// The table as the runtime reads it.
-    pub fn table(&self) -> direct::Table<'_> {
-        direct::Table { next: &self.next, entries: &self.entries }
-    }
-}
-
 /// The direct table, for an automaton without an expanded table, radices or
 /// loops, within the table's limits: each entry the transition's next row,
 /// bias index, shift, place and masked payload.
-pub(super) fn direct(a: &Automaton) -> Option<DirectTable> {
+pub(super) fn direct(a: &Automaton) -> Option<RowTable> {
     if a.expanded.is_some()
         || a.radix
         || a.facts.cyclic
@@ -123,7 +108,7 @@ pub(super) fn direct(a: &Automaton) -> Option<DirectTable> {
         }
     }
     let next = entries.iter().map(|&e| (e & direct::NEXT_MASK) as u32).collect();
-    Some(DirectTable { next, entries })
+    Some(RowTable { next, values: entries })
 }
 
 /// Every transition's place code, in the packed table's order, for an
@@ -186,8 +171,8 @@ impl Automaton {
                 contexts: self.contexts as u8,
             },
             shift,
-            expanded: self.expanded.as_ref().map(ExpandedTable::table),
-            direct: self.direct.as_ref().map(DirectTable::table),
+            expanded: self.expanded.as_ref().map(RowTable::rows),
+            direct: self.direct.as_ref().map(RowTable::rows),
             depth: f.depth.as_deref().unwrap_or(&[]),
             remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
             places: self.places.as_deref(),

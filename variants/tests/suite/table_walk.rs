@@ -99,7 +99,7 @@ fn expanded_tables_where_states_know_the_bits_to_come_and_direct_tables_elsewher
         assert_eq!(direct, !has && !codec.dfa().facts().cyclic, "{name}");
     }
     assert_eq!(
-        <Utf8 as Codec>::dfa().expanded().map(|t| (t.next.len(), t.placed.len())),
+        <Utf8 as Codec>::dfa().expanded().map(|t| (t.next.len(), t.values.len())),
         Some((
             <Utf8 as Codec>::dfa().state_count() * expanded::ROW,
             <Utf8 as Codec>::dfa().state_count() * expanded::ROW

@@ -30,7 +30,7 @@ pub(super) const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
         Some(table) => (table, p.remaining),
     };
     let len = n * expanded::ROW;
-    if n > expanded::MAX_STATES || rem.len() != n || table.next.len() != len || table.placed.len() != len {
+    if n > expanded::MAX_STATES || rem.len() != n || table.next.len() != len || table.values.len() != len {
         return false;
     }
     if rem[0] != 1 || rem[1] != 1 {
@@ -40,7 +40,7 @@ pub(super) const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
     let mut i = 0;
     while i < len {
         match entry(p, stride, rem, &paid, i / expanded::ROW, i % expanded::ROW) {
-            Some((next, placed)) if next == table.next[i] && placed == table.placed[i] => i += 1,
+            Some((next, placed)) if next == table.next[i] && placed == table.values[i] => i += 1,
             _ => return false,
         }
     }
