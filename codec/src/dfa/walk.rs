@@ -143,7 +143,9 @@ impl Feed for Expanded<'_> {
 #[derive(Copy, Clone)]
 struct Direct<'t, const BIASED: bool, const ONE: bool, const PLACED: bool> {
     table: Rows<'t>,
-    biases: &'t [u64],
+    /// The biases, padded to every index an entry can hold, so that a step
+    /// reads its bias without a bounds check.
+    biases: &'t [u64; direct::MAX_BIASES],
     /// The start states' rows lie in `ROW..ROW + span`.
     span: usize,
 }
@@ -172,12 +174,7 @@ impl<const BIASED: bool, const ONE: bool, const PLACED: bool> Feed for Direct<'_
             walk.v << ((e >> direct::SHIFT_AT) & 63) | e >> direct::PAYLOAD_AT
         };
         walk.state = next;
-        let bias = if BIASED {
-            let index = (e >> direct::BIAS_AT) as usize % direct::MAX_BIASES;
-            self.biases.get(index).copied().unwrap_or(0)
-        } else {
-            0
-        };
+        let bias = if BIASED { self.biases[(e >> direct::BIAS_AT) as usize % direct::MAX_BIASES] } else { 0 };
         block.emit(walk, v, bias, self.at_boundary(walk.state));
     }
 }
@@ -292,7 +289,15 @@ fn direct_walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value, const BIASED: bool, 
     input: &[u8],
     out: &mut Vec<V>,
 ) -> Result<(), Stop> {
-    let (biases, span) = (dfa.biases(), dfa.contexts() * direct::ROW);
+    let span = dfa.contexts() * direct::ROW;
+    // Measured: without the bounds check, git-ofs's walks took a tenth less.
+    let mut padded = [0; direct::MAX_BIASES];
+    if BIASED {
+        for (to, &bias) in padded.iter_mut().zip(dfa.biases()) {
+            *to = bias;
+        }
+    }
+    let biases = &padded;
     if dfa.places().is_some() {
         run(dfa, Direct::<BIASED, ONE, true> { table, biases, span }, input, out)
     } else {
