@@ -19,7 +19,7 @@
 //! let trans = [0, 0, 2 | (7 << 16), 0];
 //! // With no live state but the start, every unit is a sync unit and an end unit.
 //! let facts =
-//!     Facts { ascii_runs: AsciiRuns::Bytes, wide_runs: WideRuns::NONE, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], end_units: [u64::MAX; 4], continuation_bits: 0, contexts: 1 };
+//!     Facts { ascii_runs: AsciiRuns::Bytes, wide_runs: WideRuns::NONE, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], sync_lane: 0, end_units: [u64::MAX; 4], continuation_bits: 0, contexts: 1 };
 //! let dfa = Dfa::new(Parts {
 //!     classes: &classes,
 //!     digits: &digits,
@@ -123,7 +123,7 @@ mod unchecked;
 mod walk;
 
 pub use check::TableError;
-pub use facts::Facts;
+pub use facts::{Facts, MAX_UNIT_SYNC_STATES};
 pub use parts::{Parts, Rows, ShiftRows};
 
 /// The rejecting state's id. Every transition from it leads back to it.

@@ -80,6 +80,26 @@ fn facts_that_disagree_with_the_table_are_refused() {
     assert_eq!(checked(&a, |p| p.facts.sync_units[2] ^= 1), Err(TableError::BadFacts));
 }
 
+/// UTF-16's sync units are its high bytes other than `DC`-`DF` (a low
+/// surrogate's), at place 1 of a little-endian code unit: a wrong place, a
+/// byte added or dropped, a place past the code unit, or sync units claimed
+/// for byte-unit UTF-8 at another place are refused.
+#[test]
+fn sync_units_of_wide_code_units_are_checked_at_their_place() {
+    let d = Description::parse_str(include_str!("../../variants/descriptions/utf16le.placemat")).unwrap();
+    let a = Automaton::build(&d.model, BuildOptions::default()).unwrap();
+    assert_eq!(a.facts.sync_lane, 1);
+    assert!(!a.facts.is_sync(0xDC) && a.facts.is_sync(0xD8) && a.facts.is_sync(0x00));
+    assert_eq!(checked(&a, |_| {}), Ok(()));
+    assert_eq!(checked(&a, |p| p.facts.sync_lane = 0), Err(TableError::BadFacts));
+    assert_eq!(checked(&a, |p| p.facts.sync_lane = 2), Err(TableError::BadFacts));
+    assert_eq!(checked(&a, |p| p.facts.sync_units[0xDC / 64] |= 1 << (0xDC % 64)), Err(TableError::BadFacts));
+    assert_eq!(checked(&a, |p| p.facts.sync_units[0] ^= 1), Err(TableError::BadFacts));
+    // Claiming none is not allowed either: the facts are exact.
+    assert_eq!(checked(&a, |p| p.facts.sync_units = [0; 4]), Err(TableError::BadFacts));
+    assert_eq!(checked(&utf8(), |p| p.facts.sync_lane = 1), Err(TableError::BadFacts));
+}
+
 #[test]
 fn an_acyclic_claim_needs_a_depth_that_falls_along_every_transition() {
     let a = utf8();

@@ -30,9 +30,11 @@ little-endian UTF-16, codecs with rules across values or longest matches: WTF-8,
 state and unit holding the next state, the shift of the value read so far and the unit's payload and \
 place: one read and two shifts); only printable6-big, whose sequences have no length limit, walks the \
 class-compressed table. Text with no place to cut (X/Open FSS-UTF has none but ASCII) is read by one \
-walk. At the start state, runs of code units that are values of themselves are copied without walking: \
+walk. In UTF-16 and UTF-32 the cuts are between code units: every code unit but a low surrogate starts \
+a sequence. At the start state, runs of code units that are values of themselves are copied without walking: \
 ASCII bytes 00-7F (01-7F in mutf8) 16 bytes at a time, and in UTF-16 and UTF-32 every code unit but \
-the surrogates (and, in UTF-32, values above 10FFFF), 32 bytes at a time.\n\
+the surrogates (and, in UTF-32, values above 10FFFF), 32 bytes at a time; a run at the start of a pair \
+of chunks is copied before the pair is cut, so text that is one run is not walked in pairs.\n\
 - `table` (validate): Per Vognsen's shift DFA derived from the automaton, two chains split at a sync \
 unit, the same runs skipped.\n\
 - `branching`: emitted code, no tables. While a window of the longest form's length remains, the *form \

@@ -96,7 +96,12 @@ pub(super) fn mechanisms(
             let _ = c.encode_push(v, &mut sample);
         }
         let bit = |set: &[u64; 4], u: u8| set[usize::from(u / 64)] >> (u % 64) & 1 == 1;
-        let cuts = sample.iter().any(|&u| bit(&facts.sync_units, u) || bit(&facts.end_units, u));
+        // Sync units of wide code units are bytes at one place of a code unit.
+        let w = usize::from(facts.unit_bytes.max(1));
+        let sync = sample
+            .chunks(w)
+            .any(|unit| unit.get(usize::from(facts.sync_lane)).is_some_and(|&u| bit(&facts.sync_units, u)));
+        let cuts = sync || sample.iter().any(|&u| bit(&facts.end_units, u));
         if strategy == "table" && !cuts && missed.iter().any(|&c| c != "english") {
             why.push("No unit of its encodings of non-ASCII letters marks where a sequence starts or ends (a sync or end unit), so such text is read by one walk, latency-bound, where utf8's table walkers run two side by side.".into());
         }

@@ -101,6 +101,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
     let wide = wide_runs(&f.wide_runs);
     let unit_bytes = Literal::u8_unsuffixed(a.unit_bytes as u8);
     let sync = hex_array(&f.sync_units, 16);
+    let sync_lane = Literal::u8_unsuffixed(f.sync_lane);
     let end = hex_array(&f.end_units, 16);
     let continuation_bits = Literal::u8_unsuffixed(f.continuation_bits);
     let contexts = Literal::u8_unsuffixed(a.contexts as u8);
@@ -162,6 +163,7 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
                 cyclic: #cyclic,
                 unit_bytes: #unit_bytes,
                 sync_units: #sync,
+                sync_lane: #sync_lane,
                 end_units: #end,
                 continuation_bits: #continuation_bits,
                 contexts: #contexts,

@@ -522,6 +522,7 @@ impl ::placemat_codec::Codec for Utf8 {
                     0xffffffffffffffff, 0xffffffffffffffff, 0x0000000000000000,
                     0xffffffffffffffff,
                 ],
+                sync_lane: 0,
                 end_units: [
                     0xffffffffffffffff, 0xffffffffffffffff, 0x0000000000000000,
                     0xffe0000000000003,

@@ -8,6 +8,7 @@
 use core::fmt;
 
 mod expanded;
+mod unit_sync;
 mod wide;
 
 use super::direct;
@@ -333,12 +334,18 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     let mut u = 0;
     while u < 256 {
         let class = p.classes[u] as usize;
-        if has(&p.facts.sync_units, u) != sync[class] || has(&p.facts.end_units, u) != end[class] {
+        let byte_sync = p.facts.unit_bytes == 1 && has(&p.facts.sync_units, u) != sync[class];
+        if byte_sync || has(&p.facts.end_units, u) != end[class] {
             return false;
         }
         u += 1;
     }
-    true
+    // Sync units of wide code units are bytes at one place of a code unit.
+    if p.facts.unit_bytes == 1 {
+        p.facts.sync_lane == 0
+    } else {
+        unit_sync::holds(p, stride)
+    }
 }
 
 /// Whether start state `s` takes class `c` as the start of context 0 does:

@@ -26,7 +26,14 @@ pub struct Facts {
     pub unit_bytes: u8,
     /// The sync units: bit `u % 64` of word `u / 64` is set when every state but
     /// the start rejects unit `u`, so that a sequence starts at it in valid input.
+    /// For code units wider than a byte, bytes at place [`Facts::sync_lane`] of a
+    /// code unit: bit `b` is set when every state a walk can be in between code
+    /// units, but the start, rejects every code unit whose byte there is `b`
+    /// (UTF-16LE: every byte but `DC`–`DF` at place 1). None for such a codec
+    /// with several contexts or more than [`MAX_UNIT_SYNC_STATES`] states.
     pub sync_units: [u64; 4],
+    /// Which byte of a code unit the sync units are (0 for byte units).
+    pub sync_lane: u8,
     /// The end units: bit `u % 64` of word `u / 64` is set when unit `u` leads
     /// every live state to the start state or the dead one, so that in valid
     /// input a sequence ends at it (and the next starts after it). LEB128's and
@@ -44,9 +51,18 @@ pub struct Facts {
     pub contexts: u8,
 }
 
+/// Most states of an automaton of code units wider than a byte that has sync
+/// units ([`Facts::sync_units`]): it bounds the cost of their check.
+pub const MAX_UNIT_SYNC_STATES: usize = 256;
+
 impl Facts {
     /// Where the table walkers may cut the input for a second walk.
     pub(crate) fn cuts(&self) -> lockstep::Cuts<'_> {
-        lockstep::Cuts { before: &self.sync_units, after: &self.end_units }
+        lockstep::Cuts {
+            before: &self.sync_units,
+            after: &self.end_units,
+            unit_bytes: usize::from(self.unit_bytes.max(1)),
+            lane: usize::from(self.sync_lane),
+        }
     }
 }

@@ -12,7 +12,13 @@
 //! leads every state to the start (or the dead state) — so that, if the input
 //! is valid, a sequence starts there and B may start from the start state. A
 //! codec with neither in some text (X/Open FSS-UTF has none but ASCII) is read
-//! by one walk there.
+//! by one walk there. For code units wider than a byte, cuts are looked for
+//! only between code units, where a sync unit is a byte at one place of a
+//! code unit (UTF-16's high byte, unless it is a low surrogate's); the walks
+//! start between code units, so the boundaries are counted from the start of
+//! the input. A run of code units that are values of themselves at the start
+//! of a pair goes straight to the output, without a pair of walks: over text
+//! that is all one run, B's values would only be copied once more.
 //!
 //! A walk looks for the dead state only at the end of a block (the dead state
 //! leads only to itself and completes nothing), and whenever it is at the start
@@ -261,19 +267,44 @@ fn pair<W: Walker>(w: W, input: &[u8], a: &mut Part<'_, W>, b: &mut Part<'_, W>)
 
 /// Where a second walk may start: at a sync unit, or after an end unit (see
 /// `Facts::sync_units` and `Facts::end_units`). In valid input a sequence
-/// starts at either.
+/// starts at either. For code units of several bytes, a sync unit is a byte
+/// at place `lane` of a code unit, and only code-unit boundaries (counted from
+/// the start of the input, where the walks start) are cuts.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Cuts<'f> {
     /// Units a sequence starts at.
     pub before: &'f [u64; 4],
     /// Units a sequence ends at.
     pub after: &'f [u64; 4],
+    /// Bytes per code unit.
+    pub unit_bytes: usize,
+    /// The byte of a code unit that `before` is about.
+    pub lane: usize,
 }
 
 /// The first cut at or after `from > 0`, within [`SYNC_SEARCH`] units.
 fn sync_at(cuts: &Cuts<'_>, input: &[u8], from: usize) -> Option<usize> {
     let to = input.len().min(from + SYNC_SEARCH);
+    if cuts.unit_bytes > 1 {
+        let from = from.next_multiple_of(cuts.unit_bytes);
+        return (from..to.saturating_sub(cuts.lane))
+            .step_by(cuts.unit_bytes)
+            .find(|&k| has(cuts.before, input[k + cuts.lane].into()) || has(cuts.after, input[k - 1].into()));
+    }
     (from..to).find(|&k| has(cuts.before, input[k].into()) || has(cuts.after, input[k - 1].into()))
+}
+
+/// Moves the run at the start of `units` to `sink`; returns its length. A
+/// function of its own (measured: inlined into the driver, the loops that find
+/// and copy UTF-16BE's runs lost their constants to the stack and took a
+/// quarter longer).
+#[inline(never)]
+fn take_run<S: Sink>(runs: Runs, units: &[u8], sink: &mut S) -> usize {
+    let n = runs.prefix(units);
+    if n > 0 {
+        sink.run(&units[..n], runs);
+    }
+    n
 }
 
 /// Walks `input` in pairs of chunks of about `chunk` units (see the module
@@ -290,6 +321,14 @@ fn drive<W: Walker>(
 ) -> Result<(), Stop> {
     let mut pos = 0;
     while chunk > 0 && input.len() - pos >= 2 * chunk + 2 * SYNC_SEARCH {
+        // A run at the start of a pair goes straight to the output: over text
+        // that is one run (English in UTF-16), a pair of walks would only copy
+        // walk B's values once more.
+        let run = take_run(w.runs(), &input[pos..], out);
+        if run > 0 {
+            pos += run;
+            continue;
+        }
         let Some(mid) = sync_at(sync, input, pos + chunk) else { break };
         let Some(end) = sync_at(sync, input, mid + chunk) else { break };
         second.clear();

@@ -50,6 +50,9 @@ pub struct Facts {
     /// The units every state but the start states rejects, and that every
     /// start state takes alike (bit `u % 64` of word `u / 64`).
     pub sync_units: [u64; 4],
+    /// For code units wider than a byte, which byte of a code unit the sync
+    /// units are ([`super::unit_sync`]); 0 for byte units.
+    pub sync_lane: u8,
     /// The units every live state goes to the start or dies on: a sequence
     /// ends at each of them (`placemat_codec::dfa::Facts::end_units`).
     pub end_units: [u64; 4],
@@ -86,6 +89,7 @@ impl Facts {
 pub(super) fn derive(a: &Automaton) -> Facts {
     let self_loops = (a.contexts + 1..a.state_count()).any(|s| a.edges[s].iter().any(|e| e.next == s));
     let depth = depth(a);
+    let sync = super::unit_sync::derive(a).unwrap_or_else(|| (sync_units(a), 0));
     Facts {
         cyclic: self_loops || depth.is_none(),
         loops_on_one_state: depth.is_some(),
@@ -93,7 +97,8 @@ pub(super) fn derive(a: &Automaton) -> Facts {
         ascii_runs: ascii_runs(a),
         wide_runs: super::wide_runs::derive(a),
         byte_digits: a.digits.iter().enumerate().all(|(u, &d)| usize::from(d) == u),
-        sync_units: sync_units(a),
+        sync_units: sync.0,
+        sync_lane: sync.1,
         end_units: end_units(a),
         remaining: if a.placed || a.contexts > 1 || a.has_pending() { None } else { remaining(a) },
         continuation_bits: continuation_bits(a),

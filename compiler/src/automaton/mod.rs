@@ -56,6 +56,7 @@ pub mod pack;
 mod paths;
 pub mod shift_layout;
 mod shift_search;
+pub mod unit_sync;
 pub mod wide_runs;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};

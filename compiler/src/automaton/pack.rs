@@ -166,6 +166,7 @@ impl Automaton {
                 cyclic: f.cyclic,
                 unit_bytes: self.unit_bytes as u8,
                 sync_units: f.sync_units,
+                sync_lane: f.sync_lane,
                 end_units: f.end_units,
                 continuation_bits: f.continuation_bits,
                 contexts: self.contexts as u8,

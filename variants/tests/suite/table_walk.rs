@@ -222,6 +222,45 @@ fn ascii_runs_and_end_units_are_derived_for_every_codec() {
     assert_eq!(p6.dfa().facts().end_units, want);
 }
 
+/// Code units wider than a byte: the sync units are bytes at one place of a
+/// code unit. In UTF-16 every code unit but a low surrogate starts a sequence
+/// (the high byte, place 1 in little-endian order, is not `DC`-`DF`); in
+/// UTF-32 every code unit does. Text of surrogate pairs, where every other
+/// code unit is no cut, is then cut at code-unit boundaries, and decodes and
+/// validates as by steps, with errors at and around the cuts.
+#[test]
+fn wide_code_units_are_cut_between_code_units() {
+    let all_but_low_surrogates = {
+        let mut s = [u64::MAX; 4];
+        (0xDC..=0xDF).for_each(|b: usize| s[b / 64] &= !(1 << (b % 64)));
+        s
+    };
+    for (name, lane, sync) in [
+        ("utf16le", 1, all_but_low_surrogates),
+        ("utf16be", 0, all_but_low_surrogates),
+        ("utf32le", 0, [u64::MAX; 4]),
+        ("utf32be", 0, [u64::MAX; 4]),
+    ] {
+        let codec = registry::find(name).unwrap();
+        let facts = *codec.dfa().facts();
+        assert_eq!((facts.sync_units, facts.sync_lane), (sync, lane), "{name}");
+        let plain = class_only(codec);
+        let valid = encoded(codec, "emoji", 6_000);
+        check(codec, &plain, &valid, &format!("{name} emoji valid"));
+        for at in (2040..2060).chain(4090..4110) {
+            for byte in [0xDC, 0xD8, 0x00, 0xFF] {
+                let mut bad = valid.clone();
+                bad[at] = byte;
+                check(codec, &plain, &bad, &format!("{name} emoji: {byte:02X} at {at}"));
+            }
+        }
+        // An odd length: the last code unit is partial.
+        check(codec, &plain, &valid[..valid.len() - 1], &format!("{name} emoji, truncated"));
+    }
+    // Byte units keep place 0.
+    assert!(registry::all().iter().filter(|c| c.dfa().facts().unit_bytes == 1).all(|c| c.dfa().facts().sync_lane == 0));
+}
+
 /// The table codec's lossy decoding (in bulk, stepping only near errors)
 /// against lossy decoding step by step, on long text damaged sparsely, densely
 /// and in bursts: for codecs decoded behind SIMD validation (`utf8`,
