@@ -91,7 +91,16 @@ const WHY_TABLE: &str = "The table decoder runs two walks over pairs of chunks a
     addition and a load (since the next states have an array of their own; before, a load and a \
     mask), but the pair loop is 45 instructions per two units, and for want of registers both walks' \
     values, the two arrays' bases and their lengths (for the bounds checks) are reloaded from the \
-    stack on every unit: the loop is bound by its instructions as much as by the chains. Decoding \
+    stack on every unit: the loop is bound by its instructions as much as by the chains. Three \
+    attempts at fewer instructions, each measured against the build before it: one bounds check \
+    for both arrays (cut to one length) moved a spill onto walk B's state (+1 % on Chinese); a \
+    running sum in place of the reset at each sequence's end (the values taken as differences when \
+    a block is flushed) needed a block buffer of `u64`s and kept the spills (0.70 to 0.52 of \
+    Hoehrmann); and a walk of one value at a time over the same expanded table, starting each \
+    value from the start row with a branch at its end as Hoehrmann's decoder does, ran at 0.92 of \
+    Hoehrmann on Chinese and 0.94 on random scalars (0.69-1.09 over the corpora; \
+    `cargo run --release -p placemat-benches --example branchy_walk`): with a branch per value \
+    the expanded table's step saves too little over Hoehrmann's to gain 1.2x. Decoding \
     behind SIMD validation (`simd-unchecked`, what `decode_into` runs for this codec) is the fast \
     decoder for this text.";
 const WHY_BRANCHING: &str = "`chars()` decodes a `&str` already known to be valid: per character it reads \
