@@ -120,11 +120,13 @@ mod step;
 use shift::Shift;
 use step::Resume;
 mod unchecked;
+mod unit_sync;
 mod walk;
 
 pub use check::TableError;
 pub use facts::{Facts, MAX_UNIT_SYNC_STATES};
 pub use parts::{Parts, Rows, ShiftRows};
+pub use unit_sync::wide_sync_units;
 
 /// The rejecting state's id. Every transition from it leads back to it.
 pub const DEAD: usize = 0;

@@ -8,7 +8,6 @@
 use core::fmt;
 
 mod expanded;
-mod unit_sync;
 mod wide;
 
 use super::direct;
@@ -344,7 +343,13 @@ const fn facts(p: &Parts<'_>, stride: usize) -> bool {
     if p.facts.unit_bytes == 1 {
         p.facts.sync_lane == 0
     } else {
-        unit_sync::holds(p, stride)
+        let f = &p.facts;
+        let derived = super::wide_sync_units(p.classes, p.transitions, f.unit_bytes, f.contexts, f.sync_lane);
+        let same = derived[0] == f.sync_units[0]
+            && derived[1] == f.sync_units[1]
+            && derived[2] == f.sync_units[2]
+            && derived[3] == f.sync_units[3];
+        f.sync_lane < f.unit_bytes && same
     }
 }
 

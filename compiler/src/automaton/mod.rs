@@ -332,8 +332,8 @@ impl Automaton {
             pending_entries: Vec::new(),
         };
         debug_assert!(longest || a.pending.iter().all(Option::is_none));
-        a.facts = facts::derive(&a);
         a.transitions = pack::transitions(&a)?;
+        a.facts = facts::derive(&a);
         a.expanded = pack::expanded(&a);
         a.direct = pack::direct(&a);
         a.places = pack::places(&a);
