@@ -61,7 +61,13 @@ impl Shape {
 
     /// `K(n)` of the module docs for `n` in `1..=4`, as the lanes of one
     /// vector.
-    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), allow(dead_code))]
+    #[cfg_attr(
+        not(any(
+            all(target_arch = "x86_64", target_feature = "sse2"),
+            all(target_arch = "aarch64", target_feature = "neon")
+        )),
+        allow(dead_code)
+    )]
     pub(crate) fn bias(&self) -> [u32; 4] {
         let first = u32::from(self.continuation.0);
         let mut k = [0u32; 4];
@@ -83,9 +89,14 @@ impl Shape {
     }
 }
 
-/// The kernel's tables, computed at compile time (used by the x86-64 kernel
-/// only, for now).
-#[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), allow(dead_code))]
+/// The kernel's tables, computed at compile time.
+#[cfg_attr(
+    not(any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "aarch64", target_feature = "neon")
+    )),
+    allow(dead_code)
+)]
 pub(crate) mod steps {
     /// One step of the kernel: a shuffle that gathers up to four values' units
     /// into 32-bit lanes (last unit lowest), and one that picks each lane's `K`.
@@ -104,6 +115,28 @@ pub(crate) mod steps {
 
     /// Every run of one to four values of one to four units, by lengths.
     pub(crate) static STEPS: [Step; 340] = steps();
+
+    /// The units and the step when the marks after a lead say that four
+    /// values of `n` units follow, `n` 3 or 4 (units `0, n, …, 4n` are leads,
+    /// and none between them): Chinese text, emoji. Not for two units:
+    /// Cyrillic words are too short for four letters in a row to be the rule,
+    /// and the branch would be mispredicted (measured 25 % slower on Russian).
+    #[inline(always)]
+    pub(crate) fn uniform(rest: u64) -> Option<(usize, usize)> {
+        const fn run(n: usize) -> (u64, u64, usize) {
+            let marks = 1 | 1 << n | 1 << (2 * n) | 1 << (3 * n) | 1 << (4 * n);
+            (marks, (1 << (4 * n + 1)) - 1, step_index(&[n as u8; 4], 4))
+        }
+        const RUNS: [(u64, u64, usize); 2] = [run(3), run(4)];
+        let [three, four] = RUNS;
+        if rest & three.1 == three.0 {
+            Some((12, three.2))
+        } else if rest & four.1 == four.0 {
+            Some((16, four.2))
+        } else {
+            None
+        }
+    }
 
     /// The index of a run of `count` values of the given lengths in [`STEPS`].
     pub(crate) const fn step_index(lengths: &[u8; 4], count: usize) -> usize {
@@ -189,11 +222,14 @@ pub(crate) mod steps {
     }
 }
 
-/// Whether [`decode_u32`] and [`decode_u64`] have a kernel for `isa` (x86-64's
-/// SSE4.1 and AVX2; elsewhere they take nothing and leave `input` to the
-/// caller).
+/// Whether [`decode_u32`] and [`decode_u64`] have a kernel for `isa`: every
+/// instruction set [`Isa::all`] can list (x86-64's SSE4.1 and AVX2, aarch64's
+/// NEON); without one they take nothing and leave `input` to the caller.
 pub const fn decodes_on(isa: Isa) -> bool {
-    matches!(isa, Isa::Sse41 | Isa::Avx2) && cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
+    match isa {
+        Isa::Sse41 | Isa::Avx2 => cfg!(all(target_arch = "x86_64", target_feature = "sse2")),
+        Isa::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon")),
+    }
 }
 
 /// Decodes a prefix of `input`, which must be valid for a codec of this
@@ -222,7 +258,13 @@ fn decode<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<W>) -> u
 }
 
 /// The words the kernel writes.
-#[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), allow(dead_code))]
+#[cfg_attr(
+    not(any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "aarch64", target_feature = "neon")
+    )),
+    allow(dead_code)
+)]
 pub(crate) trait Word: Copy {
     /// Whether the kernel widens its 32-bit lanes to 64 bits.
     const WIDE: bool;
@@ -243,26 +285,55 @@ impl Word for u64 {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 fn run<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<W>) -> usize {
+    out.reserve(input.len());
+    let start = out.len();
+    // SAFETY: `decode` checked that `isa` is one the machine has; `out` has
+    // room for `input.len()` more words, which bounds what the kernel writes.
+    let (taken, written) = unsafe { kernel(isa, shape, input, out.as_mut_ptr().add(start)) };
+    // SAFETY: the kernel initialised the `written` words after `start`, and
+    // `written <= input.len()`, within the capacity reserved.
+    unsafe { out.set_len(start + written) };
+    taken
+}
+
+/// The kernel for `isa`: units taken and words written.
+///
+/// # Safety
+/// The machine must have `isa`, and `out` must be valid for writes of
+/// `input.len()` words.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) -> (usize, usize) {
     match isa {
-        Isa::Avx2 | Isa::Sse41 => {
-            out.reserve(input.len());
-            let start = out.len();
-            // SAFETY: `decode` checked that the machine has SSSE3 and SSE4.1
-            // (both listed instruction sets include them); `out` has room for
-            // `input.len()` more words, which bounds what the kernel writes.
-            let (taken, written) = unsafe { crate::decode_x86::decode(shape, input, out.as_mut_ptr().add(start)) };
-            // SAFETY: the kernel initialised the `written` words after `start`,
-            // and `written <= input.len()`, within the capacity reserved.
-            unsafe { out.set_len(start + written) };
-            taken
-        }
+        // SAFETY: both instruction sets include SSSE3 and SSE4.1; `out` as
+        // the caller vouches.
+        Isa::Avx2 | Isa::Sse41 => unsafe { crate::decode_x86::decode(shape, input, out) },
         Isa::Neon => unreachable!("not listed by Isa::all on x86-64"),
     }
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+/// The kernel for `isa`: units taken and words written.
+///
+/// # Safety
+/// The machine must have `isa`, and `out` must be valid for writes of
+/// `input.len()` words.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) -> (usize, usize) {
+    match isa {
+        // SAFETY: the target has NEON; `out` as the caller vouches.
+        Isa::Neon => unsafe { crate::decode_neon::decode(shape, input, out) },
+        Isa::Avx2 | Isa::Sse41 => unreachable!("not listed by Isa::all on aarch64"),
+    }
+}
+
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 fn run<W: Word>(_: Isa, _: &Shape, _: &[u8], _: &mut Vec<W>) -> usize {
     0
 }
@@ -357,8 +428,8 @@ mod tests {
     #[test]
     fn the_kernel_agrees_with_the_formula_on_sequences_of_every_length() {
         let Some(isa) = Isa::detect() else { return };
-        // The kernel exists for every instruction set x86-64 detects.
-        assert_eq!(decodes_on(isa), cfg!(target_arch = "x86_64"));
+        // The kernel exists for every instruction set the machine can have.
+        assert!(decodes_on(isa), "{isa:?}");
         let mixes: [&[usize]; 5] = [&[1], &[1, 1, 1, 2], &[3], &[1, 2, 3, 4], &[1, 2, 3, 4, 5, 6, 7]];
         for (seed, lengths) in mixes.iter().enumerate() {
             let (shape, bytes) = text(seed as u64 + 1, lengths, 3000);

@@ -5,10 +5,11 @@
 //! `placemat-compiler` proves that a codec is local and derives its [`Tables`];
 //! this crate runs one kernel over them, written once and instantiated for SSE4.1,
 //! AVX2 and NEON. Input that passed, if its units make values as UTF-8's do
-//! (a [`Shape`]), decodes with the kernel of [`decode_u32`] (x86-64). All the
-//! project's `unsafe` code is in this crate: `x86.rs`, `neon.rs`, the shared
-//! `kernel.rs` and `decode_x86.rs`, and the calls into them in `dispatch.rs`
-//! and `decode.rs`.
+//! (a [`Shape`]), decodes with the kernel of [`decode_u32`], also written once
+//! and instantiated for SSE4.1 and NEON. All the project's `unsafe` code is in
+//! this crate: `x86.rs`, `neon.rs` and the shared `kernel.rs`; `decode_x86.rs`,
+//! `decode_neon.rs` and the shared `decode_kernel.rs`; and the calls into them
+//! in `dispatch.rs` and `decode.rs`.
 //!
 //! Validating strict UTF-8 with the tables the compiler derives for it (printed
 //! here as data):
@@ -74,6 +75,14 @@
 extern crate alloc;
 
 mod decode;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[macro_use]
+mod decode_kernel;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod decode_neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod decode_x86;
 mod dispatch;
