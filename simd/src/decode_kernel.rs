@@ -2,10 +2,10 @@
 //! operations and instantiated per instruction set by `decode_kernel!`
 //! (`decode_x86.rs`, `decode_neon.rs`).
 //!
-//! An instantiating module defines, each with
+//! An instantiating module brings into scope, each with
 //! `#[target_feature(enable = $features)]`: the vector type `V`; `Consts` and
 //! `consts(shape)` (what the helpers need of the shape, made once per call);
-//! `load` (16 units, unaligned, `unsafe`); `leads` (a bit per unit of the 64
+//! `load` (16 units, unaligned, `unsafe`: the validator's own); `leads` (a bit per unit of the 64
 //! at a pointer, set where the unit is no continuation, `unsafe`); `store4`
 //! (up to four values gathered by a step, weighed, less their `K`, `unsafe`);
 //! and `store16` (sixteen single-unit values, `unsafe`).

@@ -4,6 +4,7 @@
 use core::arch::aarch64::*;
 
 use crate::decode::steps::Step;
+use crate::neon::load;
 
 type V = uint8x16_t;
 
@@ -36,15 +37,6 @@ fn consts(shape: &crate::decode::Shape) -> Consts {
         // SAFETY: `bits` is 16 readable bytes.
         bits: unsafe { vld1q_u8(bits.as_ptr()) },
     }
-}
-
-/// # Safety
-/// `p .. p + 16` must be readable.
-#[target_feature(enable = "neon")]
-#[inline]
-unsafe fn load(p: *const u8) -> V {
-    // SAFETY: the caller's guarantee; `vld1q_u8` has no alignment requirement.
-    unsafe { vld1q_u8(p) }
 }
 
 /// A bit per unit of the 64 at `p`: set when it is no continuation unit.

@@ -4,6 +4,7 @@
 use core::arch::x86_64::*;
 
 use crate::decode::steps::Step;
+use crate::x86::sse41::load;
 
 type V = __m128i;
 
@@ -31,15 +32,6 @@ fn consts(shape: &crate::decode::Shape) -> Consts {
         bias: unsafe { _mm_loadu_si128(k.as_ptr().cast()) },
         ascii: _mm_set1_epi32(k[0] as i32),
     }
-}
-
-/// # Safety
-/// `p .. p + 16` must be readable.
-#[target_feature(enable = "ssse3,sse4.1")]
-#[inline]
-unsafe fn load(p: *const u8) -> V {
-    // SAFETY: the caller's guarantee; the load is unaligned.
-    unsafe { _mm_loadu_si128(p.cast()) }
 }
 
 /// A bit per unit of the 64 at `p`: set when it is no continuation unit.

@@ -9,7 +9,7 @@ const W: usize = 16;
 /// `p .. p + 16` must be readable.
 #[target_feature(enable = "neon")]
 #[inline]
-unsafe fn load(p: *const u8) -> V {
+pub(crate) unsafe fn load(p: *const u8) -> V {
     // SAFETY: the caller's guarantee; `vld1q_u8` has no alignment requirement.
     unsafe { vld1q_u8(p) }
 }

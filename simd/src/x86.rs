@@ -11,7 +11,7 @@ pub(crate) mod sse41 {
     /// `p .. p + 16` must be readable.
     #[target_feature(enable = "ssse3,sse4.1")]
     #[inline]
-    unsafe fn load(p: *const u8) -> V {
+    pub(crate) unsafe fn load(p: *const u8) -> V {
         // SAFETY: the caller's guarantee; the load is unaligned.
         unsafe { _mm_loadu_si128(p.cast()) }
     }
