@@ -16,7 +16,6 @@
 use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
 use syn::{braced, bracketed, parenthesized, Ident, LitInt, LitStr, Token};
 
 /// A whole description, as written.
@@ -228,20 +227,41 @@ fn parse_value(key: &Ident, input: ParseStream) -> syn::Result<FieldValue> {
     Err(input.error("expected a string, a number, a range, `[…]`, `{…}` or a word"))
 }
 
+/// The attributes before a description: the text of each `#[doc = "…"]` (a
+/// `///` comment), and the span of each other one. An attribute's tokens are
+/// not parsed beyond that: syn's parser of attribute values recurses once per
+/// `<` of a qualified path, so a hostile `#[a = <<<…]` would exhaust the stack
+/// (found by the `description` fuzz target); brackets nest at most
+/// [`crate::limits::MAX_DEPTH`] deep, and a token stream is read without
+/// recursion.
+fn attributes(input: ParseStream) -> syn::Result<(Vec<String>, Vec<Span>)> {
+    let (mut docs, mut others) = (Vec::new(), Vec::new());
+    while input.peek(Token![#]) {
+        let pound: Token![#] = input.parse()?;
+        let content;
+        let bracket = bracketed!(content in input);
+        let group = bracket.span.join();
+        let span = pound.span.join(group).unwrap_or(group);
+        let doc = content.fork();
+        let is_doc = doc.parse::<Ident>().is_ok_and(|k| k == "doc")
+            && doc.parse::<Token![=]>().is_ok()
+            && doc.parse::<LitStr>().is_ok()
+            && doc.is_empty();
+        if is_doc {
+            content.parse::<Ident>()?;
+            content.parse::<Token![=]>()?;
+            docs.push(content.parse::<LitStr>()?.value());
+        } else {
+            content.parse::<proc_macro2::TokenStream>()?;
+            others.push(span);
+        }
+    }
+    Ok((docs, others))
+}
+
 impl Parse for Ast {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let attrs = input.call(syn::Attribute::parse_outer)?;
-        let mut docs = Vec::new();
-        let mut other_attrs = Vec::new();
-        for attr in &attrs {
-            match &attr.meta {
-                syn::Meta::NameValue(nv) if nv.path.is_ident("doc") => match &nv.value {
-                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => docs.push(s.value()),
-                    _ => other_attrs.push(attr.span()),
-                },
-                _ => other_attrs.push(attr.span()),
-            }
-        }
+        let (docs, other_attrs) = attributes(input)?;
         let vis: syn::Visibility = input.parse()?;
         let ident: Ident = input.parse()?;
         let content;

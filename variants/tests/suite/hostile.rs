@@ -74,6 +74,18 @@ fn deep_nesting_is_refused_before_parsing() {
 }
 
 #[test]
+fn an_attribute_of_a_hundred_thousand_angle_brackets_is_refused_not_parsed() {
+    // syn's parser of attribute values recursed once per `<` (a qualified
+    // path) and overflowed the stack (the `description` fuzz target's find,
+    // at 1,400 bytes); attributes other than doc comments are not parsed.
+    let text = format!("#[b = {}bo]\n/// kept\npub X {{ }}", "<".repeat(100_000));
+    let err = refused(&text);
+    assert!(err.starts_with("x.placemat:1:1: error: only `///` doc comments may precede a description"), "{err}");
+    let doc = Description::parse_str("/// one\n#[doc = \"two\"]\npub X { }").unwrap_err().to_string();
+    assert!(!doc.contains("doc comments may precede"), "{doc}");
+}
+
+#[test]
 fn long_literals_are_refused_before_they_are_read() {
     let text =
         format!("pub X {{ name: \"x\", value: u32, range: 0 ..= {}, forms: {{ \"0xxxxxxx\" }} }}", "9".repeat(100_000));
