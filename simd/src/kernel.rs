@@ -122,6 +122,21 @@ macro_rules! kernel {
             seen
         }
 
+        /// The flags of a chunk with rare units, out of line: the loop over
+        /// chunks then holds one kernel, as utf8's does. With both kernels
+        /// inlined, `fss-utf-plan9`'s and `ken-draft`'s validators on text
+        /// that alternates ASCII and other chunks ran at 80 or 108 µs by the
+        /// address the same machine code landed at (papers/simd.md).
+        ///
+        /// # Safety
+        /// `p - W .. p + CHUNK` must be readable.
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        unsafe fn rare_chunk<const K: usize, const FLOOR: bool, const ODD: bool>(v: &Vectors, p: *const u8) -> V {
+            // SAFETY: the caller's guarantee.
+            unsafe { $crate::kernel::chunk!(v, p, K, FLOOR, ODD) }
+        }
+
         /// Runs the chunks of `len` bytes (a multiple of `CHUNK`) at `start`;
         /// the offset of the first failing one.
         ///
@@ -179,10 +194,11 @@ macro_rules! kernel {
                     // so are its last `W` units.
                     unsafe {
                         pending = subs(load(p.add(CHUNK - W)), v.incomplete);
-                        if short {
+                        // Without tiers, `K = 3` and no floor: the same check.
+                        if short || !tiered {
                             $crate::kernel::chunk!(v, p, 3, false, ODD)
                         } else {
-                            $crate::kernel::chunk!(v, p, K, FLOOR, ODD)
+                            rare_chunk::<K, FLOOR, ODD>(v, p)
                         }
                     }
                 };

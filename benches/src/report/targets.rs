@@ -128,10 +128,10 @@ const WHY_SIMD: &str = "The derived kernel does per 32-byte block what simdutf8'
     the two run within a few per cent of each other, and the order moves from run to run.";
 const WHY_SIMD_VARIANT: &str = "A chunk runs utf8's kernel unless it or the chunk before holds a lead \
     of five units or more (F8-FF in these codecs; the corpora have none), so the difference is one \
-    comparison and one branch per 64-byte chunk and the code around two inlined kernels. Profiled with \
-    `perf record` on `benches/examples/simd_profile.rs`: before the kernel was inlined and the F0 \
-    floor became a class, 44 % of the samples sat in an out-of-line chunk function that reloaded the \
-    tables per call, and every chunk with an emoji ran the floor test and five or seven units back.";
+    comparison and one branch per 64-byte chunk; chunks with such a lead run the longer kernel out of \
+    line. While both kernels were inlined in the loop over chunks, the ratio on mixed text moved \
+    between 0.67 and 0.91 with the address of the same machine code (`perf annotate`: the samples \
+    move onto the exit branch of the loop over all-ASCII chunks; papers/simd.md).";
 
 const WHY_PRINTABLE6: &str = "printable6 decodes every unit through the automaton (two walks over the \
     direct table) and then maps every value back through its pre-mapping (`UNMAP`, one lookup per value). \
