@@ -237,11 +237,11 @@ fn parse_value(key: &Ident, input: ParseStream) -> syn::Result<FieldValue> {
 fn attributes(input: ParseStream) -> syn::Result<(Vec<String>, Vec<Span>)> {
     let (mut docs, mut others) = (Vec::new(), Vec::new());
     while input.peek(Token![#]) {
-        let pound: Token![#] = input.parse()?;
+        input.parse::<Token![#]>()?;
         let content;
-        let bracket = bracketed!(content in input);
-        let group = bracket.span.join();
-        let span = pound.span.join(group).unwrap_or(group);
+        // The attribute's span is its brackets: the macro cannot join spans
+        // on stable, and the CLI reports where the macro does.
+        let span = bracketed!(content in input).span.join();
         let doc = content.fork();
         let is_doc = doc.parse::<Ident>().is_ok_and(|k| k == "doc")
             && doc.parse::<Token![=]>().is_ok()

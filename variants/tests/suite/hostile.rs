@@ -80,7 +80,7 @@ fn an_attribute_of_a_hundred_thousand_angle_brackets_is_refused_not_parsed() {
     // at 1,400 bytes); attributes other than doc comments are not parsed.
     let text = format!("#[b = {}bo]\n/// kept\npub X {{ }}", "<".repeat(100_000));
     let err = refused(&text);
-    assert!(err.starts_with("x.placemat:1:1: error: only `///` doc comments may precede a description"), "{err}");
+    assert!(err.starts_with("x.placemat:1:2: error: only `///` doc comments may precede a description"), "{err}");
     let doc = Description::parse_str("/// one\n#[doc = \"two\"]\npub X { }").unwrap_err().to_string();
     assert!(!doc.contains("doc comments may precede"), "{doc}");
 }
