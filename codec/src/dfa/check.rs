@@ -189,16 +189,22 @@ const fn next(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> usize {
     (p.transitions[s * stride + c] & STATE_MASK) as usize / stride
 }
 
-/// The table invariants of the module docs.
-const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
-    let mut stride = 0usize;
+/// The number of unit classes: one more than the largest.
+pub(super) const fn stride(classes: &[u8; 256]) -> usize {
+    let mut max = 0;
     let mut u = 0;
     while u < 256 {
-        if p.classes[u] as usize + 1 > stride {
-            stride = p.classes[u] as usize + 1;
+        if classes[u] > max {
+            max = classes[u];
         }
         u += 1;
     }
+    max as usize + 1
+}
+
+/// The table invariants of the module docs.
+const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
+    let stride = stride(p.classes);
     let len = p.transitions.len();
     if !len.is_multiple_of(stride) || len / stride < 2 || len > STATE_MASK as usize + 1 {
         return Err(TableError::BadShape);

@@ -30,17 +30,15 @@
 //! assert_eq!(wide_sync_units(&classes, &transitions, 2, 1, 2), [0; 4]); // no such place
 //! ```
 
+use super::check::{has, stride};
 use super::{MAX_UNIT_SYNC_STATES as MAX_STATES, STATE_MASK};
 
-/// Words of a set of states.
+/// Words of a set of states (or of units: both sets are the check's
+/// `[u64; 4]`, whose test `has` serves them).
 const WORDS: usize = MAX_STATES / 64;
 
 /// A set of states.
 type States = [u64; WORDS];
-
-const fn contains(set: &States, s: usize) -> bool {
-    set[s / 64] >> (s % 64) & 1 == 1
-}
 
 const fn insert(set: &mut States, s: usize) {
     set[s / 64] |= 1 << (s % 64);
@@ -78,7 +76,7 @@ impl Table<'_> {
         let mut to = [0; WORDS];
         let mut s = 0;
         while s < self.n {
-            if contains(from, s) {
+            if has(from, s) {
                 let mut c = 0;
                 while c < self.stride {
                     insert(&mut to, self.next(s, c));
@@ -129,7 +127,7 @@ impl Table<'_> {
                 let mut all = true;
                 let mut c = 0;
                 while c < self.stride {
-                    all &= contains(&dead, self.next(s, c));
+                    all &= has(&dead, self.next(s, c));
                     c += 1;
                 }
                 if all {
@@ -156,10 +154,10 @@ impl Table<'_> {
         let mut ok = [true; 256];
         let mut s = 0;
         while s < self.n {
-            if contains(&at_lane, s) {
+            if has(&at_lane, s) {
                 let mut c = 0;
                 while c < self.stride {
-                    ok[c] &= contains(&dies, self.next(s, c));
+                    ok[c] &= has(&dies, self.next(s, c));
                     c += 1;
                 }
             }
@@ -194,28 +192,15 @@ pub const fn wide_sync_units(
         return [0; 4];
     }
     let ok = table.sync_classes(w, lane);
-    let mut set = [0u64; 4];
+    let mut set = [0; WORDS];
     let mut u = 0;
     while u < 256 {
         if ok[classes[u] as usize] {
-            set[u / 64] |= 1 << (u % 64);
+            insert(&mut set, u);
         }
         u += 1;
     }
     set
-}
-
-/// The number of classes: one more than the largest.
-const fn stride(classes: &[u8; 256]) -> usize {
-    let mut max = 0;
-    let mut u = 0;
-    while u < 256 {
-        if classes[u] > max {
-            max = classes[u];
-        }
-        u += 1;
-    }
-    max as usize + 1
 }
 
 #[cfg(test)]
