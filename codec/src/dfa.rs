@@ -8,41 +8,21 @@
 //! it checks what it is given.
 //!
 //! ```
-//! use placemat_codec::dfa::{Dfa, Facts, Parts, ShiftRows, DEAD};
-//! use placemat_codec::{AsciiRuns, WideRuns};
+//! use placemat_codec::dfa::{Dfa, Parts, Table, DEAD};
 //! // "7-bit ASCII": 2 classes (00–7F, 80–FF), states DEAD (id 0) and START
 //! // (id 1, premultiplied to 2).
-//! let mut classes = [1u8; 256];
-//! classes[..0x80].fill(0);
-//! let digits = core::array::from_fn(|b| b as u8);
+//! let classes = core::array::from_fn(|u| u8::from(u >= 0x80));
+//! let digits = core::array::from_fn(|u| u as u8);
 //! // Row DEAD: both classes stay dead. Row START: ASCII is a 7-bit value, the rest dies.
 //! let trans = [0, 0, 2 | (7 << 16), 0];
-//! // With no live state but the start, every unit is a sync unit and an end unit.
-//! let facts =
-//!     Facts { ascii_runs: AsciiRuns::Bytes, wide_runs: WideRuns::NONE, byte_digits: true, cyclic: false, unit_bytes: 1, sync_units: [u64::MAX; 4], sync_lane: 0, end_units: [u64::MAX; 4], continuation_bits: 0, contexts: 1 };
-//! let dfa = Dfa::new(Parts {
-//!     classes: &classes,
-//!     digits: &digits,
-//!     transitions: &trans,
-//!     biases: &[0],
-//!     facts,
-//!     shift: ShiftRows::None,
-//!     expanded: None,
-//!     direct: None,
-//!     depth: &[0, 0],
-//!     remaining: &[],
-//!     places: None,
-//!     radices: None,
-//!     simd: None,
-//!     decoding_shape: None,
-//!     pending: &[],
-//! })
-//! .unwrap();
+//! let dfa = Dfa::new(Parts::new(Table::new(&classes, &digits, &trans, &[0]))).unwrap();
 //! assert_eq!((dfa.class_count(), dfa.state_count()), (2, 2));
 //! assert!(dfa.validate(b"plain").is_ok());
 //! assert_eq!(dfa.validate(b"ok\x80").unwrap_err().valid_up_to(), 2);
 //! assert_eq!(dfa.transition(dfa.start(), b'A').next, dfa.start());
 //! assert_eq!(dfa.transition(dfa.start(), 0x80).next, DEAD);
+//! // With no live state but the start, every unit is a sync unit and an end unit.
+//! assert_eq!(dfa.facts().end_units, [u64::MAX; 4]);
 //! ```
 //!
 //! # The format
@@ -78,15 +58,17 @@
 //!   steps from the last boundary they saw, which finds the pending value,
 //!   and runs them again further on.
 //!
-//! Besides the table, [`Parts`] carries what the compiler derived from the
-//! automaton once — [`Facts`], the shift rows of the validator ([`ShiftRows`]),
-//! the expanded table of the decoder ([`expanded`]) or, where the states do not
-//! know the weight of what is to come, its direct table ([`direct`]) — and two
-//! certificates that
-//! let [`Dfa::new`] check those in time linear in the table (the `check` pass;
-//! generated codecs run it in a `const`): `depth` proves the automaton has no
-//! loop but through the start state, `remaining` gives the weight of the payload
-//! still to come in each state, from which every expanded entry is checked.
+//! Besides the table, [`Parts`] carries what the compiler chose and found,
+//! one type per alternative: how payload joins the value ([`Payload`]), the
+//! proof that no path loops ([`Loops`]), the table the decoder reads
+//! ([`Decoding`]: the transitions, the [`expanded`] table with the weight of
+//! the payload still to come in each state, or the [`direct`] table), the
+//! validator's [`ShiftRows`], the wide runs and the SIMD tables ([`Simd`]).
+//! [`Dfa::new`] derives the [`Facts`] (one `const fn` each, which the
+//! compiler calls too) and checks the rest in time linear in the table (the
+//! `check` pass; generated codecs run it in a `const`): the certificates
+//! (`depth`, `remaining`, the shift offsets) make each claim a local
+//! property of every transition.
 //!
 //! # The walkers
 //!
@@ -125,7 +107,7 @@ mod walk;
 
 pub use check::TableError;
 pub use facts::{Facts, MAX_UNIT_SYNC_STATES};
-pub use parts::{Parts, Rows, ShiftRows};
+pub use parts::{Decoding, Loops, Parts, Payload, Rows, ShiftRows, Simd, Table};
 pub use unit_sync::wide_sync_units;
 
 /// The rejecting state's id. Every transition from it leads back to it.
@@ -261,56 +243,62 @@ impl Dfa<&'static [u32], &'static [u64]> {
     /// `const`. Panics (a compile error) if the parts do not pass the checks of
     /// [`Dfa::new`].
     pub const fn from_static(parts: Parts<'static>) -> Self {
-        let stride = match check::check(&parts) {
-            Ok(stride) => stride,
+        let (stride, facts) = match check::check(&parts) {
+            Ok(checked) => checked,
             Err(e) => panic!("{}", e.message()),
         };
+        let t = parts.table;
         Dfa {
-            classes: *parts.classes,
-            digits: *parts.digits,
-            trans: parts.transitions,
-            biases: parts.biases,
-            expanded: match parts.expanded {
+            classes: *t.classes,
+            digits: *t.digits,
+            trans: t.transitions,
+            biases: t.biases,
+            expanded: match parts.expanded() {
                 Some(t) => Some((t.next, t.values)),
                 None => None,
             },
-            direct: match parts.direct {
+            direct: match parts.direct() {
                 Some(t) => Some((t.next, t.values)),
                 None => None,
             },
-            places: parts.places,
-            radices: parts.radices,
-            simd: parts.simd,
-            unchecked: unchecked::Unchecked::of(&parts, stride),
+            places: parts.places(),
+            radices: parts.radices(),
+            simd: match parts.simd {
+                Some(simd) => Some(simd.tables),
+                None => None,
+            },
+            unchecked: unchecked::Unchecked::of(&parts, &facts, stride),
             pending: parts.pending,
             stride,
-            facts: parts.facts,
-            shift: Shift::of(&parts.shift, parts.facts.contexts),
+            facts,
+            shift: Shift::of(&parts.shift, t.contexts),
         }
     }
 }
 
 impl Dfa<Vec<u32>, Vec<u64>> {
     /// Builds a table in owned storage, checking the parts: the table invariants
-    /// of the module docs, and that the facts, the shift rows and the expanded
-    /// table agree with the table (in time linear in the table's size).
+    /// of the module docs, and that the shift rows, the decoding tables and
+    /// the other claims agree with the table (in time linear in the table's
+    /// size); the facts are derived ([`Facts::of`]).
     pub fn new(parts: Parts<'_>) -> Result<Self, TableError> {
-        let stride = check::check(&parts)?;
+        let (stride, facts) = check::check(&parts)?;
+        let t = parts.table;
         Ok(Dfa {
-            classes: *parts.classes,
-            digits: *parts.digits,
-            trans: parts.transitions.to_vec(),
-            biases: parts.biases.to_vec(),
-            expanded: parts.expanded.map(Rows::to_vecs),
-            direct: parts.direct.map(Rows::to_vecs),
-            places: parts.places.map(<[u64]>::to_vec),
-            radices: parts.radices.map(<[u64]>::to_vec),
-            simd: parts.simd,
-            unchecked: unchecked::Unchecked::of(&parts, stride),
+            classes: *t.classes,
+            digits: *t.digits,
+            trans: t.transitions.to_vec(),
+            biases: t.biases.to_vec(),
+            expanded: parts.expanded().map(Rows::to_vecs),
+            direct: parts.direct().map(Rows::to_vecs),
+            places: parts.places().map(<[u64]>::to_vec),
+            radices: parts.radices().map(<[u64]>::to_vec),
+            simd: parts.simd.map(|s| s.tables),
+            unchecked: unchecked::Unchecked::of(&parts, &facts, stride),
             pending: parts.pending.to_vec(),
             stride,
-            facts: parts.facts,
-            shift: Shift::of(&parts.shift, parts.facts.contexts),
+            facts,
+            shift: Shift::of(&parts.shift, t.contexts),
         })
     }
 }

@@ -3,7 +3,10 @@
 //! the compiler's own parts pass, and each kind of corruption is refused with
 //! its own error.
 
-use placemat_codec::dfa::{expanded, pending_entry, Dfa, Parts, Rows, ShiftRows, TableError};
+use placemat_codec::dfa::Simd;
+use placemat_codec::dfa::{
+    expanded as expanded_table, pending_entry, Decoding, Dfa, Facts, Loops, Parts, Payload, Rows, ShiftRows, TableError,
+};
 use placemat_codec::simd::Shape;
 use placemat_codec::{AsciiRuns, WideRuns};
 use placemat_compiler::{Automaton, BuildOptions, Description};
@@ -16,23 +19,17 @@ fn utf8() -> Automaton {
 
 /// The automaton's parts, as `Automaton::with_parts` gives them, over `rows`.
 fn parts<'a>(a: &'a Automaton, rows: &'a [u64; 256]) -> Parts<'a> {
-    Parts {
-        classes: &a.classes,
-        digits: &a.digits,
-        transitions: &a.transitions,
-        biases: &a.biases,
-        facts: a.runtime_facts(),
-        shift: ShiftRows::Narrow { offsets: &a.shift.offsets, rows },
-        expanded: a.expanded.as_ref().map(|t| t.rows()),
-        direct: a.direct.as_ref().map(|t| t.rows()),
-        depth: a.facts.depth.as_deref().unwrap_or(&[]),
-        remaining: if a.expanded.is_some() { a.facts.remaining.as_deref().unwrap() } else { &[] },
-        places: a.places.as_deref(),
-        radices: a.radices.as_deref(),
-        simd: a.local.as_ref().ok().map(|l| l.tables),
-        decoding_shape: a.local.as_ref().ok().and_then(|l| l.decoding_shape),
-        pending: &a.pending_entries,
-    }
+    a.parts_with(ShiftRows::Narrow { offsets: &a.shift.offsets, rows })
+}
+
+/// The expanded decoding with `rows` and the certificate `remaining`.
+fn expanded<'a>(rows: Rows<'a>, remaining: &'a [u64]) -> Decoding<'a> {
+    Decoding::Expanded { rows, remaining }
+}
+
+/// The automaton's expanded table and certificate.
+fn own_expanded(a: &Automaton) -> (Rows<'_>, &[u64]) {
+    (a.expanded.as_ref().unwrap().rows(), a.certificates.remaining.as_deref().unwrap())
 }
 
 /// `Dfa::new` on the automaton's parts after `change` (without shift rows if
@@ -57,6 +54,7 @@ fn the_compilers_parts_pass() {
     let rows: [u64; 256] = std::array::from_fn(|u| a.shift.rows[u] as u64);
     assert_eq!(Dfa::new(parts(&a, &rows)).unwrap(), a.dfa());
     assert!(a.expanded.is_some() && a.shift.width == 6 && !a.facts.cyclic);
+    assert_eq!(a.dfa().facts(), &a.facts, "the runtime derives the facts the compiler holds");
 }
 
 #[test]
@@ -64,57 +62,59 @@ fn broken_tables_are_refused() {
     let a = utf8();
     let mut trans = a.transitions.clone();
     trans[12 + 1] = 7; // not a premultiplied state
-    assert_eq!(checked(&a, |p| p.transitions = &trans), Err(TableError::BadState));
+    assert_eq!(checked(&a, |p| p.table.transitions = &trans), Err(TableError::BadState));
     let mut dead = a.transitions.clone();
     dead[0] = 12; // the dead row leaves the dead state
-    assert_eq!(checked(&a, |p| p.transitions = &dead), Err(TableError::BadState));
-    assert_eq!(checked(&a, |p| p.transitions = &a.transitions[..20]), Err(TableError::BadShape));
-    assert_eq!(checked(&a, |p| p.biases = &[1]), Err(TableError::BadBias));
+    assert_eq!(checked(&a, |p| p.table.transitions = &dead), Err(TableError::BadState));
+    assert_eq!(checked(&a, |p| p.table.transitions = &a.transitions[..20]), Err(TableError::BadShape));
+    assert_eq!(checked(&a, |p| p.table.biases = &[1]), Err(TableError::BadBias));
 }
 
+/// The facts are not claimed but derived from the table, by the runtime's
+/// own functions, which the compiler calls too: a change to the table shows
+/// in them.
 #[test]
-fn facts_that_disagree_with_the_table_are_refused() {
+fn the_facts_follow_the_table() {
     let a = utf8();
-    assert_eq!(checked(&a, |p| p.facts.ascii_runs = AsciiRuns::U16Le), Err(TableError::BadFacts));
-    assert_eq!(checked(&a, |p| p.facts.byte_digits = false), Err(TableError::BadFacts));
-    assert_eq!(checked(&a, |p| p.facts.sync_units[2] ^= 1), Err(TableError::BadFacts));
+    let rows: [u64; 256] = std::array::from_fn(|u| a.shift.rows[u] as u64);
+    let of = |p: &Parts<'_>| Facts::of(p).unwrap();
+    let mut p = parts(&a, &rows);
+    assert_eq!(of(&p), a.facts);
+    let mut digits = a.digits;
+    digits[0x41] = 0x42;
+    p.table.digits = &digits;
+    assert_eq!((of(&p).byte_digits, of(&p).ascii_runs), (false, AsciiRuns::None));
+    // `C3` leads nowhere: every state rejects it, so it is a sync unit and an end unit.
+    let mut trans = a.transitions.clone();
+    let class = usize::from(a.classes[0xC3]);
+    trans[a.class_count() + class] = 0;
+    let p = parts(&a, &rows);
+    let p = Parts { table: placemat_codec::dfa::Table { transitions: &trans, ..p.table }, ..p };
+    assert!(of(&p).is_end(0xC3) && !a.facts.is_end(0xC3));
 }
 
 /// UTF-16's sync units are its high bytes other than `DC`-`DF` (a low
-/// surrogate's), at place 1 of a little-endian code unit: a wrong place, a
-/// byte added or dropped, a place past the code unit, or sync units claimed
-/// for byte-unit UTF-8 at another place are refused.
+/// surrogate's), at place 1 of a little-endian code unit, as derived.
 #[test]
-fn sync_units_of_wide_code_units_are_checked_at_their_place() {
+fn sync_units_of_wide_code_units_lie_at_their_place() {
     let d = Description::parse_str(include_str!("../../variants/descriptions/utf16le.placemat")).unwrap();
     let a = Automaton::build(&d.model, BuildOptions::default()).unwrap();
     assert_eq!(a.facts.sync_lane, 1);
     assert!(!a.facts.is_sync(0xDC) && a.facts.is_sync(0xD8) && a.facts.is_sync(0x00));
     assert_eq!(checked(&a, |_| {}), Ok(()));
-    assert_eq!(checked(&a, |p| p.facts.sync_lane = 0), Err(TableError::BadFacts));
-    assert_eq!(checked(&a, |p| p.facts.sync_lane = 2), Err(TableError::BadFacts));
-    assert_eq!(checked(&a, |p| p.facts.sync_units[0xDC / 64] |= 1 << (0xDC % 64)), Err(TableError::BadFacts));
-    assert_eq!(checked(&a, |p| p.facts.sync_units[0] ^= 1), Err(TableError::BadFacts));
-    // Claiming none is not allowed either: the facts are exact.
-    assert_eq!(checked(&a, |p| p.facts.sync_units = [0; 4]), Err(TableError::BadFacts));
-    assert_eq!(checked(&utf8(), |p| p.facts.sync_lane = 1), Err(TableError::BadFacts));
+    assert_eq!(a.dfa().facts().sync_lane, 1);
+    assert_eq!((utf8().facts.sync_lane, utf8().facts.sync_units[2]), (0, 0));
 }
 
 #[test]
 fn an_acyclic_claim_needs_a_depth_that_falls_along_every_transition() {
     let a = utf8();
-    let mut flat = a.facts.depth.clone().unwrap();
+    let mut flat = a.certificates.depth.clone().unwrap();
     flat.iter_mut().for_each(|d| *d = 1);
-    assert_eq!(checked(&a, |p| p.depth = &flat), Err(TableError::BadDepth));
-    assert_eq!(checked(&a, |p| p.depth = &[]), Err(TableError::BadDepth));
+    assert_eq!(checked(&a, |p| p.loops = Loops::Acyclic { depth: &flat }), Err(TableError::BadDepth));
+    assert_eq!(checked(&a, |p| p.loops = Loops::Acyclic { depth: &[] }), Err(TableError::BadDepth));
     // Claiming a loop gives up an assumption only; it needs no proof.
-    assert_eq!(
-        checked(&a, |p| {
-            p.facts.cyclic = true;
-            p.depth = &[];
-        }),
-        Ok(())
-    );
+    assert_eq!(checked(&a, |p| p.loops = Loops::Cyclic), Ok(()));
 }
 
 #[test]
@@ -142,25 +142,20 @@ fn an_expanded_table_that_disagrees_is_refused() {
     let t = a.expanded.clone().unwrap();
     let mut placed = t.values.clone();
     placed[256 + 0x41] ^= 1;
+    let (_, rem) = own_expanded(&a);
     let table = Rows { next: &t.next, values: &placed };
-    assert_eq!(checked(&a, |p| p.expanded = Some(table)), Err(TableError::BadExpanded));
+    assert_eq!(checked(&a, |p| p.decoding = expanded(table, rem)), Err(TableError::BadExpanded));
     let mut next = t.next.clone();
     next[256 + 0xC3] = 256; // back to the start instead of awaiting a continuation
     let table = Rows { next: &next, values: &t.values };
-    assert_eq!(checked(&a, |p| p.expanded = Some(table)), Err(TableError::BadExpanded));
+    assert_eq!(checked(&a, |p| p.decoding = expanded(table, rem)), Err(TableError::BadExpanded));
     let short = Rows { next: &t.next[256..], values: &t.values[256..] };
-    assert_eq!(checked(&a, |p| p.expanded = Some(short)), Err(TableError::BadExpanded));
-    let mut rem = a.facts.remaining.clone().unwrap();
-    rem[2] += 1;
-    assert_eq!(checked(&a, |p| p.remaining = &rem), Err(TableError::BadExpanded));
-    assert_eq!(checked(&a, |p| p.remaining = &[]), Err(TableError::BadExpanded));
-    assert_eq!(
-        checked(&a, |p| {
-            p.expanded = None;
-            p.remaining = &[];
-        }),
-        Ok(())
-    );
+    assert_eq!(checked(&a, |p| p.decoding = expanded(short, rem)), Err(TableError::BadExpanded));
+    let mut off = rem.to_vec();
+    off[2] += 1;
+    assert_eq!(checked(&a, |p| p.decoding = expanded(t.rows(), &off)), Err(TableError::BadExpanded));
+    assert_eq!(checked(&a, |p| p.decoding = expanded(t.rows(), &[])), Err(TableError::BadExpanded));
+    assert_eq!(checked(&a, |p| p.decoding = Decoding::Classes), Ok(()));
 }
 
 /// Placed payloads (LEB128, UTF-16LE): one entry per transition, shifts and
@@ -170,8 +165,8 @@ fn broken_places_and_unit_widths_are_refused() {
     let a = utf8();
     let places = vec![0u64; a.transitions.len()];
     // UTF-8 has an expanded table, which places rule out.
-    assert_eq!(checked(&a, |p| p.places = Some(&places)), Err(TableError::BadFacts));
-    let three = |p: &mut Parts<'_>| p.facts.unit_bytes = 3;
+    assert_eq!(checked(&a, |p| p.payload = Payload::Placed(&places)), Err(TableError::BadFacts));
+    let three = |p: &mut Parts<'_>| p.table.unit_bytes = 3;
     assert_eq!(checked(&a, three), Err(TableError::BadFacts));
     let leb = include_str!("../../variants/descriptions/leb128.placemat");
     let leb = Automaton::build(&Description::parse_str(leb).unwrap().model, BuildOptions::default()).unwrap();
@@ -179,49 +174,35 @@ fn broken_places_and_unit_widths_are_refused() {
     assert!(leb.with_parts(|p| Dfa::new(p).is_ok()));
     let short: &'static [u64] = Box::leak(good[1..].to_vec().into_boxed_slice());
     assert!(leb.with_parts(|mut p| {
-        p.places = Some(short);
+        p.payload = Payload::Placed(short);
         Dfa::new(p) == Err(TableError::BadFacts)
     }));
     let mut far = good.clone();
     far[3] = 64;
     let far: &'static [u64] = Box::leak(far.into_boxed_slice());
     assert!(leb.with_parts(|mut p| {
-        p.places = Some(far);
+        p.payload = Payload::Placed(far);
         Dfa::new(p) == Err(TableError::BadFacts)
     }));
 }
 
-/// A claim of ASCII runs is checked code unit by code unit: a narrower claim
-/// than the truth passes (the walkers only skip less), a wrong one does not.
+/// The ASCII runs are derived code unit by code unit: all of `00`-`7F`
+/// for UTF-8, `01`-`7F` for modified UTF-8 (whose U+0000 is `C0 80`), and
+/// the code units of UTF-16 and UTF-32 in their own byte order.
 #[test]
-fn ascii_run_claims_are_checked_against_the_table() {
+fn ascii_runs_follow_the_table() {
     let build = |text: &str| Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default());
-    let with = |a: &Automaton, runs: AsciiRuns| {
-        a.with_parts(|mut p| {
-            p.facts.ascii_runs = runs;
-            Dfa::new(p).map(|_| ())
-        })
-    };
-    let utf8 = utf8();
-    assert_eq!(utf8.facts.ascii_runs, AsciiRuns::Bytes);
-    assert_eq!(with(&utf8, AsciiRuns::NonZeroBytes), Ok(()));
-    assert_eq!(with(&utf8, AsciiRuns::None), Ok(()));
-    // Java's modified UTF-8 writes U+0000 as `C0 80`: `00` is no value.
+    assert_eq!(utf8().facts.ascii_runs, AsciiRuns::Bytes);
     let mutf8 = build(include_str!("../../variants/descriptions/mutf8.placemat")).unwrap();
     assert_eq!(mutf8.facts.ascii_runs, AsciiRuns::NonZeroBytes);
-    assert_eq!(with(&mutf8, AsciiRuns::Bytes), Err(TableError::BadFacts));
-    // UTF-16 in its byte order, and not in the other one.
-    for (text, runs, wrong) in [
-        (include_str!("../../variants/descriptions/utf16le.placemat"), AsciiRuns::U16Le, AsciiRuns::U16Be),
-        (include_str!("../../variants/descriptions/utf16be.placemat"), AsciiRuns::U16Be, AsciiRuns::U16Le),
-        (include_str!("../../variants/descriptions/utf32le.placemat"), AsciiRuns::U32Le, AsciiRuns::U32Be),
-        (include_str!("../../variants/descriptions/utf32be.placemat"), AsciiRuns::U32Be, AsciiRuns::U32Le),
+    for (text, runs) in [
+        (include_str!("../../variants/descriptions/utf16le.placemat"), AsciiRuns::U16Le),
+        (include_str!("../../variants/descriptions/utf16be.placemat"), AsciiRuns::U16Be),
+        (include_str!("../../variants/descriptions/utf32le.placemat"), AsciiRuns::U32Le),
+        (include_str!("../../variants/descriptions/utf32be.placemat"), AsciiRuns::U32Be),
     ] {
         let a = build(text).unwrap();
-        assert_eq!(a.facts.ascii_runs, runs);
-        assert_eq!(with(&a, runs), Ok(()));
-        assert_eq!(with(&a, wrong), Err(TableError::BadFacts), "{runs:?}");
-        assert_eq!(with(&a, AsciiRuns::Bytes), Err(TableError::BadFacts), "{runs:?}");
+        assert_eq!((a.facts.ascii_runs, a.dfa().facts().ascii_runs), (runs, runs));
     }
 }
 
@@ -234,10 +215,10 @@ fn a_direct_table_that_disagrees_is_refused() {
     let leb128 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     let good = leb128.direct.clone().expect("LEB128 places its payload: no expanded table, a direct one");
     fn with(a: &Automaton, next: &[u32], values: &[u64]) -> Result<(), TableError> {
-        checked(a, |p| p.direct = Some(Rows { next, values }))
+        checked(a, |p| p.decoding = Decoding::Direct(Rows { next, values }))
     }
     assert_eq!(with(&leb128, &good.next, &good.values), Ok(()));
-    assert_eq!(checked(&leb128, |p| p.direct = None), Ok(()));
+    assert_eq!(checked(&leb128, |p| p.decoding = Decoding::Classes), Ok(()));
     // Each field of one entry: next row, bias, shift, place, payload.
     let live = 256 + 0x85; // from the start, a unit with a continuation bit
     for flip in [1u64 << 8, 1 << 16, 1 << 22, 1 << 28, 1 << 34] {
@@ -251,7 +232,7 @@ fn a_direct_table_that_disagrees_is_refused() {
     assert_eq!(with(&leb128, &next, &good.values), Err(TableError::BadDirect));
     let short = good.values.len() - 256;
     assert_eq!(with(&leb128, &good.next[..short], &good.values[..short]), Err(TableError::BadDirect));
-    // Beside an expanded table, which serves.
+    // A direct table of UTF-8 with a wrong entry.
     let a = utf8();
     let (next, rows) = (vec![0u32; a.state_count() * 256], vec![0u64; a.state_count() * 256]);
     assert_eq!(with(&a, &next, &rows), Err(TableError::BadDirect));
@@ -266,7 +247,7 @@ fn wide_run_claims_are_checked_unit_by_unit() {
     let build = |text: &str| Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default());
     let with = |a: &Automaton, runs: WideRuns| {
         a.with_parts(|mut p| {
-            p.facts.wide_runs = runs;
+            p.wide_runs = runs;
             Dfa::new(p).map(|_| ())
         })
     };
@@ -315,12 +296,13 @@ fn wide_run_claims_are_checked_unit_by_unit() {
 fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
     let text = include_str!("../../variants/descriptions/cesu8.placemat");
     let cesu8 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
-    let rem = cesu8.facts.remaining.clone().expect("CESU-8 has an expanded table");
+    let rem = cesu8.certificates.remaining.clone().expect("CESU-8 has an expanded table");
     assert!(cesu8.with_parts(|p| Dfa::new(p).is_ok()));
     let after_ed = cesu8.edge(1, 0xED).next;
     assert_eq!(rem[after_ed], 0);
     assert_eq!(rem.iter().filter(|&&w| w == 0).count(), 1, "{rem:?}");
-    let with = |claim: &[u64]| checked(&cesu8, |p| p.remaining = claim);
+    let rows = cesu8.expanded.as_ref().unwrap().rows();
+    let with = |claim: &[u64]| checked(&cesu8, |p| p.decoding = expanded(rows, claim));
     // Either path's weight after `ED` disagrees with the other path.
     for weight in [1 << 12, 1 << 20] {
         let mut claim = rem.clone();
@@ -344,15 +326,16 @@ fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
     // 0xD000: the walk adds none of its own.
     let three = cesu8.edge(after_ed, 0x80).next;
     let table = cesu8.expanded.clone().unwrap();
-    assert_eq!(table.values[three * expanded::ROW + 0x80], 0xD000);
+    assert_eq!(table.values[three * expanded_table::ROW + 0x80], 0xD000);
     let mut unbiased = table.values.clone();
-    unbiased[three * expanded::ROW + 0x80] = 0;
+    unbiased[three * expanded_table::ROW + 0x80] = 0;
     let unbiased = Rows { next: &table.next, values: &unbiased };
-    assert_eq!(checked(&cesu8, |p| p.expanded = Some(unbiased)), Err(TableError::BadExpanded));
+    assert_eq!(checked(&cesu8, |p| p.decoding = expanded(unbiased, &rem)), Err(TableError::BadExpanded));
     let utf8 = utf8();
-    let mut claim = utf8.facts.remaining.clone().unwrap();
+    let (rows, rem) = own_expanded(&utf8);
+    let mut claim = rem.to_vec();
     claim[2] = 0;
-    assert_eq!(checked(&utf8, |p| p.remaining = &claim), Err(TableError::BadExpanded));
+    assert_eq!(checked(&utf8, |p| p.decoding = expanded(rows, &claim)), Err(TableError::BadExpanded));
 }
 
 /// Perl's 13-byte form carries 72 payload bits for values below 2^63, so the
@@ -363,7 +346,7 @@ fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
 fn a_weight_of_zero_modulo_2_64_holds_along_its_transitions() {
     let text = include_str!("../../variants/descriptions/perl-utf8.placemat");
     let perl = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
-    let rem = perl.facts.remaining.clone().expect("perl-utf8 has an expanded table");
+    let rem = perl.certificates.remaining.clone().expect("perl-utf8 has an expanded table");
     assert!(perl.with_parts(|p| Dfa::new(p).is_ok()));
     let after_ff = perl.edge(1, 0xFF).next;
     let first = perl.edge(after_ff, 0x80).next;
@@ -373,7 +356,8 @@ fn a_weight_of_zero_modulo_2_64_holds_along_its_transitions() {
     assert_eq!((rem[after_ff], rem[first], rem[second]), (0, 0, 1 << 60));
     let mut claim = rem.clone();
     claim[second] = 1 << 59;
-    assert_eq!(checked(&perl, |p| p.remaining = &claim), Err(TableError::BadExpanded));
+    let rows = perl.expanded.as_ref().unwrap().rows();
+    assert_eq!(checked(&perl, |p| p.decoding = expanded(rows, &claim)), Err(TableError::BadExpanded));
 }
 
 /// The SIMD decoding kernel's shape is the compiler's claim; the checks hold
@@ -384,7 +368,8 @@ fn a_decoding_shape_that_disagrees_is_refused() {
     let a = utf8();
     let shape = a.local.as_ref().unwrap().decoding_shape.expect("utf8 has a shape");
     assert_eq!((shape.continuation, &shape.lead_base[1..5]), ((0x80, 0xBF), &[0x00, 0xC0, 0xE0, 0xF0][..]));
-    let claim = |s: Option<Shape>| checked(&a, |p| p.decoding_shape = s);
+    let tables = a.local.as_ref().unwrap().tables;
+    let claim = |s: Option<Shape>| checked(&a, |p| p.simd = Some(Simd { tables, decoding: s }));
     assert_eq!(claim(None), Ok(()));
     let mut base = shape;
     base.lead_base[3] = 0xE1;
@@ -394,27 +379,26 @@ fn a_decoding_shape_that_disagrees_is_refused() {
     assert_eq!(claim(Some(run)), Err(TableError::BadDecodingShape));
     run.continuation = (0xBF, 0x80);
     assert_eq!(claim(Some(run)), Err(TableError::BadDecodingShape));
-    // Without the fact of 6-bit continuation payloads (giving a fact up is
-    // allowed) there is nothing to claim.
-    assert_eq!(checked(&a, |p| p.facts.continuation_bits = 0), Err(TableError::BadDecodingShape));
-    assert_eq!(
-        checked(&a, |p| {
-            p.facts.continuation_bits = 0;
-            p.decoding_shape = None;
-        }),
-        Ok(())
-    );
+    // Without 6-bit continuation payloads there is nothing to claim: UTF-8
+    // whose last continuation takes 5 bits has none (decoded by the
+    // class-compressed table, which needs no weights).
+    let mut trans = a.transitions.clone();
+    let after_lead = a.edge(1, 0xC3).next * a.class_count() + usize::from(a.classes[0x80]);
+    trans[after_lead] = trans[after_lead] & !(0xF << 16) | 5 << 16;
+    let five = checked(&a, |p| {
+        p.table.transitions = &trans;
+        p.decoding = Decoding::Classes;
+    });
+    assert_eq!(five, Err(TableError::BadDecodingShape));
     // Two bases for the two-unit leads: local, but no shape, and utf8's is refused.
     let text = r#"pub Biased { name: "biased", value: u32, layout: explicit, range: 0 ..= 0x5FF,
         forms: { 0 ..= 0x7F => "0xxxxxxx", 0x80 ..= 0x3FF => "1100xxxx 10xxxxxx",
                  0x400 ..= 0x5FF bias 0x400 => "11010xxx 10xxxxxx" } }"#;
     let biased = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     assert!(biased.local.as_ref().is_ok_and(|l| l.decoding_shape.is_none()));
-    assert_eq!(checked(&biased, |p| p.decoding_shape = Some(shape)), Err(TableError::BadDecodingShape));
-    // No SIMD tables, no claim.
-    let cesu8 = include_str!("../../variants/descriptions/cesu8.placemat");
-    let cesu8 = Automaton::build(&Description::parse_str(cesu8).unwrap().model, BuildOptions::default()).unwrap();
-    assert_eq!(checked(&cesu8, |p| p.decoding_shape = Some(shape)), Err(TableError::BadDecodingShape));
+    let biased_tables = biased.local.as_ref().unwrap().tables;
+    let claim = Some(Simd { tables: biased_tables, decoding: Some(shape) });
+    assert_eq!(checked(&biased, |p| p.simd = claim), Err(TableError::BadDecodingShape));
 }
 
 /// Digit units (UTF-1): one multiplier per transition, on a table without
@@ -433,7 +417,7 @@ fn broken_radices_are_refused() {
     let leak = |v: Vec<u64>| -> &'static [u64] { Box::leak(v.into_boxed_slice()) };
     let with = |radices: Option<&'static [u64]>| {
         utf1.with_parts(|mut p| {
-            p.radices = radices;
+            p.payload = radices.map_or(Payload::Shifted, Payload::Radix);
             Dfa::new(p).map(|_| ())
         })
     };
@@ -446,43 +430,41 @@ fn broken_radices_are_refused() {
     assert_eq!(with(Some(leak(wrong))), Err(TableError::BadExpanded));
     assert_eq!(with(None), Err(TableError::BadExpanded));
     // The weights: 190^k in the states with k digits to come.
-    let rem = utf1.facts.remaining.clone().unwrap();
+    let rem = utf1.certificates.remaining.clone().unwrap();
     assert!([1, 190, 190 * 190, 190 * 190 * 190, 190 * 190 * 190 * 190].iter().all(|w| rem.contains(w)));
     let mut off = rem.clone();
     let k = off.iter().position(|&w| w == 190).unwrap();
     off[k] = 191;
     let off = leak(off);
-    assert!(utf1.with_parts(|mut p| {
-        p.remaining = off;
-        Dfa::new(p) == Err(TableError::BadExpanded)
-    }));
+    let rows = utf1.expanded.as_ref().unwrap().rows();
+    assert_eq!(checked(&utf1, |p| p.decoding = expanded(rows, off)), Err(TableError::BadExpanded));
 }
 
 /// A table with rules across values (WTF-8) has a start state per context;
-/// the checks hold it to that: the number of start states, and sync units
-/// that every start state takes alike.
+/// the checks hold it to a number of them that the table has, and the sync
+/// units are those every start state takes alike.
 #[test]
 fn contexts_are_checked() {
     let text = include_str!("../../variants/descriptions/wtf8.placemat");
     let wtf8 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     assert_eq!((wtf8.contexts, wtf8.expanded.is_some()), (2, false));
     assert!(wtf8.with_parts(|p| Dfa::new(p).is_ok()));
-    let with = |contexts: u8, sync_ed: bool| {
+    let with = |contexts: u8| {
         wtf8.with_parts(|mut p| {
-            p.facts.contexts = contexts;
-            if sync_ed {
-                p.facts.sync_units[0xED / 64] |= 1 << (0xED % 64);
-            }
+            p.table.contexts = contexts;
             Dfa::new(p).map(|_| ())
         })
     };
-    // One start state: the state after a high surrogate takes ASCII back to
-    // the start, so ASCII would not be a sync unit.
-    assert_eq!(with(1, false), Err(TableError::BadFacts));
-    assert_eq!(with(0, false), Err(TableError::BadFacts));
-    assert_eq!(with(wtf8.state_count() as u8, false), Err(TableError::BadFacts));
-    // `ED` leads to different states after a high surrogate and elsewhere.
-    assert_eq!(with(2, true), Err(TableError::BadFacts));
+    assert_eq!(with(0), Err(TableError::BadFacts));
+    assert_eq!(with(wtf8.state_count() as u8), Err(TableError::BadFacts));
+    // With one start state, the state after a high surrogate takes ASCII back
+    // to the start, so ASCII is no sync unit; `ED` leads to different states
+    // after a high surrogate and elsewhere, so it is none either way.
+    let one = wtf8.with_parts(|mut p| {
+        p.table.contexts = 1;
+        Facts::of(&p).unwrap()
+    });
+    assert!(!one.is_sync(b'A') && !one.is_sync(0xED));
     assert!(!wtf8.facts.is_sync(0xED) && wtf8.facts.is_sync(b'A') && wtf8.facts.is_sync(0xE1));
 }
 

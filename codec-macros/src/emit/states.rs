@@ -43,7 +43,7 @@ pub struct Target<'a> {
 /// cycle at all.
 pub fn emit(t: &Target<'_>, reader: Reader) -> Option<TokenStream> {
     let a = t.automaton;
-    if !a.facts.loops_on_one_state || (a.facts.cyclic && reader != Reader::Exact) {
+    if !a.certificates.loops_on_one_state || (a.facts.cyclic && reader != Reader::Exact) {
         return None;
     }
     let fns = (1..a.state_count()).map(|s| state_fn(t, reader, s));

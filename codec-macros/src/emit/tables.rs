@@ -1,7 +1,10 @@
 //! Emits the tables as documented associated constants, and the `static`
-//! [`Dfa`](placemat_codec::dfa::Dfa) over them with every fact the compiler
-//! derived: the shift rows, the expanded table and the certificates, checked by
-//! `Dfa::from_static` in a `const` (linear in the tables; nothing is rebuilt).
+//! [`Dfa`](placemat_codec::dfa::Dfa) over them with every alternative the
+//! compiler chose ([`placemat_codec::dfa::Parts`]): the payload's places, the
+//! depth certificate, the expanded or direct table with its certificate, the
+//! shift rows, the wide runs and the SIMD tables, checked by
+//! `Dfa::from_static` in a `const`, which derives the facts (linear in the
+//! tables; nothing is rebuilt).
 
 use placemat_compiler::automaton::pack::{narrow_rows, wide_rows, RowTable};
 use placemat_compiler::automaton::Automaton;
@@ -67,19 +70,68 @@ pub fn consts(name: &str, a: &Automaton) -> TokenStream {
 
 /// A decoding table of two arrays of one row of 256 entries per state (the
 /// next rows and the `u64` values, `placemat_codec::dfa::Rows`) as two
-/// `static`s, or `None`.
-fn row_pair(states: usize, table: Option<&RowTable>) -> TokenStream {
-    let Some(t) = table else { return quote!(::core::option::Option::None) };
+/// `static`s.
+fn row_pair(states: usize, t: &RowTable) -> TokenStream {
     let states = Literal::usize_unsuffixed(states);
     let (next, values) = (rows(&t.next, 256, 4), rows(&t.values, 256, 16));
     quote! {{
         static NEXT: [[u32; 256]; #states] = #next;
         static VALUES: [[u64; 256]; #states] = #values;
-        ::core::option::Option::Some(::placemat_codec::dfa::Rows {
-            next: NEXT.as_flattened(),
-            values: VALUES.as_flattened(),
-        })
+        ::placemat_codec::dfa::Rows { next: NEXT.as_flattened(), values: VALUES.as_flattened() }
     }}
+}
+
+/// The decoder's table ([`placemat_codec::dfa::Decoding`]).
+fn decoding(a: &Automaton) -> TokenStream {
+    match (&a.expanded, &a.direct, &a.certificates.remaining) {
+        (Some(t), _, Some(rem)) => {
+            let rows = row_pair(a.state_count(), t);
+            let (n_rem, rem) = (Literal::usize_unsuffixed(rem.len()), hex_array(rem, 1));
+            quote! {{
+                /// The weight of the payload still to come per state, the expanded table's certificate.
+                static REMAINING: [u64; #n_rem] = #rem;
+                ::placemat_codec::dfa::Decoding::Expanded { rows: #rows, remaining: &REMAINING }
+            }}
+        }
+        (_, Some(t), _) => {
+            let rows = row_pair(a.state_count(), t);
+            quote!(::placemat_codec::dfa::Decoding::Direct(#rows))
+        }
+        _ => quote!(::placemat_codec::dfa::Decoding::Classes),
+    }
+}
+
+/// Whether paths loop ([`placemat_codec::dfa::Loops`]), with the depth certificate.
+fn loops(a: &Automaton) -> TokenStream {
+    let Some(depth) = &a.certificates.depth else { return quote!(::placemat_codec::dfa::Loops::Cyclic) };
+    let (n_depth, depth) = (Literal::usize_unsuffixed(depth.len()), hex_array(depth, 2));
+    quote! {{
+        /// The acyclicity certificate: units still to come, at most, per state.
+        static DEPTH: [u8; #n_depth] = #depth;
+        ::placemat_codec::dfa::Loops::Acyclic { depth: &DEPTH }
+    }}
+}
+
+/// How payload joins the value ([`placemat_codec::dfa::Payload`]).
+fn payload(a: &Automaton) -> TokenStream {
+    let words = |table: &[u64], name: TokenStream, doc: &str| {
+        let (n, table) = (Literal::usize_unsuffixed(table.len()), hex_array(table, 4));
+        quote! {
+            #[doc = #doc]
+            static #name: [u64; #n] = #table;
+        }
+    };
+    match (&a.places, &a.radices) {
+        (Some(places), _) => {
+            let s = words(places, quote!(PLACES), " Where each transition puts its payload: `(shift << 8) | place`.");
+            quote!({ #s ::placemat_codec::dfa::Payload::Placed(&PLACES) })
+        }
+        (_, Some(radices)) => {
+            let s = words(radices, quote!(RADICES), " Each transition's multiplier: `v = v * radix + digit`.");
+            quote!({ #s ::placemat_codec::dfa::Payload::Radix(&RADICES) })
+        }
+        _ => quote!(::placemat_codec::dfa::Payload::Shifted),
+    }
 }
 
 /// The wide-runs fact as a constant expression.
@@ -95,21 +147,10 @@ fn wide_runs(runs: &placemat_codec::WideRuns) -> TokenStream {
 /// The body of `Codec::dfa`: the derived tables in `static`s and the checked
 /// `static` walker over them.
 pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
-    let f = &a.facts;
-    let (bytes, cyclic) = (f.byte_digits, f.cyclic);
-    let ascii = proc_macro2::Ident::new(&format!("{:?}", f.ascii_runs), proc_macro2::Span::call_site());
-    let wide = wide_runs(&f.wide_runs);
+    let wide = wide_runs(&a.facts.wide_runs);
     let unit_bytes = Literal::u8_unsuffixed(a.unit_bytes as u8);
-    let sync = hex_array(&f.sync_units, 16);
-    let sync_lane = Literal::u8_unsuffixed(f.sync_lane);
-    let end = hex_array(&f.end_units, 16);
-    let continuation_bits = Literal::u8_unsuffixed(f.continuation_bits);
     let contexts = Literal::u8_unsuffixed(a.contexts as u8);
-    let digits = if f.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
-    let depth = f.depth.as_deref().unwrap_or(&[]);
-    let (n_depth, depth) = (Literal::usize_unsuffixed(depth.len()), hex_array(depth, 2));
-    let remaining: &[u64] = if a.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] };
-    let (n_rem, remaining) = (Literal::usize_unsuffixed(remaining.len()), hex_array(remaining, 1));
+    let digits = if a.facts.byte_digits { quote!(&::placemat_codec::dfa::BYTE_DIGITS) } else { quote!(&#ty::DIGITS) };
     let offsets = hex_array(&a.shift.offsets, 2);
     let n_offsets = Literal::usize_unsuffixed(a.shift.offsets.len());
     let shift = match (narrow_rows(a), wide_rows(a)) {
@@ -129,54 +170,27 @@ pub fn dfa_fn(a: &Automaton, ty: &proc_macro2::Ident) -> TokenStream {
         }
         _ => quote!(::placemat_codec::dfa::ShiftRows::None),
     };
-    let expanded = row_pair(a.state_count(), a.expanded.as_ref());
-    let direct = row_pair(a.state_count(), a.direct.as_ref());
-    let places = per_transition(
-        a.places.as_deref(),
-        quote!(PLACES),
-        " Where each transition puts its payload: `(shift << 8) | place`.",
-    );
-    let radices = per_transition(
-        a.radices.as_deref(),
-        quote!(RADICES),
-        " Each transition's multiplier: `v = v * radix + digit`.",
-    );
-    let simd = simd_tables(a);
-    let decoding_shape = decoding_shape(a);
+    let (payload, loops, decoding) = (payload(a), loops(a), decoding(a));
+    let simd = simd(a);
     let pending = pending_static(a);
     quote! {
         /// The merged state offsets of the shift validator, one per state.
         static SHIFT_OFFSETS: [u8; #n_offsets] = #offsets;
-        /// The acyclicity certificate: units still to come, at most, per state.
-        static DEPTH: [u8; #n_depth] = #depth;
-        /// The weight of the payload still to come per state, for the expanded table.
-        static REMAINING: [u64; #n_rem] = #remaining;
         static DFA: ::placemat_codec::dfa::Dfa = ::placemat_codec::dfa::Dfa::from_static(::placemat_codec::dfa::Parts {
-            classes: &#ty::CLASSES,
-            digits: #digits,
-            transitions: #ty::TRANSITIONS.as_flattened(),
-            biases: &#ty::BIASES,
-            facts: ::placemat_codec::dfa::Facts {
-                ascii_runs: ::placemat_codec::AsciiRuns::#ascii,
-                wide_runs: #wide,
-                byte_digits: #bytes,
-                cyclic: #cyclic,
+            table: ::placemat_codec::dfa::Table {
+                classes: &#ty::CLASSES,
+                digits: #digits,
+                transitions: #ty::TRANSITIONS.as_flattened(),
+                biases: &#ty::BIASES,
                 unit_bytes: #unit_bytes,
-                sync_units: #sync,
-                sync_lane: #sync_lane,
-                end_units: #end,
-                continuation_bits: #continuation_bits,
                 contexts: #contexts,
             },
+            payload: #payload,
+            loops: #loops,
+            decoding: #decoding,
             shift: #shift,
-            expanded: #expanded,
-            direct: #direct,
-            depth: &DEPTH,
-            remaining: &REMAINING,
-            places: #places,
-            radices: #radices,
+            wide_runs: #wide,
             simd: #simd,
-            decoding_shape: #decoding_shape,
             pending: #pending,
         });
         &DFA
@@ -199,23 +213,9 @@ fn pending_static(a: &Automaton) -> TokenStream {
     }}
 }
 
-/// `Some(&NAME)` over a `static` of one `u64` per transition, or `None`.
-fn per_transition(table: Option<&[u64]>, name: TokenStream, doc: &str) -> TokenStream {
-    match table {
-        Some(table) => {
-            let (n, table) = (Literal::usize_unsuffixed(table.len()), hex_array(table, 4));
-            quote! {{
-                #[doc = #doc]
-                static #name: [u64; #n] = #table;
-                ::core::option::Option::Some(&#name)
-            }}
-        }
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-/// The SIMD validator's tables, for a codec whose validity is local.
-fn simd_tables(a: &Automaton) -> TokenStream {
+/// The SIMD validator's tables and the decoding kernel's shape
+/// ([`placemat_codec::dfa::Simd`]), for a codec whose validity is local.
+fn simd(a: &Automaton) -> TokenStream {
     let Ok(local) = &a.local else {
         return quote!(::core::option::Option::None);
     };
@@ -237,6 +237,7 @@ fn simd_tables(a: &Automaton) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let (need, start, ascii, restart) = (t.need, t.start, t.ascii, t.restart);
+    let shape = decoding_shape(a);
     let end = match t.continuation_end {
         Some(end) => quote!(::core::option::Option::Some(#end)),
         None => quote!(::core::option::Option::None),
@@ -246,7 +247,7 @@ fn simd_tables(a: &Automaton) -> TokenStream {
         // `placemat_compiler::automaton::local`: bits 0-6 are error classes
         // (nibble boxes of forbidden unit pairs), bit 7 marks continuation units
         // (or, with `continuation_end`, is an eighth class).
-        ::core::option::Option::Some(::placemat_codec::simd::Tables {
+        ::core::option::Option::Some(::placemat_codec::dfa::Simd { tables: ::placemat_codec::simd::Tables {
             prev_high: #ph,
             prev_low: #pl,
             cur_high: #ch,
@@ -258,11 +259,11 @@ fn simd_tables(a: &Automaton) -> TokenStream {
             continuation_end: #end,
             floor: #floor,
             restart: #restart,
-        })
+        }, decoding: #shape })
     }
 }
 
-/// The SIMD decoding kernel's shape (`Parts::decoding_shape`), or `None`.
+/// The SIMD decoding kernel's shape (`Simd::decoding`), or `None`.
 fn decoding_shape(a: &Automaton) -> TokenStream {
     let Some(shape) = a.local.as_ref().ok().and_then(|l| l.decoding_shape) else {
         return quote!(::core::option::Option::None);

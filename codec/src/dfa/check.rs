@@ -1,9 +1,12 @@
 //! The checks [`super::Dfa`] runs on its [`Parts`]: the table invariants of the
-//! module docs, and that every fact the compiler derived agrees with the table.
-//! Each check is linear in the size of the tables, so generated codecs run them
-//! in a `const` next to their `static`s without re-deriving anything: the
-//! compiler hands over certificates (`depth`, `remaining`, the shift offsets)
-//! that make agreement a local property of every transition.
+//! module docs, and that every claim the compiler made agrees with the table.
+//! The facts need no check: they are derived here ([`super::Facts::of`]).
+//! What the compiler found by a search — that there is no loop, the weight
+//! of the payload still to come, the shift layout, the wide runs, the SIMD
+//! tables — comes with a certificate (`depth`, `remaining`, the shift
+//! offsets) that makes agreement a local property of every transition, so
+//! each check is linear in the size of the tables and generated codecs run
+//! them in a `const` next to their `static`s.
 
 use core::fmt;
 
@@ -11,9 +14,7 @@ mod expanded;
 mod wide;
 
 use super::direct;
-use crate::AsciiRuns;
-
-use super::{Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, PLACE_SHIFT, STATE_MASK};
+use super::{Facts, Loops, Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, PLACE_SHIFT, STATE_MASK};
 
 /// Why [`super::Dfa::new`] refused its parts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -30,10 +31,11 @@ pub enum TableError {
     BadBias,
     /// An entry takes more than 8 payload bits.
     BadPayload,
-    /// A fact (the ASCII or wide runs, byte digits, sync or end units, the unit
-    /// width) disagrees with the table, placed payloads come with a loop, an expanded
-    /// table, a shift or place past 63, or not one per transition, or radices
-    /// come with a loop, places, or not one per transition.
+    /// The unit width is not 1, 2 or 4, the contexts are none or not fewer
+    /// than the states, the wide runs claimed are not whole sequences of
+    /// themselves, placed payloads come with a loop, an expanded table, a
+    /// shift or place past 63, or not one per transition, or radices come
+    /// with a loop or not one per transition.
     BadFacts,
     /// The automaton is said not to be cyclic, and `depth` does not prove it.
     BadDepth,
@@ -41,8 +43,8 @@ pub enum TableError {
     BadShift,
     /// The expanded table or its `remaining` certificate disagrees with the table.
     BadExpanded,
-    /// The direct table disagrees with the table, or comes with an expanded
-    /// table, radices, loops, or more states or biases than it can hold.
+    /// The direct table disagrees with the table, or comes with radices,
+    /// loops, or more states or biases than it can hold.
     BadDirect,
     /// The SIMD tables break an invariant of `placemat_simd::Tables::check`, or
     /// come with units wider than a byte.
@@ -51,9 +53,9 @@ pub enum TableError {
     /// bias, sit on the dead state or a start state, or come with a cyclic
     /// automaton, an expanded table, SIMD tables or continuation bits.
     BadPending,
-    /// The SIMD decoding kernel's shape comes without SIMD tables, 6-bit
-    /// continuation payloads or byte digits, or some lead or continuation
-    /// unit is not worth what it says.
+    /// The SIMD decoding kernel's shape comes without 6-bit continuation
+    /// payloads or byte digits, or some lead or continuation unit is not
+    /// worth what it says.
     BadDecodingShape,
 }
 
@@ -86,13 +88,14 @@ impl fmt::Display for TableError {
 #[cfg(feature = "std")]
 impl std::error::Error for TableError {}
 
-/// Runs every check; returns the class count.
-pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
+/// Runs every check; returns the class count and the facts.
+pub(crate) const fn check(p: &Parts<'_>) -> Result<(usize, Facts), TableError> {
     let stride = match format(p) {
         Ok(stride) => stride,
         Err(e) => return Err(e),
     };
-    if !facts(p, stride) || !continuation_bits(p, stride) {
+    let facts = super::facts::derive(p, stride);
+    if !claims(p, stride) {
         return Err(TableError::BadFacts);
     }
     if !depth(p, stride) {
@@ -107,74 +110,45 @@ pub(crate) const fn check(p: &Parts<'_>) -> Result<usize, TableError> {
     if !direct_table(p, stride) {
         return Err(TableError::BadDirect);
     }
-    if let Some(t) = &p.simd {
-        if t.check().is_err() || p.facts.unit_bytes != 1 {
+    if let Some(simd) = &p.simd {
+        if simd.tables.check().is_err() || p.table.unit_bytes != 1 {
             return Err(TableError::BadSimd);
         }
     }
     if !pending(p, stride) {
         return Err(TableError::BadPending);
     }
-    if !super::unchecked::shape_holds(p, stride) {
+    if !super::unchecked::shape_holds(p, &facts, stride) {
         return Err(TableError::BadDecodingShape);
     }
-    Ok(stride)
+    Ok((stride, facts))
 }
 
 /// [`Parts::pending`]: empty, or one entry per state, each 0 or naming an
 /// existing context and bias, 0 on the dead and start states; and a codec
 /// with pending values walks only the step function and the bulk walkers
-/// that fall back on it (acyclic, no expanded table, no SIMD tables, no
-/// continuation bits).
+/// that fall back on it (acyclic, no expanded table, no SIMD tables).
 const fn pending(p: &Parts<'_>, stride: usize) -> bool {
     if p.pending.is_empty() {
         return true;
     }
-    let states = p.transitions.len() / stride;
-    if p.pending.len() != states
-        || p.facts.cyclic
-        || p.expanded.is_some()
-        || p.simd.is_some()
-        || p.facts.continuation_bits != 0
-    {
+    let states = p.table.transitions.len() / stride;
+    if p.pending.len() != states || p.is_cyclic() || p.expanded().is_some() || p.simd.is_some() {
         return false;
     }
     let mut s = 0;
     while s < states {
         let e = p.pending[s];
         if e != 0 {
-            if s <= p.facts.contexts as usize || e & 0xFF == 0 {
+            if s <= p.table.contexts as usize || e & 0xFF == 0 {
                 return false;
             }
             let (to, bias, _) = super::pending_fields(e);
-            if to >= p.facts.contexts as usize || bias >= p.biases.len() {
+            if to >= p.table.contexts as usize || bias >= p.table.biases.len() {
                 return false;
             }
         }
         s += 1;
-    }
-    true
-}
-
-/// `Facts::continuation_bits`, when not 0: every live transition out of a
-/// state other than the start carries that many payload bits, none adds a
-/// bias, and nothing is placed.
-const fn continuation_bits(p: &Parts<'_>, stride: usize) -> bool {
-    let bits = p.facts.continuation_bits as u32;
-    if bits == 0 {
-        return true;
-    }
-    if p.places.is_some() || p.radices.is_some() || bits > 8 || p.facts.contexts != 1 {
-        return false;
-    }
-    let mut i = 0;
-    while i < p.transitions.len() {
-        let e = p.transitions[i];
-        let live = (e & STATE_MASK) != 0;
-        if live && (e >> BIAS_SHIFT != 0 || (i / stride >= 2 && (e >> BITS_SHIFT) & 0xF != bits)) {
-            return false;
-        }
-        i += 1;
     }
     true
 }
@@ -185,8 +159,8 @@ pub(super) const fn has(set: &[u64; 4], u: usize) -> bool {
 }
 
 /// The next state (not premultiplied) of state `s` on class `c`.
-const fn next(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> usize {
-    (p.transitions[s * stride + c] & STATE_MASK) as usize / stride
+pub(super) const fn next(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> usize {
+    (p.table.transitions[s * stride + c] & STATE_MASK) as usize / stride
 }
 
 /// The number of unit classes: one more than the largest.
@@ -202,19 +176,20 @@ pub(super) const fn stride(classes: &[u8; 256]) -> usize {
     max as usize + 1
 }
 
-/// The table invariants of the module docs.
-const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
-    let stride = stride(p.classes);
-    let len = p.transitions.len();
+/// The table invariants of the module docs; the class count.
+pub(super) const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
+    let t = &p.table;
+    let stride = stride(t.classes);
+    let len = t.transitions.len();
     if !len.is_multiple_of(stride) || len / stride < 2 || len > STATE_MASK as usize + 1 {
         return Err(TableError::BadShape);
     }
-    if p.biases.is_empty() || p.biases[0] != 0 || p.biases.len() > MAX_BIASES {
+    if t.biases.is_empty() || t.biases[0] != 0 || t.biases.len() > MAX_BIASES {
         return Err(TableError::BadBias);
     }
     let mut i = 0;
     while i < len {
-        let e = p.transitions[i];
+        let e = t.transitions[i];
         let to = (e & STATE_MASK) as usize;
         if !to.is_multiple_of(stride) || to >= len || (i < stride && to != DEAD) {
             return Err(TableError::BadState);
@@ -222,152 +197,62 @@ const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
         if (e >> BITS_SHIFT) & 0xF > 8 {
             return Err(TableError::BadPayload);
         }
-        if (e >> BIAS_SHIFT) as usize >= p.biases.len() {
+        if (e >> BIAS_SHIFT) as usize >= t.biases.len() {
             return Err(TableError::BadBias);
         }
         i += 1;
     }
+    if !matches!(t.unit_bytes, 1 | 2 | 4) || t.contexts == 0 || t.contexts as usize >= len / stride {
+        return Err(TableError::BadFacts);
+    }
+    if !words(p) {
+        return Err(TableError::BadFacts);
+    }
     Ok(stride)
 }
 
-/// Whether every code unit the ASCII runs include is a whole sequence of
-/// itself from the start state, in code units of the table's width.
-const fn ascii_runs(p: &Parts<'_>, stride: usize) -> bool {
-    let runs = p.facts.ascii_runs;
-    if matches!(runs, AsciiRuns::None) {
-        return true;
-    }
-    if runs.unit_bytes() != p.facts.unit_bytes as usize {
+/// Placed payloads: one entry per transition, each shift and place below 64,
+/// on a table without loops (no value outgrows its sequence) and without an
+/// expanded table (whose entries are placed most significant first).
+/// Multipliers of digit units: one per transition, on a table without loops.
+const fn words(p: &Parts<'_>) -> bool {
+    let Some(words) = p.words() else { return true };
+    if words.len() != p.table.transitions.len() || p.is_cyclic() {
         return false;
     }
-    let mut c = 0u8;
-    while c < 0x80 {
-        if runs.includes(c) && !decodes_to(p, stride, &runs.code_unit(c), runs.unit_bytes(), c as u64) {
+    let Some(places) = p.places() else { return true };
+    if p.expanded().is_some() {
+        return false;
+    }
+    let mut i = 0;
+    while i < places.len() {
+        if places[i] >> PLACE_SHIFT >= 64 || places[i] & 0xFF >= 64 {
             return false;
         }
-        c += 1;
+        i += 1;
     }
     true
 }
 
-/// Whether the first `len` of `units`, walked from the start state, are one
-/// sequence of value `value` (its bias included: UTF-1's `41` is digit 20 plus
-/// 21).
-const fn decodes_to(p: &Parts<'_>, stride: usize, units: &[u8; 4], len: usize, value: u64) -> bool {
-    let (mut state, mut v, mut i) = (stride, 0u64, 0);
-    while i < len {
-        let b = units[i] as usize;
-        let at = state + p.classes[b] as usize;
-        let e = p.transitions[at];
-        let n = (e >> BITS_SHIFT) & 0xF;
-        let payload = (p.digits[b] as u64) & ((1u64 << n) - 1);
-        v = match (p.places, p.radices) {
-            (Some(places), _) if at < places.len() => {
-                let q = places[at];
-                (v << ((q >> PLACE_SHIFT) & 63)) | (payload << (q & 63))
-            }
-            (_, Some(radices)) if at < radices.len() => v.wrapping_mul(radices[at]).wrapping_add(payload),
-            _ => (v << n) | payload,
-        };
-        state = (e & STATE_MASK) as usize;
-        i += 1;
-        // Only the last unit may end the sequence; its bias is part of the value.
-        if (state == stride) != (i == len) || state == DEAD {
-            return false;
-        }
-        if i == len {
-            v = v.wrapping_add(p.biases[(e >> BIAS_SHIFT) as usize]);
-        }
-    }
-    v == value
-}
-
-/// The ASCII runs, byte digits, sync units and end units, each recomputed (a
-/// few hundred steps) and compared, and the wide runs walked (see `wide`).
-const fn facts(p: &Parts<'_>, stride: usize) -> bool {
-    let n = p.transitions.len() / stride;
-    let mut bytes = true;
-    let mut u = 0;
-    while u < 256 {
-        bytes &= p.digits[u] as usize == u;
-        u += 1;
-    }
-    if bytes != p.facts.byte_digits || !ascii_runs(p, stride) || !wide::wide_runs(p, stride) {
-        return false;
-    }
-    if !matches!(p.facts.unit_bytes, 1 | 2 | 4) || p.facts.contexts == 0 || p.facts.contexts as usize >= n {
-        return false;
-    }
-    // Placed payloads: one entry per transition, each shift and place below 64,
-    // on a table without loops (no value outgrows its sequence) and without an
-    // expanded table (whose entries are placed most significant first).
-    if let Some(places) = p.places {
-        if places.len() != p.transitions.len() || p.facts.cyclic || p.expanded.is_some() {
-            return false;
-        }
-        let mut i = 0;
-        while i < places.len() {
-            if places[i] >> PLACE_SHIFT >= 64 || places[i] & 0xFF >= 64 {
-                return false;
-            }
-            i += 1;
-        }
-    }
-    // Multipliers of digit units: one per transition, on a table without
-    // loops and without places.
-    if let Some(radices) = p.radices {
-        if radices.len() != p.transitions.len() || p.facts.cyclic || p.places.is_some() {
-            return false;
-        }
-    }
-    // A class is a sync class when every live state but the start states
-    // rejects it and every start state takes it alike, an end class when
-    // every live state goes to the start (of context 0) or dies on it.
-    let (mut sync, mut end) = ([true; 256], [true; 256]);
-    let contexts = p.facts.contexts as usize;
-    let mut s = 1;
-    while s < n {
-        let mut c = 0;
-        while c < stride {
-            let t = next(p, stride, s, c);
-            sync[c] &= if s <= contexts { same_transition(p, stride, s, c) } else { t == DEAD };
-            end[c] &= t == DEAD || t == 1;
-            c += 1;
-        }
-        s += 1;
-    }
-    let mut u = 0;
-    while u < 256 {
-        let class = p.classes[u] as usize;
-        let byte_sync = p.facts.unit_bytes == 1 && has(&p.facts.sync_units, u) != sync[class];
-        if byte_sync || has(&p.facts.end_units, u) != end[class] {
-            return false;
-        }
-        u += 1;
-    }
-    // Sync units of wide code units are bytes at one place of a code unit.
-    if p.facts.unit_bytes == 1 {
-        p.facts.sync_lane == 0
-    } else {
-        let f = &p.facts;
-        let derived = super::wide_sync_units(p.classes, p.transitions, f.unit_bytes, f.contexts, f.sync_lane);
-        let same = derived[0] == f.sync_units[0]
-            && derived[1] == f.sync_units[1]
-            && derived[2] == f.sync_units[2]
-            && derived[3] == f.sync_units[3];
-        f.sync_lane < f.unit_bytes && same
-    }
+/// The claims found by the compiler's searches that are not certificates of
+/// their own: the wide runs, walked (see `wide`).
+const fn claims(p: &Parts<'_>, stride: usize) -> bool {
+    wide::wide_runs(p, stride)
 }
 
 /// Whether start state `s` takes class `c` as the start of context 0 does:
 /// the same entry, and the same place or radix.
-const fn same_transition(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> bool {
-    let (a, b) = (s * stride + c, stride + c);
-    let words_agree = match (p.places, p.radices) {
-        (Some(w), _) | (None, Some(w)) => w[a] == w[b],
-        (None, None) => true,
+pub(super) const fn same_transition(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> bool {
+    same_entry(p, s * stride + c, stride + c)
+}
+
+/// Whether the transitions at `a` and `b` are one: entry, and place or radix.
+pub(super) const fn same_entry(p: &Parts<'_>, a: usize, b: usize) -> bool {
+    let words_agree = match p.words() {
+        Some(w) => w[a] == w[b],
+        None => true,
     };
-    p.transitions[a] == p.transitions[b] && words_agree
+    p.table.transitions[a] == p.table.transitions[b] && words_agree
 }
 
 /// For an automaton said not to be cyclic: `depth` falls strictly along every
@@ -375,20 +260,21 @@ const fn same_transition(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> bo
 /// loops but through a start state. (An automaton said to be cyclic needs no proof: the
 /// walkers then only give up an assumption.)
 const fn depth(p: &Parts<'_>, stride: usize) -> bool {
-    let n = p.transitions.len() / stride;
-    if p.facts.cyclic {
-        return p.depth.is_empty();
-    }
-    if p.depth.len() != n {
+    let n = p.table.transitions.len() / stride;
+    let depth = match p.loops {
+        Loops::Cyclic => return true,
+        Loops::Acyclic { depth } => depth,
+    };
+    if depth.len() != n {
         return false;
     }
-    let contexts = p.facts.contexts as usize;
+    let contexts = p.table.contexts as usize;
     let mut s = contexts + 1;
     while s < n {
         let mut c = 0;
         while c < stride {
             let t = next(p, stride, s, c);
-            if t > contexts && p.depth[t] >= p.depth[s] {
+            if t > contexts && depth[t] >= depth[s] {
                 return false;
             }
             c += 1;
@@ -404,7 +290,7 @@ const fn depth(p: &Parts<'_>, stride: usize) -> bool {
 /// state but a start state shares a start state's offset, so the validator
 /// accepts exactly when the automaton does.
 const fn shift(p: &Parts<'_>, stride: usize) -> bool {
-    let n = p.transitions.len() / stride;
+    let n = p.table.transitions.len() / stride;
     let (offsets, width) = match p.shift {
         ShiftRows::None => return true,
         ShiftRows::Narrow { offsets, .. } => (offsets, 6),
@@ -413,7 +299,7 @@ const fn shift(p: &Parts<'_>, stride: usize) -> bool {
     if offsets.len() != n || offsets[DEAD] != 0 || offsets[1] == 0 {
         return false;
     }
-    let contexts = p.facts.contexts as usize;
+    let contexts = p.table.contexts as usize;
     let mut s = 0;
     while s < n {
         if offsets[s] as u32 >= 1 << width || (s != 1 && offsets[s] == offsets[1]) {
@@ -438,7 +324,7 @@ const fn shift(p: &Parts<'_>, stride: usize) -> bool {
         let mut s = 0;
         while s < n {
             let field = (row >> offsets[s]) as u32 & ((1 << width) - 1);
-            if field != offsets[next(p, stride, s, p.classes[u] as usize)] as u32 {
+            if field != offsets[next(p, stride, s, p.table.classes[u] as usize)] as u32 {
                 return false;
             }
             s += 1;
@@ -451,23 +337,22 @@ const fn shift(p: &Parts<'_>, stride: usize) -> bool {
 /// What the transition entry `e` at `at` multiplies the value read so far
 /// by: its radix, or 2 to its payload bits.
 pub(super) const fn multiplier(p: &Parts<'_>, at: usize, e: u32) -> u64 {
-    match p.radices {
+    match p.radices() {
         Some(radices) => radices[at],
         None => 1u64 << ((e >> BITS_SHIFT) & 0xF),
     }
 }
 
-/// The direct table ([`direct`]): only where there is no expanded table, no
-/// radices and no loop, within its limits, and every entry (and next row) the
-/// one the class-compressed table gives.
+/// The direct table ([`direct`]): only where there are no radices and no
+/// loop, within its limits, and every entry (and next row) the one the
+/// class-compressed table gives.
 const fn direct_table(p: &Parts<'_>, stride: usize) -> bool {
-    let Some(table) = p.direct else { return true };
-    let n = p.transitions.len() / stride;
-    if p.expanded.is_some()
-        || p.radices.is_some()
-        || p.facts.cyclic
+    let Some(table) = p.direct() else { return true };
+    let n = p.table.transitions.len() / stride;
+    if p.radices().is_some()
+        || p.is_cyclic()
         || n > direct::MAX_STATES
-        || p.biases.len() > direct::MAX_BIASES
+        || p.table.biases.len() > direct::MAX_BIASES
         || table.values.len() != n * direct::ROW
         || table.next.len() != n * direct::ROW
     {

@@ -80,11 +80,11 @@ pub const fn join(v: u64, e: u64) -> u64 {
 /// The entry for state `s` (not premultiplied) and unit `u`, from the
 /// class-compressed table of `p` (rows of `stride` entries).
 pub const fn entry_of(p: &Parts<'_>, stride: usize, s: usize, u: usize) -> u64 {
-    let at = s * stride + p.classes[u] as usize;
-    let e = p.transitions[at];
+    let at = s * stride + p.table.classes[u] as usize;
+    let e = p.table.transitions[at];
     let bits = (e >> BITS_SHIFT) & 0xF;
-    let payload = (p.digits[u] as u32 & ((1u32 << bits) - 1)) as u8;
-    let (shift, place) = match p.places {
+    let payload = (p.table.digits[u] as u32 & ((1u32 << bits) - 1)) as u8;
+    let (shift, place) = match p.places() {
         Some(places) => (((places[at] >> PLACE_SHIFT) & 63) as u32, (places[at] & 63) as u32),
         None => (bits, 0),
     };

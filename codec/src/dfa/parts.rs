@@ -1,8 +1,133 @@
-//! What a [`super::Dfa`] is built from: the tables, and the facts and
-//! certificates the compiler derived from them, which [`super::Dfa::new`]
-//! checks (the `check` module).
+//! What a [`super::Dfa`] is built from: the class-compressed [`Table`], and
+//! one type per alternative the compiler chooses between — how payload joins
+//! the value ([`Payload`]), whether sequences loop ([`Loops`]), which table
+//! the decoder reads ([`Decoding`]), the validator's [`ShiftRows`], the
+//! [`Simd`] tables — gathered by the [`Parts`] builder, whose defaults are
+//! the plainest choice of each. A combination the walkers cannot run (an
+//! expanded table beside a direct one, places beside radices, a decoding
+//! shape without SIMD tables, a weight certificate without an expanded table)
+//! cannot be written; what types cannot say (whether the table agrees with
+//! them) [`super::Dfa::new`] checks.
+//!
+//! ```
+//! use placemat_codec::dfa::{Dfa, Parts, Table};
+//! // 7-bit ASCII: classes 00–7F and 80–FF; state 0 dead, state 1 the start
+//! // (ids premultiplied by the 2 classes). Each ASCII unit is a 7-bit value.
+//! let classes = core::array::from_fn(|u| u8::from(u >= 0x80));
+//! let digits = core::array::from_fn(|u| u as u8);
+//! let transitions = [0, 0, 2 | 7 << 16, 0];
+//! let table = Table::new(&classes, &digits, &transitions, &[0]);
+//! let dfa = Dfa::new(Parts::new(table).with_depth(&[0, 0])).unwrap();
+//! assert!(dfa.validate(b"plain").is_ok() && !dfa.is_cyclic());
+//! // The facts are derived from the table: every unit is a sync and an end unit.
+//! assert_eq!(dfa.facts().sync_units, [u64::MAX; 4]);
+//! ```
 
-use super::Facts;
+use crate::simd::{Shape, Tables};
+use crate::WideRuns;
+
+/// The class-compressed transducer in the format of the [`dfa`](super)
+/// module docs, with the two numbers that say how to read it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Table<'a> {
+    /// The class of every unit.
+    pub classes: &'a [u8; 256],
+    /// The digit of every unit.
+    pub digits: &'a [u8; 256],
+    /// The transition entries, `states × classes`, ids premultiplied.
+    pub transitions: &'a [u32],
+    /// The biases; entry 0 is 0.
+    pub biases: &'a [u64],
+    /// Bytes per code unit: 1, 2 or 4.
+    pub unit_bytes: u8,
+    /// The start states, one per context of the codec's rules across
+    /// adjacent values: states 1 to `contexts` (1 without rules).
+    pub contexts: u8,
+}
+
+impl<'a> Table<'a> {
+    /// A table of byte units and one context.
+    pub const fn new(classes: &'a [u8; 256], digits: &'a [u8; 256], transitions: &'a [u32], biases: &'a [u64]) -> Self {
+        Table { classes, digits, transitions, biases, unit_bytes: 1, contexts: 1 }
+    }
+
+    /// The same table read in code units of `unit_bytes` bytes.
+    pub const fn with_unit_bytes(mut self, unit_bytes: u8) -> Self {
+        self.unit_bytes = unit_bytes;
+        self
+    }
+
+    /// The same table with `contexts` start states.
+    pub const fn with_contexts(mut self, contexts: u8) -> Self {
+        self.contexts = contexts;
+        self
+    }
+}
+
+/// How a transition joins its payload to the value read so far.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Payload<'a> {
+    /// Below the bits read before: `v = v << n | payload`.
+    Shifted,
+    /// Where each transition says: one entry per transition entry, `(s << 8) | q`
+    /// for `v = (v << s) | (payload << q)` ([`PLACE_SHIFT`](super::PLACE_SHIFT)).
+    /// Payload groups least significant first (LEB128) and little-endian
+    /// units (UTF-16LE) need it.
+    Placed(&'a [u64]),
+    /// Times a radix, for digit units (UTF-1): one multiplier per transition
+    /// entry, `v = v * radix + digit`, the digit whole when the entry takes 8
+    /// payload bits.
+    Radix(&'a [u64]),
+}
+
+/// Whether paths loop other than through the start states.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Loops<'a> {
+    /// They may: sequences have no length limit and values can outgrow any
+    /// integer. Claiming so needs no proof; the walkers only give up an
+    /// assumption.
+    Cyclic,
+    /// They do not, as proved by `depth`: one number per state that strictly
+    /// falls along every transition that neither ends nor kills a sequence
+    /// (the units still to come, at most).
+    Acyclic {
+        /// The certificate.
+        depth: &'a [u8],
+    },
+}
+
+/// The table the decoder walks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Decoding<'a> {
+    /// The class-compressed transitions themselves.
+    Classes,
+    /// The expanded table ([`expanded`](super::expanded)): each entry the
+    /// unit's payload already multiplied by its weight.
+    Expanded {
+        /// The next rows and the placed payloads.
+        rows: Rows<'a>,
+        /// The certificate: the weight of the payload still to come in every
+        /// state (1 for dead and start), 2 to the payload bits still to come
+        /// or the product of the digit radices still to come.
+        remaining: &'a [u64],
+    },
+    /// The direct table ([`direct`](super::direct)), for an automaton whose
+    /// states do not know the weight of what is to come.
+    Direct(Rows<'a>),
+}
+
+/// The SIMD validator's tables, for a codec whose validity is local
+/// (`placemat_compiler::automaton::local` proves it and derives them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Simd {
+    /// The validator's tables.
+    pub tables: Tables,
+    /// How the SIMD decoding kernel reads the codec's sequences, for a codec
+    /// whose continuation units and leads have one (the compiler derives it,
+    /// the checks hold every lead and the continuation units to it); `None`
+    /// leaves decoding behind SIMD validation to the scalar loop.
+    pub decoding: Option<Shape>,
+}
 
 /// The shift-DFA validator's rows (see the `shift` module): for every unit one
 /// integer holding, at each state's bit offset, the offset of the state it goes
@@ -27,59 +152,147 @@ pub enum ShiftRows<'a> {
     },
 }
 
-/// Everything a [`Dfa`](super::Dfa) is made from: the tables in the format of
-/// the [`dfa`](super) module docs, and the facts and certificates derived from them by the compiler.
-#[derive(Copy, Clone, Debug)]
+/// Everything a [`Dfa`](super::Dfa) is made from. [`Parts::new`] starts from
+/// the table alone (shifted payload, cyclic, the class-compressed table as
+/// decoder, no shift rows, wide runs or SIMD tables, no pending values), and
+/// each `with_` method chooses another alternative. The facts
+/// ([`Facts`](super::Facts)) are not among the parts: the runtime derives
+/// them from the table ([`Facts::of`](super::Facts::of)).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Parts<'a> {
-    /// The class of every unit.
-    pub classes: &'a [u8; 256],
-    /// The digit of every unit.
-    pub digits: &'a [u8; 256],
-    /// The transition entries, `states × classes`.
-    pub transitions: &'a [u32],
-    /// The biases; entry 0 is 0.
-    pub biases: &'a [u64],
-    /// The derived facts.
-    pub facts: Facts,
+    /// The class-compressed table.
+    pub table: Table<'a>,
+    /// How payload joins the value.
+    pub payload: Payload<'a>,
+    /// Whether paths loop, with the proof if not.
+    pub loops: Loops<'a>,
+    /// The table the decoder walks.
+    pub decoding: Decoding<'a>,
     /// The validator's rows.
     pub shift: ShiftRows<'a>,
-    /// The expanded decoding table ([`expanded`](super::expanded)), when the automaton has one.
-    pub expanded: Option<Rows<'a>>,
-    /// The direct decoding table ([`direct`](super::direct)), for an automaton without an
-    /// expanded table, when it has one.
-    pub direct: Option<Rows<'a>>,
-    /// For an automaton that is not cyclic, one number per state that strictly
-    /// falls along every transition that neither ends nor kills a sequence (the
-    /// units still to come, at most); empty for a cyclic one.
-    pub depth: &'a [u8],
-    /// With an expanded table, the weight of the payload still to come in
-    /// every state (1 for dead and start): 2 to the payload bits still to
-    /// come, or the product of the digit radices still to come; empty without one.
-    pub remaining: &'a [u64],
-    /// Where each transition puts its payload, when not simply below the bits
-    /// read before ([`PLACE_SHIFT`](super::PLACE_SHIFT)): one entry per transition entry, `(s << 8)
-    /// | q` for `v = (v << s) | (payload << q)`. Payload groups least
-    /// significant first (LEB128) and little-endian units (UTF-16LE) need it.
-    pub places: Option<&'a [u64]>,
-    /// For a codec of digit units (UTF-1), each transition's multiplier: one
-    /// entry per transition entry, `v = v * radix + digit`, the digit whole
-    /// when the entry takes 8 payload bits.
-    pub radices: Option<&'a [u64]>,
-    /// The SIMD validator's tables, for a codec whose validity is local
-    /// (`placemat_compiler::automaton::local` proves it and derives them).
-    pub simd: Option<crate::simd::Tables>,
-    /// How the SIMD decoding kernel reads the codec's sequences, for a codec
-    /// with SIMD tables whose continuation units and leads have one
-    /// ([`crate::simd::Shape`]; the compiler derives it, the checks hold every
-    /// lead and the continuation units to it); `None` leaves decoding behind
-    /// SIMD validation to the scalar loop.
-    pub decoding_shape: Option<crate::simd::Shape>,
+    /// The code units wider than a byte that are whole sequences of
+    /// themselves from the start state, found by the compiler's search and
+    /// checked unit by unit ([`WideRuns::NONE`] claims none, which always holds).
+    pub wide_runs: WideRuns,
+    /// The SIMD validator's tables, for a codec whose validity is local.
+    pub simd: Option<Simd>,
     /// For a codec whose forms overlap by design (`overlap: longest`), one
     /// entry per state ([`pending_entry`](super::pending_entry)): 0, or the pending value of the
     /// state — the units read so far are a whole sequence (of value `v +
     /// bias`, in the state its last unit led to) that a longer one may still
     /// replace. Empty for other codecs.
     pub pending: &'a [u32],
+}
+
+impl<'a> Parts<'a> {
+    /// The parts of `table` with every default of the type docs.
+    pub const fn new(table: Table<'a>) -> Self {
+        Parts {
+            table,
+            payload: Payload::Shifted,
+            loops: Loops::Cyclic,
+            decoding: Decoding::Classes,
+            shift: ShiftRows::None,
+            wide_runs: WideRuns::NONE,
+            simd: None,
+            pending: &[],
+        }
+    }
+
+    /// With payload placed or multiplied as `payload` says.
+    pub const fn with_payload(mut self, payload: Payload<'a>) -> Self {
+        self.payload = payload;
+        self
+    }
+
+    /// Acyclic, as `depth` proves ([`Loops::Acyclic`]).
+    pub const fn with_depth(mut self, depth: &'a [u8]) -> Self {
+        self.loops = Loops::Acyclic { depth };
+        self
+    }
+
+    /// Decoded by `decoding`.
+    pub const fn with_decoding(mut self, decoding: Decoding<'a>) -> Self {
+        self.decoding = decoding;
+        self
+    }
+
+    /// Validated by the shift rows `shift`.
+    pub const fn with_shift(mut self, shift: ShiftRows<'a>) -> Self {
+        self.shift = shift;
+        self
+    }
+
+    /// With the wide runs `runs`.
+    pub const fn with_wide_runs(mut self, runs: WideRuns) -> Self {
+        self.wide_runs = runs;
+        self
+    }
+
+    /// Validated by SIMD with `tables`, decoded behind it as `decoding` says.
+    pub const fn with_simd(mut self, tables: Tables, decoding: Option<Shape>) -> Self {
+        self.simd = Some(Simd { tables, decoding });
+        self
+    }
+
+    /// With the pending values `pending`.
+    pub const fn with_pending(mut self, pending: &'a [u32]) -> Self {
+        self.pending = pending;
+        self
+    }
+
+    /// The place codes, with [`Payload::Placed`].
+    pub const fn places(&self) -> Option<&'a [u64]> {
+        match self.payload {
+            Payload::Placed(places) => Some(places),
+            _ => None,
+        }
+    }
+
+    /// The multipliers, with [`Payload::Radix`].
+    pub const fn radices(&self) -> Option<&'a [u64]> {
+        match self.payload {
+            Payload::Radix(radices) => Some(radices),
+            _ => None,
+        }
+    }
+
+    /// One word per transition ([`Parts::places`] or [`Parts::radices`]).
+    pub(crate) const fn words(&self) -> Option<&'a [u64]> {
+        match self.payload {
+            Payload::Placed(w) | Payload::Radix(w) => Some(w),
+            Payload::Shifted => None,
+        }
+    }
+
+    /// Whether paths may loop other than through the start states.
+    pub const fn is_cyclic(&self) -> bool {
+        matches!(self.loops, Loops::Cyclic)
+    }
+
+    /// The expanded table, with [`Decoding::Expanded`].
+    pub const fn expanded(&self) -> Option<Rows<'a>> {
+        match self.decoding {
+            Decoding::Expanded { rows, .. } => Some(rows),
+            _ => None,
+        }
+    }
+
+    /// The direct table, with [`Decoding::Direct`].
+    pub const fn direct(&self) -> Option<Rows<'a>> {
+        match self.decoding {
+            Decoding::Direct(rows) => Some(rows),
+            _ => None,
+        }
+    }
+
+    /// The SIMD decoding kernel's shape, if any.
+    pub const fn decoding_shape(&self) -> Option<Shape> {
+        match self.simd {
+            Some(Simd { decoding, .. }) => decoding,
+            None => None,
+        }
+    }
 }
 
 /// A decoding table of two arrays with one row of

@@ -21,7 +21,7 @@
 
 use alloc::vec::Vec;
 
-use super::{Dfa, Parts, BITS_SHIFT, DEAD, STATE_MASK};
+use super::{Dfa, Facts, Parts, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::simd::{self, Isa, Shape, Tables};
 use crate::Value;
 
@@ -83,9 +83,10 @@ pub(crate) struct Unchecked {
 impl Unchecked {
     /// For a codec with SIMD tables whose continuation units carry a common
     /// payload ([`super::Facts::continuation_bits`]), else `None`.
-    pub(crate) const fn of(p: &Parts<'_>, stride: usize) -> Option<Unchecked> {
-        let Some(t) = &p.simd else { return None };
-        if p.facts.continuation_bits == 0 {
+    pub(crate) const fn of(p: &Parts<'_>, facts: &Facts, stride: usize) -> Option<Unchecked> {
+        let Some(simd) = &p.simd else { return None };
+        let t = &simd.tables;
+        if facts.continuation_bits == 0 {
             return None;
         }
         let mut leads = [1u16 << 8; 256];
@@ -96,18 +97,18 @@ impl Unchecked {
             }
             u += 1;
         }
-        Some(Unchecked { leads: Leads(leads), shape: p.decoding_shape })
+        Some(Unchecked { leads: Leads(leads), shape: simd.decoding })
     }
 }
 
 /// The length of the sequence unit `u` leads (its level in the SIMD tables,
 /// plus one) and its payload, if the start state takes it.
 const fn lead(p: &Parts<'_>, t: &Tables, stride: usize, u: usize) -> Option<(usize, u16)> {
-    let e = p.transitions[stride + p.classes[u] as usize];
+    let e = p.table.transitions[stride + p.table.classes[u] as usize];
     if e & STATE_MASK == DEAD as u32 {
         return None;
     }
-    let payload = p.digits[u] as u16 & ((1u16 << ((e >> BITS_SHIFT) & 0xF)) - 1);
+    let payload = p.table.digits[u] as u16 & ((1u16 << ((e >> BITS_SHIFT) & 0xF)) - 1);
     Some((t.level(u as u8) as usize + 1, payload))
 }
 
@@ -115,9 +116,10 @@ const fn lead(p: &Parts<'_>, t: &Tables, stride: usize, u: usize) -> Option<(usi
 /// (it gives up the kernel); a claim needs SIMD tables, 6-bit continuation
 /// payloads and byte digits, the continuation units exactly its run, and
 /// every lead of `n` units worth itself less `lead_base[n]`.
-pub(crate) const fn shape_holds(p: &Parts<'_>, stride: usize) -> bool {
-    let (Some(shape), Some(t)) = (&p.decoding_shape, &p.simd) else { return p.decoding_shape.is_none() };
-    if p.facts.continuation_bits != 6 || !p.facts.byte_digits || shape.check().is_err() {
+pub(crate) const fn shape_holds(p: &Parts<'_>, facts: &Facts, stride: usize) -> bool {
+    let Some(simd) = &p.simd else { return true };
+    let (Some(shape), t) = (&simd.decoding, &simd.tables) else { return true };
+    if facts.continuation_bits != 6 || !facts.byte_digits || shape.check().is_err() {
         return false;
     }
     match t.continuation_run() {

@@ -3,7 +3,7 @@
 //! [`Automaton::build`] runs the passes model → `paths` (unit-range sequences
 //! per form) → `determinize` (subset construction) → `minimize` (Hopcroft)
 //! → unit classes, and then derives, once, every fact the outputs need
-//! ([`facts`], [`shift_layout`], [`pack`]): whether it is cyclic or
+//! ([`certificates`], [`pack`], [`shift_layout`]): whether it is cyclic or
 //! ASCII-transparent, its sync units, the payload bits still to come in each
 //! state, the validator's shift layout, the decoder's expanded table, the
 //! packed transitions, and the forms each state can still be in. The listings,
@@ -47,7 +47,7 @@
 mod determinize;
 pub use determinize::ConflictKind;
 use determinize::Failure;
-pub mod facts;
+pub mod certificates;
 pub mod local;
 mod machine;
 pub use machine::Pending;
@@ -56,7 +56,6 @@ pub mod pack;
 mod paths;
 pub mod shift_layout;
 mod shift_search;
-pub mod unit_sync;
 pub mod wide_runs;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -66,8 +65,9 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use crate::model::{ConcreteForm, Model, UnitPattern};
-pub use facts::Facts;
+pub use certificates::Certificates;
 use machine::Machine;
+pub use placemat_codec::dfa::Facts;
 pub use shift_layout::ShiftLayout;
 
 /// Switches for the automaton builder. The defaults build the production tables;
@@ -257,8 +257,12 @@ pub struct Automaton {
     pub context_ranges: Vec<(u64, u64, usize)>,
     /// Bytes per code unit (the model's).
     pub unit_bytes: u32,
-    /// Facts derived from the transitions.
+    /// The facts of the packed tables, as the runtime derives them
+    /// (`placemat_codec::dfa::Facts::of`), with the wide runs this crate's
+    /// search found ([`wide_runs`]).
     pub facts: Facts,
+    /// What the compiler's searches found, with their proofs ([`certificates`]).
+    pub certificates: Certificates,
     /// The validator's shift layout.
     pub shift: ShiftLayout,
     /// The packed transition table (the runtime format, `placemat_codec::dfa`).
@@ -320,7 +324,8 @@ impl Automaton {
             contexts: det.starts,
             context_ranges: model.contexts().ranges,
             unit_bytes: model.unit_bytes,
-            facts: Facts::default(),
+            facts: pack::UNSET_FACTS,
+            certificates: Certificates::default(),
             shift: ShiftLayout::default(),
             transitions: Vec::new(),
             expanded: None,
@@ -333,12 +338,13 @@ impl Automaton {
         };
         debug_assert!(longest || a.pending.iter().all(Option::is_none));
         a.transitions = pack::transitions(&a)?;
-        a.facts = facts::derive(&a);
-        a.expanded = pack::expanded(&a);
-        a.direct = pack::direct(&a);
         a.places = pack::places(&a);
         a.radices = pack::radices(&a);
         a.pending_entries = pack::pending(&a)?;
+        a.certificates = certificates::derive(&a);
+        a.facts = pack::facts(&a, wide_runs::derive(&a));
+        a.expanded = pack::expanded(&a);
+        a.direct = pack::direct(&a);
         a.shift = shift_layout::layout(&a);
         a.local = local::derive(&a);
         Ok(a)

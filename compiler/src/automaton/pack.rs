@@ -16,8 +16,10 @@
 //! ```
 
 use placemat_codec::dfa::{
-    direct, expanded, Dfa, Parts, Rows, ShiftRows, BIAS_SHIFT, BITS_SHIFT, MAX_BIASES, PLACE_SHIFT, STATE_MASK,
+    direct, expanded, Decoding, Dfa, Facts, Parts, Payload, Rows, ShiftRows, Table, BIAS_SHIFT, BITS_SHIFT, MAX_BIASES,
+    PLACE_SHIFT, STATE_MASK,
 };
+use placemat_codec::{AsciiRuns, WideRuns};
 
 use super::{Automaton, BuildError};
 
@@ -63,7 +65,7 @@ impl RowTable {
 /// weight after it, plus the bias where the unit completes a sequence, modulo
 /// 2^64.
 pub(super) fn expanded(a: &Automaton) -> Option<RowTable> {
-    let rem = a.facts.remaining.as_ref()?;
+    let rem = a.certificates.remaining.as_ref()?;
     if a.state_count() > expanded::MAX_STATES {
         return None;
     }
@@ -150,43 +152,62 @@ pub fn wide_rows(a: &Automaton) -> Option<[u128; 256]> {
     (a.shift.width == 7).then(|| std::array::from_fn(|u| a.shift.rows[u]))
 }
 
-impl Automaton {
-    /// The runtime's parts, borrowing from the automaton and the given rows.
-    fn parts_with<'a>(&'a self, shift: ShiftRows<'a>) -> Parts<'a> {
-        let f = &self.facts;
-        Parts {
-            classes: &self.classes,
-            digits: &self.digits,
-            transitions: &self.transitions,
-            biases: &self.biases,
-            facts: placemat_codec::dfa::Facts {
-                ascii_runs: f.ascii_runs,
-                wide_runs: f.wide_runs,
-                byte_digits: f.byte_digits,
-                cyclic: f.cyclic,
-                unit_bytes: self.unit_bytes as u8,
-                sync_units: f.sync_units,
-                sync_lane: f.sync_lane,
-                end_units: f.end_units,
-                continuation_bits: f.continuation_bits,
-                contexts: self.contexts as u8,
-            },
-            shift,
-            expanded: self.expanded.as_ref().map(RowTable::rows),
-            direct: self.direct.as_ref().map(RowTable::rows),
-            depth: f.depth.as_deref().unwrap_or(&[]),
-            remaining: if self.expanded.is_some() { f.remaining.as_deref().unwrap_or(&[]) } else { &[] },
-            places: self.places.as_deref(),
-            radices: self.radices.as_deref(),
-            simd: self.local.as_ref().ok().map(|l| l.tables),
-            decoding_shape: self.local.as_ref().ok().and_then(|l| l.decoding_shape),
-            pending: &self.pending_entries,
-        }
-    }
+/// What [`Automaton::facts`] holds while the automaton is built, before the
+/// tables are packed: nothing claimed.
+pub(super) const UNSET_FACTS: Facts = Facts {
+    ascii_runs: AsciiRuns::None,
+    wide_runs: WideRuns::NONE,
+    byte_digits: false,
+    cyclic: true,
+    unit_bytes: 1,
+    sync_units: [0; 4],
+    sync_lane: 0,
+    end_units: [0; 4],
+    continuation_bits: 0,
+    contexts: 1,
+};
 
-    /// The runtime's facts, as generated code writes them.
-    pub fn runtime_facts(&self) -> placemat_codec::dfa::Facts {
-        self.parts_with(ShiftRows::None).facts
+/// The facts of the packed tables (transitions, places or radices, pending
+/// values and the depth certificate must be set), by the runtime's own
+/// derivation, with the wide runs `wide_runs`.
+///
+/// # Panics
+/// If the runtime refuses the table's format, a bug in this crate.
+pub(super) fn facts(a: &Automaton, wide_runs: WideRuns) -> Facts {
+    let parts = a.parts_with(ShiftRows::None).with_wide_runs(wide_runs);
+    Facts::of(&parts).unwrap_or_else(|e| panic!("placemat-compiler packed a table its runtime refuses ({e}): a bug"))
+}
+
+impl Automaton {
+    /// The runtime's parts, borrowing from the automaton, with the shift rows
+    /// `shift` ([`Automaton::with_parts`] gives the automaton's own).
+    pub fn parts_with<'a>(&'a self, shift: ShiftRows<'a>) -> Parts<'a> {
+        let table = Table::new(&self.classes, &self.digits, &self.transitions, &self.biases)
+            .with_unit_bytes(self.unit_bytes as u8)
+            .with_contexts(self.contexts as u8);
+        let payload = match (&self.places, &self.radices) {
+            (Some(places), _) => Payload::Placed(places),
+            (_, Some(radices)) => Payload::Radix(radices),
+            _ => Payload::Shifted,
+        };
+        let decoding = match (&self.expanded, &self.direct, &self.certificates.remaining) {
+            (Some(t), _, Some(remaining)) => Decoding::Expanded { rows: t.rows(), remaining },
+            (_, Some(t), _) => Decoding::Direct(t.rows()),
+            _ => Decoding::Classes,
+        };
+        let mut parts = Parts::new(table)
+            .with_payload(payload)
+            .with_decoding(decoding)
+            .with_shift(shift)
+            .with_wide_runs(self.facts.wide_runs)
+            .with_pending(&self.pending_entries);
+        if let Some(depth) = &self.certificates.depth {
+            parts = parts.with_depth(depth);
+        }
+        match &self.local {
+            Ok(local) => parts.with_simd(local.tables, local.decoding_shape),
+            Err(_) => parts,
+        }
     }
 
     /// Hands the runtime's [`Parts`] of this automaton to `f`: what

@@ -91,7 +91,7 @@ fn expanded_tables_where_states_know_the_bits_to_come_and_direct_tables_elsewher
         // after it has read nothing a weight could apply to.)
         let contexts = ["wtf8", "mutf8"].contains(&&*name);
         assert_eq!(has, !continuation_bit && !lsb && !contexts, "{name}");
-        assert_eq!(automaton_of(*codec).unwrap().facts.remaining.is_some(), has, "{name}");
+        assert_eq!(automaton_of(*codec).unwrap().certificates.remaining.is_some(), has, "{name}");
         // Every other codec walks the direct table, but for the one whose
         // sequences have no length limit.
         let direct = codec.dfa().direct().is_some();

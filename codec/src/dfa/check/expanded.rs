@@ -16,18 +16,18 @@
 //! last fresh state are their true weights, and the units before it carry no
 //! payload.
 
-use super::super::{expanded, Parts, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
+use super::super::{expanded, Decoding, Parts, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
 
 /// The expanded table: both arrays one row per state, the certificate one
 /// weight per state (1 for dead and start), and every entry the transition's
 /// next row and its payload times the weight after it, plus the bias where it
 /// completes a sequence.
 pub(super) const fn expanded_table(p: &Parts<'_>, stride: usize) -> bool {
-    let n = p.transitions.len() / stride;
-    let (table, rem) = match p.expanded {
-        None => return p.remaining.is_empty(),
-        Some(_) if p.facts.contexts != 1 => return false,
-        Some(table) => (table, p.remaining),
+    let n = p.table.transitions.len() / stride;
+    let (table, rem) = match p.decoding {
+        Decoding::Expanded { .. } if p.table.contexts != 1 => return false,
+        Decoding::Expanded { rows, remaining } => (rows, remaining),
+        _ => return true,
     };
     let len = n * expanded::ROW;
     if n > expanded::MAX_STATES || rem.len() != n || table.next.len() != len || table.values.len() != len {
@@ -52,7 +52,7 @@ const fn paid(p: &Parts<'_>, stride: usize, n: usize) -> [bool; expanded::MAX_ST
     let mut paid = [false; expanded::MAX_STATES];
     let mut at = stride;
     while at < n * stride {
-        let e = p.transitions[at];
+        let e = p.table.transitions[at];
         let t = (e & STATE_MASK) as usize / stride;
         if t != DEAD && (e >> BITS_SHIFT) & 0xF != 0 {
             paid[t] = true;
@@ -72,8 +72,8 @@ const fn entry(
     s: usize,
     u: usize,
 ) -> Option<(u32, u64)> {
-    let at = s * stride + p.classes[u] as usize;
-    let e = p.transitions[at];
+    let at = s * stride + p.table.classes[u] as usize;
+    let e = p.table.transitions[at];
     let t = (e & STATE_MASK) as usize / stride;
     if t == DEAD || s == DEAD {
         return Some((0, 0));
@@ -87,11 +87,11 @@ const fn entry(
     }
     // A sequence ends at the start state (one context: checked above).
     let bias = match (t, (e >> BIAS_SHIFT) as usize) {
-        (1, b) if b < p.biases.len() => p.biases[b],
+        (1, b) if b < p.table.biases.len() => p.table.biases[b],
         (1, _) => return None,
         _ => 0,
     };
-    let payload = p.digits[u] as u64 & ((1u64 << bits) - 1);
+    let payload = p.table.digits[u] as u64 & ((1u64 << bits) - 1);
     Some(((t * expanded::ROW) as u32, payload.wrapping_mul(after).wrapping_add(bias)))
 }
 

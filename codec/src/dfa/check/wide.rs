@@ -56,16 +56,16 @@ impl Shape {
 
 /// Whether the wide runs of `p` hold (trivially when there are none).
 pub(super) const fn wide_runs(p: &Parts<'_>, stride: usize) -> bool {
-    let runs = p.facts.wide_runs;
+    let runs = p.wide_runs;
     if !runs.is_some() {
         return true;
     }
     let bytes = runs.units.unit_bytes();
-    if bytes != p.facts.unit_bytes as usize {
+    if bytes != p.table.unit_bytes as usize {
         return false;
     }
     let big = matches!(runs.units, AsciiRuns::U16Be | AsciiRuns::U32Be);
-    let shape = Shape { bytes, big, stride, contexts: p.facts.contexts as usize };
+    let shape = Shape { bytes, big, stride, contexts: p.table.contexts as usize };
     let top = if bytes == 2 { 0xFFFF } else { u32::MAX };
     let mut budget = MAX_PATHS;
     let mut r = 0;
@@ -141,7 +141,7 @@ const fn walk(
         let mut bytes = by_class[c];
         let mut d = c + 1;
         while d < shape.stride {
-            if !taken[d] && !is_empty(&by_class[d]) && same_transition(p, at, state + d) {
+            if !taken[d] && !is_empty(&by_class[d]) && super::same_entry(p, at, state + d) {
                 let mut w = 0;
                 while w < 4 {
                     bytes[w] |= by_class[d][w];
@@ -151,7 +151,7 @@ const fn walk(
             }
             d += 1;
         }
-        let next = (p.transitions[at] & STATE_MASK) as usize;
+        let next = (p.table.transitions[at] & STATE_MASK) as usize;
         let at_start = next >= shape.stride && next < shape.stride * (shape.contexts + 1);
         // Only the last byte ends the sequence, at the start of context 0.
         let fits = if pos + 1 == shape.bytes { next == shape.stride } else { next != DEAD && !at_start };
@@ -174,7 +174,7 @@ const fn by_class(p: &Parts<'_>, (lo, hi): (u8, u8)) -> [Bytes; 256] {
     let mut sets = [[0u64; 4]; 256];
     let mut b = lo as usize;
     while b <= hi as usize {
-        sets[p.classes[b] as usize][b / 64] |= 1 << (b % 64);
+        sets[p.table.classes[b] as usize][b / 64] |= 1 << (b % 64);
         b += 1;
     }
     sets
@@ -184,33 +184,20 @@ const fn is_empty(set: &Bytes) -> bool {
     set[0] | set[1] | set[2] | set[3] == 0
 }
 
-/// Whether the transitions at `a` and `b` are one: entry, place and radix.
-const fn same_transition(p: &Parts<'_>, a: usize, b: usize) -> bool {
-    let places = match p.places {
-        Some(places) => places[a] == places[b],
-        None => true,
-    };
-    let radices = match p.radices {
-        Some(radices) => radices[a] == radices[b],
-        None => true,
-    };
-    p.transitions[a] == p.transitions[b] && places && radices
-}
-
 /// What the transition at `at` multiplies the value read so far by, and its
 /// own payload by.
 const fn weights(p: &Parts<'_>, at: usize) -> (u64, u64) {
-    match p.places {
+    match p.places() {
         Some(places) => (1u64 << ((places[at] >> PLACE_SHIFT) & 63), 1u64 << (places[at] & 63)),
-        None => (super::multiplier(p, at, p.transitions[at]), 1),
+        None => (super::multiplier(p, at, p.table.transitions[at]), 1),
     }
 }
 
 /// Whether every byte of the path is worth itself at its place, and the
 /// sequence adds no bias.
 const fn worth_itself(p: &Parts<'_>, shape: Shape, path: &Path) -> bool {
-    let last = p.transitions[path.at[shape.bytes - 1]];
-    if p.biases[(last >> BIAS_SHIFT) as usize] != 0 {
+    let last = p.table.transitions[path.at[shape.bytes - 1]];
+    if p.table.biases[(last >> BIAS_SHIFT) as usize] != 0 {
         return false;
     }
     let mut pos = 0;
@@ -224,10 +211,10 @@ const fn worth_itself(p: &Parts<'_>, shape: Shape, path: &Path) -> bool {
             };
             j += 1;
         }
-        let bits = (p.transitions[path.at[pos]] >> BITS_SHIFT) & 0xF;
+        let bits = (p.table.transitions[path.at[pos]] >> BITS_SHIFT) & 0xF;
         let mut b = 0;
         while b < 256 {
-            let payload = p.digits[b] as u64 & ((1u64 << bits) - 1);
+            let payload = p.table.digits[b] as u64 & ((1u64 << bits) - 1);
             let worth = payload.checked_mul(weight);
             let inside = path.bytes[pos][b / 64] >> (b % 64) & 1 == 1;
             if inside && !matches!(worth, Some(v) if v == (b as u64) << (8 * shape.sig(pos))) {

@@ -307,7 +307,7 @@ fn lengths(a: &Automaton, leads: &Units) -> Result<Vec<Option<u8>>, NotLocal> {
     let mut to_go: Vec<Option<u8>> = vec![None; a.state_count()];
     to_go[1] = Some(0);
     // Not cyclic: the depth falls along every edge, so decreasing depth order works.
-    let depth = a.facts.depth.as_deref().unwrap_or(&[]);
+    let depth = a.certificates.depth.as_deref().unwrap_or(&[]);
     let mut order: Vec<usize> = (2..a.state_count()).collect();
     order.sort_by_key(|&s| depth.get(s).copied().unwrap_or(0));
     for s in order {
