@@ -75,35 +75,12 @@
 extern crate alloc;
 
 mod decode;
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-#[macro_use]
-mod decode_kernel;
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-mod decode_neon;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod decode_x86;
-mod dispatch;
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-#[macro_use]
-mod kernel;
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-mod neon;
-pub mod reference;
 mod tables;
-// Not on soft-float targets such as `x86_64-unknown-none`, whose code may not
-// touch vector registers.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod x86;
+mod validate;
 
 pub use decode::{decode_u32, decode_u64, decodes_on, Shape};
-pub use dispatch::{validate, Isa};
 pub use tables::Tables;
+pub use validate::{reference, validate, Isa};
 
 /// The kernels check for errors once per chunk of this many bytes.
 pub const CHUNK: usize = 64;

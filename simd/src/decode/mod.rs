@@ -34,6 +34,17 @@
 //! assert_eq!(out, expected);
 //! ```
 
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[macro_use]
+mod kernel;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod neon;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod x86;
+
 use alloc::vec::Vec;
 
 use crate::Isa;
@@ -311,7 +322,7 @@ unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) ->
     match isa {
         // SAFETY: both instruction sets include SSSE3 and SSE4.1; `out` as
         // the caller vouches.
-        Isa::Avx2 | Isa::Sse41 => unsafe { crate::decode_x86::decode(shape, input, out) },
+        Isa::Avx2 | Isa::Sse41 => unsafe { x86::decode(shape, input, out) },
         Isa::Neon => unreachable!("not listed by Isa::all on x86-64"),
     }
 }
@@ -325,7 +336,7 @@ unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) ->
 unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) -> (usize, usize) {
     match isa {
         // SAFETY: the target has NEON; `out` as the caller vouches.
-        Isa::Neon => unsafe { crate::decode_neon::decode(shape, input, out) },
+        Isa::Neon => unsafe { neon::decode(shape, input, out) },
         Isa::Avx2 | Isa::Sse41 => unreachable!("not listed by Isa::all on aarch64"),
     }
 }

@@ -1,5 +1,19 @@
 //! Choosing an instruction set, and the one safe entry point.
 
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[macro_use]
+mod kernel;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+pub(crate) mod neon;
+pub mod reference;
+// Not on soft-float targets such as `x86_64-unknown-none`, whose code may not
+// touch vector registers.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(crate) mod x86;
+
 use crate::Tables;
 
 /// An instruction set the kernel is built for.
@@ -97,9 +111,9 @@ fn run(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
     match isa {
         // SAFETY: `validate` checked that the machine has the instruction set
         // (`Isa::all`) and that the tables pass `Tables::check`.
-        Isa::Avx2 => unsafe { crate::x86::avx2::validate(tables, input) },
+        Isa::Avx2 => unsafe { x86::avx2::validate(tables, input) },
         // SAFETY: as above.
-        Isa::Sse41 => unsafe { crate::x86::sse41::validate(tables, input) },
+        Isa::Sse41 => unsafe { x86::sse41::validate(tables, input) },
         Isa::Neon => unreachable!("not listed by Isa::all on x86-64"),
     }
 }
@@ -109,7 +123,7 @@ fn run(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
     match isa {
         // SAFETY: `validate` checked that the machine has NEON (`Isa::all`) and
         // that the tables pass `Tables::check`.
-        Isa::Neon => unsafe { crate::neon::validate(tables, input) },
+        Isa::Neon => unsafe { neon::validate(tables, input) },
         _ => unreachable!("not listed by Isa::all on aarch64"),
     }
 }

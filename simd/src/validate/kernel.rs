@@ -93,7 +93,7 @@ macro_rules! kernel {
             }
             let mut must = splat(0);
             // The units `k` back, `k` in `2..=K`, each against its threshold.
-            $crate::kernel::must_terms!(must, cur, joined, v, K; 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+            $crate::validate::kernel::must_terms!(must, cur, joined, v, K; 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
             let mut flags = if ODD && v.split {
                 let two = and(less_signed(prev1, v.continuation_end), less_signed(cur, v.continuation_end));
                 or(xor(and(must, v.bit7), and(two, v.bit7)), and(row, col))
@@ -134,7 +134,7 @@ macro_rules! kernel {
         #[inline(never)]
         unsafe fn rare_chunk<const K: usize, const FLOOR: bool, const ODD: bool>(v: &Vectors, p: *const u8) -> V {
             // SAFETY: the caller's guarantee.
-            unsafe { $crate::kernel::chunk!(v, p, K, FLOOR, ODD) }
+            unsafe { $crate::validate::kernel::chunk!(v, p, K, FLOOR, ODD) }
         }
 
         /// Runs the chunks of `len` bytes (a multiple of `CHUNK`) at `start`;
@@ -196,7 +196,7 @@ macro_rules! kernel {
                         pending = subs(load(p.add(CHUNK - W)), v.incomplete);
                         // Without tiers, `K = 3` and no floor: the same check.
                         if short || !tiered {
-                            $crate::kernel::chunk!(v, p, 3, false, ODD)
+                            $crate::validate::kernel::chunk!(v, p, 3, false, ODD)
                         } else {
                             rare_chunk::<K, FLOOR, ODD>(v, p)
                         }
@@ -252,7 +252,7 @@ macro_rules! kernel {
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn validate(t: &Tables, input: &[u8]) -> Result<(), usize> {
             // SAFETY: the caller's guarantees, and the `K` chosen is at least `need`.
-            unsafe { $crate::kernel::by_need!(t, input) }
+            unsafe { $crate::validate::kernel::by_need!(t, input) }
         }
     };
 }

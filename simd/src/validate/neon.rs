@@ -116,4 +116,4 @@ fn any_high(v: V) -> bool {
     vmaxvq_u8(v) >= 0x80
 }
 
-crate::kernel::kernel!("neon");
+crate::validate::kernel::kernel!("neon");

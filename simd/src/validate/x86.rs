@@ -118,7 +118,7 @@ pub(crate) mod sse41 {
         _mm_movemask_epi8(v) != 0
     }
 
-    crate::kernel::kernel!("ssse3,sse4.1");
+    crate::validate::kernel::kernel!("ssse3,sse4.1");
 }
 
 pub(crate) mod avx2 {
@@ -241,5 +241,5 @@ pub(crate) mod avx2 {
         _mm256_movemask_epi8(v) != 0
     }
 
-    crate::kernel::kernel!("avx2");
+    crate::validate::kernel::kernel!("avx2");
 }

@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 
 use crate::decode::steps::Step;
-use crate::x86::sse41::load;
+use crate::validate::x86::sse41::load;
 
 type V = __m128i;
 
@@ -103,4 +103,4 @@ unsafe fn store<W: crate::decode::Word>(v: V, out: *mut W) {
     }
 }
 
-crate::decode_kernel::decode_kernel!("ssse3,sse4.1");
+crate::decode::kernel::decode_kernel!("ssse3,sse4.1");

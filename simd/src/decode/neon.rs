@@ -4,7 +4,7 @@
 use core::arch::aarch64::*;
 
 use crate::decode::steps::Step;
-use crate::neon::load;
+use crate::validate::neon::load;
 
 type V = uint8x16_t;
 
@@ -115,4 +115,4 @@ unsafe fn store<W: crate::decode::Word>(v: uint32x4_t, out: *mut W) {
     }
 }
 
-crate::decode_kernel::decode_kernel!("neon");
+crate::decode::kernel::decode_kernel!("neon");
