@@ -1,5 +1,6 @@
 //! The kernel, written once over a small set of vector operations and
-//! instantiated per instruction set by `kernel!` (`x86.rs`, `neon.rs`).
+//! instantiated per instruction set by `kernel!` (`validate/x86.rs`,
+//! `validate/neon.rs`).
 //!
 //! An instantiating module defines the vector type `V`, its width `W` in bytes
 //! (16 or 32, dividing [`crate::CHUNK`]) and, each with
@@ -12,7 +13,7 @@
 /// Instantiates `validate` for the instruction set whose helpers are in scope.
 macro_rules! kernel {
     ($features:literal) => {
-        use $crate::{Tables, CHUNK};
+        use $crate::shared::{Tables, CHUNK};
 
         /// The tables as vectors, loaded once per call.
         struct Vectors {
@@ -244,7 +245,7 @@ macro_rules! kernel {
                 .map_err(|off| (main_end + off).min(n))
         }
 
-        /// Validates `input` (see [`crate::validate`]).
+        /// Validates `input` (see [`crate::validate()`]).
         ///
         /// # Safety
         /// The machine has the instruction set, and `t` passes

@@ -1,4 +1,5 @@
-//! The kernel for aarch64 NEON (16-byte vectors); the kernel is in `kernel.rs`.
+//! The kernel for aarch64 NEON (16-byte vectors); the kernel is in
+//! `validate/kernel.rs`.
 
 use core::arch::aarch64::*;
 

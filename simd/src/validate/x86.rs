@@ -1,5 +1,6 @@
 //! The kernel for x86-64: SSSE3/SSE4.1 (16-byte vectors) and AVX2 (32-byte).
-//! Each helper is a single instruction or two; the kernel is in `kernel.rs`.
+//! Each helper is a single instruction or two; the kernel is in
+//! `validate/kernel.rs`.
 
 pub(crate) mod sse41 {
     use core::arch::x86_64::*;
