@@ -275,8 +275,8 @@ impl Shape {
         Ok(())
     }
 
-    /// `K(n)` of the module docs for `n` in `1..=4`, as the lanes of one
-    /// vector.
+    /// `K(n)` of the docs of `decode/mod.rs` for `n` in `1..=4`, as the lanes
+    /// of one vector.
     #[cfg_attr(
         not(any(
             all(target_arch = "x86_64", target_feature = "sse2"),
