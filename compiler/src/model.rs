@@ -1,6 +1,8 @@
 //! Pass 3's output: the span-free, canonical model of an encoding — the single
 //! source of truth that the automaton builder, the reference interpreter, the code
-//! generator and the analyses read.
+//! generator and the analyses read. Splitting its value ranges into payload
+//! ranges and per-unit digit ranges ([`Model::valid_ranges`],
+//! [`Model::split_payloads`]) is in `sequences.rs`.
 //!
 //! ```
 //! use placemat_compiler::Description;
@@ -431,12 +433,6 @@ impl Model {
         crate::contexts::Contexts::of(&self.forbid)
     }
 
-    /// The valid values of a concrete form, as disjoint sorted inclusive ranges
-    /// (its range less the excluded ranges).
-    pub fn valid_ranges(&self, form: &ConcreteForm) -> Vec<(BigUint, BigUint)> {
-        subtract(&form.lo, &form.hi, &self.excluded)
-    }
-
     /// Whether payload is placed (groups least significant first, or
     /// little-endian units wider than a byte), rather than read most significant
     /// group first, each unit's bits below those read before (byte units, and
@@ -489,30 +485,6 @@ impl Model {
             .collect()
     }
 
-    /// The payloads `lo..=hi` of a form with `units` as products of per-unit
-    /// digit ranges ([`crate::split_range`]), one range per unit in unit order.
-    pub fn split_payloads(&self, units: &[UnitPattern], lo: u128, hi: u128) -> Vec<Vec<(u32, u32)>> {
-        if self.is_radix() {
-            let radices: Vec<u128> = units.iter().map(|u| u128::from(self.radix(u))).collect();
-            return crate::sequences::split_radix(lo, hi, &radices);
-        }
-        // The splitter reads groups most significant first: split in that order
-        // and put each product back in unit order.
-        let places = self.places(units);
-        let mut order: Vec<usize> = (0..units.len()).collect();
-        order.sort_by_key(|&k| std::cmp::Reverse((places[k], units[k].payload_bits)));
-        let widths: Vec<u32> = order.iter().map(|&k| units[k].payload_bits).collect();
-        let mut products = crate::split_range(lo, hi, &widths);
-        for p in &mut products {
-            let mut back = vec![(0, 0); units.len()];
-            for (i, &k) in order.iter().enumerate() {
-                back[k] = p[i];
-            }
-            *p = back;
-        }
-        products
-    }
-
     /// The inverse of the pre-mapping, if any.
     pub fn premap_inverse(&self) -> Option<Vec<u32>> {
         self.premap.as_ref().map(|p| {
@@ -523,26 +495,4 @@ impl Model {
             inv
         })
     }
-}
-
-/// `[lo, hi]` minus the sorted, disjoint `holes`.
-pub fn subtract(lo: &BigUint, hi: &BigUint, holes: &[(BigUint, BigUint)]) -> Vec<(BigUint, BigUint)> {
-    let mut out = Vec::new();
-    let mut cur = lo.clone();
-    for (hlo, hhi) in holes {
-        if hhi < &cur || hlo > hi {
-            continue;
-        }
-        if hlo > &cur {
-            out.push((cur.clone(), hlo - 1u32));
-        }
-        cur = hhi + 1u32;
-        if &cur > hi {
-            return out;
-        }
-    }
-    if &cur <= hi {
-        out.push((cur, hi.clone()));
-    }
-    out
 }

@@ -48,7 +48,7 @@ pub struct Reference<'m> {
     contexts: crate::contexts::Contexts,
     /// For every context, the values not valid in it: the excluded ones and
     /// those the context forbids, sorted by their first value (they may
-    /// overlap, which `model::subtract` allows).
+    /// overlap, which `sequences::subtract` allows).
     holes: Vec<Vec<(BigUint, BigUint)>>,
 }
 
@@ -84,7 +84,7 @@ impl<'m> Reference<'m> {
     /// not have is read as 0).
     fn valid_in(&self, context: usize, lo: &BigUint, hi: &BigUint) -> Vec<(BigUint, BigUint)> {
         let holes = self.holes.get(context).unwrap_or(&self.holes[0]);
-        super::model::subtract(lo, hi, holes)
+        crate::sequences::subtract(lo, hi, holes)
     }
 
     /// Concrete forms that could hold a sequence of at least `len` units.

@@ -1,4 +1,9 @@
-//! Payload ranges → sequences of per-unit digit ranges.
+//! Value ranges → payload ranges → sequences of per-unit digit ranges.
+//!
+//! A concrete form's range less the model's excluded values is a few
+//! sub-ranges ([`Model::valid_ranges`], by [`subtract`]); each, less the
+//! form's bias, is a range of payloads, which [`Model::split_payloads`] splits
+//! into products of per-unit digit ranges, in unit order.
 //!
 //! A form with unit payload widths `w₁ … wₙ` reads its payload as a mixed-radix
 //! number. Any range of payloads is a union of a few *products* of digit ranges:
@@ -22,6 +27,64 @@
 //! # Lineage
 //! The same split that regex-syntax's `Utf8Sequences` performs for scalar ranges,
 //! generalised to any digit widths.
+
+use num_bigint::BigUint;
+
+use crate::model::{ConcreteForm, Model, UnitPattern};
+
+impl Model {
+    /// The valid values of a concrete form, as disjoint sorted inclusive ranges
+    /// (its range less the excluded ranges).
+    pub fn valid_ranges(&self, form: &ConcreteForm) -> Vec<(BigUint, BigUint)> {
+        subtract(&form.lo, &form.hi, &self.excluded)
+    }
+
+    /// The payloads `lo..=hi` of a form with `units` as products of per-unit
+    /// digit ranges ([`split_range`]), one range per unit in unit order.
+    pub fn split_payloads(&self, units: &[UnitPattern], lo: u128, hi: u128) -> Vec<Vec<(u32, u32)>> {
+        if self.is_radix() {
+            let radices: Vec<u128> = units.iter().map(|u| u128::from(self.radix(u))).collect();
+            return split_radix(lo, hi, &radices);
+        }
+        // The splitter reads groups most significant first: split in that order
+        // and put each product back in unit order.
+        let places = self.places(units);
+        let mut order: Vec<usize> = (0..units.len()).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse((places[k], units[k].payload_bits)));
+        let widths: Vec<u32> = order.iter().map(|&k| units[k].payload_bits).collect();
+        let mut products = split_range(lo, hi, &widths);
+        for p in &mut products {
+            let mut back = vec![(0, 0); units.len()];
+            for (i, &k) in order.iter().enumerate() {
+                back[k] = p[i];
+            }
+            *p = back;
+        }
+        products
+    }
+}
+
+/// `[lo, hi]` minus the sorted, disjoint `holes`.
+pub(crate) fn subtract(lo: &BigUint, hi: &BigUint, holes: &[(BigUint, BigUint)]) -> Vec<(BigUint, BigUint)> {
+    let mut out = Vec::new();
+    let mut cur = lo.clone();
+    for (hlo, hhi) in holes {
+        if hhi < &cur || hlo > hi {
+            continue;
+        }
+        if hlo > &cur {
+            out.push((cur.clone(), hlo - 1u32));
+        }
+        cur = hhi + 1u32;
+        if &cur > hi {
+            return out;
+        }
+    }
+    if &cur <= hi {
+        out.push((cur, hi.clone()));
+    }
+    out
+}
 
 /// Splits payloads `lo..=hi` (which must fit the widths) into products of digit
 /// ranges, in increasing order. Each inner vector has one `(lo, hi)` per unit.

@@ -6,10 +6,16 @@
 //! this crate runs one kernel over them, written once and instantiated for SSE4.1,
 //! AVX2 and NEON. Input that passed, if its units make values as UTF-8's do
 //! (a [`Shape`]), decodes with the kernel of [`decode_u32`], also written once
-//! and instantiated for SSE4.1 and NEON. All the project's `unsafe` code is in
-//! this crate: `x86.rs`, `neon.rs` and the shared `kernel.rs`; `decode_x86.rs`,
-//! `decode_neon.rs` and the shared `decode_kernel.rs`; and the calls into them
-//! in `dispatch.rs` and `decode.rs`.
+//! and instantiated for SSE4.1 and NEON.
+//!
+//! The crate has two modules and the types they share: `validate/` (the
+//! kernel `kernel.rs`, instantiated by `x86.rs` and `neon.rs`;
+//! [`validate()`] in `mod.rs`; [`reference`](mod@reference)), `decode/` (the
+//! kernel `kernel.rs`, instantiated by `x86.rs` and `neon.rs`; its step
+//! tables `steps.rs`; [`decode_u32`] in `mod.rs`) and `shared.rs` ([`Isa`],
+//! [`Tables`], [`Shape`], [`CHUNK`]). All the project's `unsafe` code is in
+//! this crate: the kernels and their instantiations, and the calls into them
+//! in `validate/mod.rs` and `decode/mod.rs`.
 //!
 //! Validating strict UTF-8 with the tables the compiler derives for it (printed
 //! here as data):
@@ -75,35 +81,9 @@
 extern crate alloc;
 
 mod decode;
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-#[macro_use]
-mod decode_kernel;
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-mod decode_neon;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod decode_x86;
-mod dispatch;
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-#[macro_use]
-mod kernel;
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-mod neon;
-pub mod reference;
-mod tables;
-// Not on soft-float targets such as `x86_64-unknown-none`, whose code may not
-// touch vector registers.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod x86;
+mod shared;
+mod validate;
 
-pub use decode::{decode_u32, decode_u64, decodes_on, Shape};
-pub use dispatch::{validate, Isa};
-pub use tables::Tables;
-
-/// The kernels check for errors once per chunk of this many bytes.
-pub const CHUNK: usize = 64;
+pub use decode::{decode_u32, decode_u64, decodes_on};
+pub use shared::{Isa, Shape, Tables, CHUNK};
+pub use validate::{reference, validate};

@@ -520,7 +520,7 @@ fn encode_forms(model: &Model) -> Result<Vec<EncodeForm>, BuildError> {
     let mut covered: Vec<(BigUint, BigUint)> = Vec::new();
     let mut forms = Vec::new();
     for f in model.forms_upto_u64() {
-        for (lo, hi) in crate::model::subtract(&f.lo, &f.hi, &covered) {
+        for (lo, hi) in crate::sequences::subtract(&f.lo, &f.hi, &covered) {
             forms.push(EncodeForm::new(model, &lo, &hi, &f.bias, &f.units)?);
         }
         covered.push((f.lo.clone(), f.hi.clone()));

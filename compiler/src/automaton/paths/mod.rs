@@ -116,7 +116,7 @@ fn context_paths(model: &Model, form: &ConcreteForm, index: usize) -> Result<Vec
     for (from, forbidden) in contexts.forbidden.iter().enumerate() {
         let holes: Vec<(BigUint, BigUint)> = forbidden.iter().map(|&(a, b)| (a.into(), b.into())).collect();
         for (lo, hi) in model.valid_ranges(form) {
-            for (lo, hi) in crate::model::subtract(&lo, &hi, &holes) {
+            for (lo, hi) in crate::sequences::subtract(&lo, &hi, &holes) {
                 let (lo, hi) = (lo.to_u64().ok_or(BuildError::TooLarge)?, hi.to_u64().ok_or(BuildError::TooLarge)?);
                 for (a, b, to) in contexts.split(lo, hi) {
                     out.extend(range_paths(model, form, index, (&a.into(), &b.into()), (from, to))?);

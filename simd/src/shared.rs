@@ -1,4 +1,88 @@
-//! The tables a SIMD validator runs on, and the invariants the kernels rely on.
+//! The types the validator (`validate/`) and the decoder (`decode/`) share,
+//! and those their kernels need: the instruction sets ([`Isa`]), the
+//! validator's [`Tables`] with the invariants its kernels rely on and its
+//! [`CHUNK`], the decoder's [`Shape`] and the words it writes ([`Word`]).
+//! This file imports nothing from the rest of the crate, so that every module
+//! takes these from here and none imports a module that imports it back.
+
+/// The kernels check for errors once per chunk of this many bytes.
+pub const CHUNK: usize = 64;
+
+/// An instruction set the kernel is built for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Isa {
+    /// x86-64 with SSSE3 and SSE4.1: 16-byte vectors.
+    Sse41,
+    /// x86-64 with AVX2: 32-byte vectors.
+    Avx2,
+    /// aarch64 with NEON: 16-byte vectors.
+    Neon,
+}
+
+impl Isa {
+    /// The best instruction set this machine has, or `None` (also with the
+    /// `no-simd` feature, and under Miri). With `std`, x86-64 is probed at run
+    /// time; without it, only what the target enables at compile time counts.
+    pub fn detect() -> Option<Isa> {
+        if cfg!(any(feature = "no-simd", miri)) {
+            return None;
+        }
+        Isa::all().into_iter().flatten().next()
+    }
+
+    /// Every instruction set this machine has, best first, for tests and
+    /// benchmarks that compare them.
+    pub fn all() -> [Option<Isa>; 3] {
+        if cfg!(any(feature = "no-simd", miri)) {
+            return [None; 3];
+        }
+        [
+            has(Isa::Avx2).then_some(Isa::Avx2),
+            has(Isa::Sse41).then_some(Isa::Sse41),
+            has(Isa::Neon).then_some(Isa::Neon),
+        ]
+    }
+
+    /// The name used by `placemat bench` and the reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Sse41 => "sse4.1",
+            Isa::Avx2 => "avx2",
+            Isa::Neon => "neon",
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
+fn has(isa: Isa) -> bool {
+    match isa {
+        Isa::Avx2 => std::is_x86_feature_detected!("avx2"),
+        Isa::Sse41 => std::is_x86_feature_detected!("ssse3") && std::is_x86_feature_detected!("sse4.1"),
+        Isa::Neon => false,
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "std")))]
+fn has(isa: Isa) -> bool {
+    match isa {
+        Isa::Avx2 => cfg!(target_feature = "avx2"),
+        Isa::Sse41 => cfg!(all(target_feature = "ssse3", target_feature = "sse4.1")),
+        Isa::Neon => false,
+    }
+}
+
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+fn has(isa: Isa) -> bool {
+    isa == Isa::Neon && cfg!(target_feature = "neon")
+}
+
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
+fn has(_: Isa) -> bool {
+    false
+}
 
 /// The data of one codec's SIMD validator (the crate docs give the formula it
 /// feeds). `placemat-compiler` derives it and proves that the formula accepts
@@ -59,7 +143,7 @@ impl Tables {
 
     /// The continuation units as `(first, last)`, if they are one run that
     /// starts at a multiple of 64 (what the SIMD decoding kernel's
-    /// [`Shape`](crate::Shape) needs).
+    /// [`Shape`] needs).
     pub const fn continuation_run(&self) -> Option<(u8, u8)> {
         let (mut first, mut last, mut count) = (0u8, 0u8, 0usize);
         let mut u = 0;
@@ -167,5 +251,112 @@ impl Tables {
             return Err("the start unit must be no lead and no continuation");
         }
         Ok(())
+    }
+}
+
+/// How a codec's units make its values, for the decoding kernel.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    /// The continuation units, `first..=last`: at most 64 of them, each worth
+    /// itself minus `first`, carrying 6 bits.
+    pub continuation: (u8, u8),
+    /// `lead_base[n]`: what every lead of an `n`-unit sequence is worth less
+    /// than itself (entry 0 unused; lengths past 15 are not decoded here).
+    pub lead_base: [u8; 16],
+}
+
+impl Shape {
+    /// Checks that the continuation units are a non-empty run of at most 64.
+    pub const fn check(&self) -> Result<(), &'static str> {
+        let (first, last) = self.continuation;
+        if last < first || last - first >= 64 {
+            return Err("continuation units must be a run of 1 to 64 units");
+        }
+        Ok(())
+    }
+
+    /// `K(n)` of the docs of `decode/mod.rs` for `n` in `1..=4`, as the lanes
+    /// of one vector.
+    #[cfg_attr(
+        not(any(
+            all(target_arch = "x86_64", target_feature = "sse2"),
+            all(target_arch = "aarch64", target_feature = "neon")
+        )),
+        allow(dead_code)
+    )]
+    pub(crate) fn bias(&self) -> [u32; 4] {
+        let first = u32::from(self.continuation.0);
+        let mut k = [0u32; 4];
+        let mut tail = 0u32;
+        for (n, k) in k.iter_mut().enumerate() {
+            *k = u32::from(self.lead_base[n + 1]).wrapping_mul(1 << (6 * n)).wrapping_add(first.wrapping_mul(tail));
+            tail = tail * 64 + 1;
+        }
+        k
+    }
+
+    /// The value of the sequence `units` (a lead and its continuations), for
+    /// the kernel's long sequences and as the reference for its steps.
+    pub fn value(&self, units: &[u8]) -> u64 {
+        let Some((&lead, rest)) = units.split_first() else { return 0 };
+        let base = self.lead_base.get(units.len()).copied().unwrap_or(0);
+        let first = self.continuation.0;
+        rest.iter().fold(u64::from(lead.wrapping_sub(base)), |v, &c| v << 6 | u64::from(c.wrapping_sub(first) & 63))
+    }
+}
+
+/// The words the kernel writes.
+#[cfg_attr(
+    not(any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "aarch64", target_feature = "neon")
+    )),
+    allow(dead_code)
+)]
+pub(crate) trait Word: Copy {
+    /// Whether the kernel widens its 32-bit lanes to 64 bits.
+    const WIDE: bool;
+    fn from_u64(v: u64) -> Self;
+}
+
+impl Word for u32 {
+    const WIDE: bool = false;
+    fn from_u64(v: u64) -> u32 {
+        v as u32
+    }
+}
+
+impl Word for u64 {
+    const WIDE: bool = true;
+    fn from_u64(v: u64) -> u64 {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bias_is_what_the_weights_add_beyond_the_value() {
+        let shape =
+            Shape { continuation: (0x80, 0xBF), lead_base: [0, 0, 0xC0, 0xE0, 0xF0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] };
+        let k = shape.bias();
+        for units in [&b"A"[..], "é".as_bytes(), "漢".as_bytes(), "🎉".as_bytes()] {
+            let raw = units.iter().fold(0u32, |v, &u| v * 64 + u32::from(u));
+            let want = u64::from(char::from_u32(raw - k[units.len() - 1]).unwrap() as u32);
+            assert_eq!(shape.value(units), want);
+            assert_eq!(std::str::from_utf8(units).unwrap().chars().next().unwrap() as u64, want);
+        }
+    }
+
+    #[test]
+    fn a_shape_with_too_many_continuation_units_is_refused() {
+        let mut shape = Shape { continuation: (0x80, 0xC0), lead_base: [0; 16] };
+        assert!(shape.check().is_err());
+        shape.continuation = (0x90, 0x80);
+        assert!(shape.check().is_err());
+        shape.continuation = (0x80, 0xBF);
+        assert_eq!(shape.check(), Ok(()));
     }
 }

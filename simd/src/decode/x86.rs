@@ -1,10 +1,11 @@
-//! The decoding kernel of `decode.rs` for x86-64 with SSSE3 and SSE4.1; the
-//! driver is in `decode_kernel.rs`.
+//! The decoding kernel of `decode/mod.rs` for x86-64 with SSSE3 and SSE4.1;
+//! the driver is in `decode/kernel.rs`, and `load` is the validator's
+//! (`validate/x86.rs`).
 
 use core::arch::x86_64::*;
 
 use crate::decode::steps::Step;
-use crate::x86::sse41::load;
+use crate::validate::x86::sse41::load;
 
 type V = __m128i;
 
@@ -22,7 +23,7 @@ struct Consts {
 
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
-fn consts(shape: &crate::decode::Shape) -> Consts {
+fn consts(shape: &crate::shared::Shape) -> Consts {
     let (first, last) = shape.continuation;
     let k = shape.bias();
     Consts {
@@ -58,7 +59,7 @@ unsafe fn leads(c: &Consts, p: *const u8) -> u64 {
 /// `out .. out + 4` must be writable.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
-unsafe fn store4<W: crate::decode::Word>(c: &Consts, step: &Step, x: V, out: *mut W) {
+unsafe fn store4<W: crate::shared::Word>(c: &Consts, step: &Step, x: V, out: *mut W) {
     // SAFETY: `Step` is 16-aligned pairs of 16 bytes.
     let (gather, bias) =
         unsafe { (_mm_load_si128(step.gather.as_ptr().cast()), _mm_load_si128(step.bias.as_ptr().cast())) };
@@ -76,7 +77,7 @@ unsafe fn store4<W: crate::decode::Word>(c: &Consts, step: &Step, x: V, out: *mu
 /// `out .. out + 16` must be writable.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
-unsafe fn store16<W: crate::decode::Word>(c: &Consts, x: V, out: *mut W) {
+unsafe fn store16<W: crate::shared::Word>(c: &Consts, x: V, out: *mut W) {
     let quarters = [x, _mm_srli_si128::<4>(x), _mm_srli_si128::<8>(x), _mm_srli_si128::<12>(x)];
     for (k, q) in quarters.into_iter().enumerate() {
         let v = _mm_sub_epi32(_mm_cvtepu8_epi32(q), c.ascii);
@@ -91,7 +92,7 @@ unsafe fn store16<W: crate::decode::Word>(c: &Consts, x: V, out: *mut W) {
 /// `out .. out + 4` must be writable.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
-unsafe fn store<W: crate::decode::Word>(v: V, out: *mut W) {
+unsafe fn store<W: crate::shared::Word>(v: V, out: *mut W) {
     // SAFETY (both arms): four words of `W` are 16 or 32 writable bytes.
     if W::WIDE {
         unsafe {
@@ -103,4 +104,4 @@ unsafe fn store<W: crate::decode::Word>(v: V, out: *mut W) {
     }
 }
 
-crate::decode_kernel::decode_kernel!("ssse3,sse4.1");
+crate::decode::kernel::decode_kernel!("ssse3,sse4.1");

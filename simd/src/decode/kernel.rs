@@ -1,6 +1,7 @@
-//! The decoding kernel of `decode.rs`, written once over a few vector
+//! The decoding kernel of `decode/mod.rs`, written once over a few vector
 //! operations and instantiated per instruction set by `decode_kernel!`
-//! (`decode_x86.rs`, `decode_neon.rs`).
+//! (`decode/x86.rs`, `decode/neon.rs`); its step tables are in
+//! `decode/steps.rs`.
 //!
 //! An instantiating module brings into scope, each with
 //! `#[target_feature(enable = $features)]`: the vector type `V`; `Consts` and
@@ -14,7 +15,7 @@
 macro_rules! decode_kernel {
     ($features:literal) => {
         use $crate::decode::steps::{uniform, BY_MARKS, STEPS};
-        use $crate::decode::{Shape, Word};
+        use $crate::shared::{Shape, Word};
 
         /// Units the kernel needs beyond a 64-unit window to load its last step.
         const MARGIN: usize = 16;

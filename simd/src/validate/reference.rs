@@ -18,7 +18,7 @@
 //! assert_eq!(reference::first_error(&t, b"a\xC3"), Some(2)); // cut short: the end
 //! ```
 
-use crate::Tables;
+use crate::shared::Tables;
 
 /// The position of the first unit the formula flags, counting the two end
 /// positions as `input.len()`; `None` if nothing is flagged.

@@ -1,5 +1,6 @@
 //! The kernel for x86-64: SSSE3/SSE4.1 (16-byte vectors) and AVX2 (32-byte).
-//! Each helper is a single instruction or two; the kernel is in `kernel.rs`.
+//! Each helper is a single instruction or two; the kernel is in
+//! `validate/kernel.rs`.
 
 pub(crate) mod sse41 {
     use core::arch::x86_64::*;
@@ -118,7 +119,7 @@ pub(crate) mod sse41 {
         _mm_movemask_epi8(v) != 0
     }
 
-    crate::kernel::kernel!("ssse3,sse4.1");
+    crate::validate::kernel::kernel!("ssse3,sse4.1");
 }
 
 pub(crate) mod avx2 {
@@ -241,5 +242,5 @@ pub(crate) mod avx2 {
         _mm256_movemask_epi8(v) != 0
     }
 
-    crate::kernel::kernel!("avx2");
+    crate::validate::kernel::kernel!("avx2");
 }

@@ -22,6 +22,11 @@
 //! writes out of bounds: the kernel only trusts the marks to say how far to
 //! move, and each step moves at least one unit per value written.
 //!
+//! Here are the entry points and the call into the kernel for each instruction
+//! set; the kernel is written once in `kernel.rs` (a macro) over the step
+//! tables of `steps.rs`, and instantiated by `x86.rs` and `neon.rs`. [`Shape`]
+//! and the words written are in the crate's `shared.rs`.
+//!
 //! ```
 //! use placemat_simd::{decode_u32, Isa, Shape};
 //! // UTF-8: continuations 80–BF; leads 00, C0, E0, F0 less their payload.
@@ -34,62 +39,14 @@
 //! assert_eq!(out, expected);
 //! ```
 
-use alloc::vec::Vec;
-
-use crate::Isa;
-
-/// How a codec's units make its values, for the decoding kernel.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Shape {
-    /// The continuation units, `first..=last`: at most 64 of them, each worth
-    /// itself minus `first`, carrying 6 bits.
-    pub continuation: (u8, u8),
-    /// `lead_base[n]`: what every lead of an `n`-unit sequence is worth less
-    /// than itself (entry 0 unused; lengths past 15 are not decoded here).
-    pub lead_base: [u8; 16],
-}
-
-impl Shape {
-    /// Checks that the continuation units are a non-empty run of at most 64.
-    pub const fn check(&self) -> Result<(), &'static str> {
-        let (first, last) = self.continuation;
-        if last < first || last - first >= 64 {
-            return Err("continuation units must be a run of 1 to 64 units");
-        }
-        Ok(())
-    }
-
-    /// `K(n)` of the module docs for `n` in `1..=4`, as the lanes of one
-    /// vector.
-    #[cfg_attr(
-        not(any(
-            all(target_arch = "x86_64", target_feature = "sse2"),
-            all(target_arch = "aarch64", target_feature = "neon")
-        )),
-        allow(dead_code)
-    )]
-    pub(crate) fn bias(&self) -> [u32; 4] {
-        let first = u32::from(self.continuation.0);
-        let mut k = [0u32; 4];
-        let mut tail = 0u32;
-        for (n, k) in k.iter_mut().enumerate() {
-            *k = u32::from(self.lead_base[n + 1]).wrapping_mul(1 << (6 * n)).wrapping_add(first.wrapping_mul(tail));
-            tail = tail * 64 + 1;
-        }
-        k
-    }
-
-    /// The value of the sequence `units` (a lead and its continuations), for
-    /// the kernel's long sequences and as the reference for its steps.
-    pub fn value(&self, units: &[u8]) -> u64 {
-        let Some((&lead, rest)) = units.split_first() else { return 0 };
-        let base = self.lead_base.get(units.len()).copied().unwrap_or(0);
-        let first = self.continuation.0;
-        rest.iter().fold(u64::from(lead.wrapping_sub(base)), |v, &c| v << 6 | u64::from(c.wrapping_sub(first) & 63))
-    }
-}
-
-/// The kernel's tables, computed at compile time.
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[macro_use]
+mod kernel;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod neon;
 #[cfg_attr(
     not(any(
         all(target_arch = "x86_64", target_feature = "sse2"),
@@ -97,130 +54,13 @@ impl Shape {
     )),
     allow(dead_code)
 )]
-pub(crate) mod steps {
-    /// One step of the kernel: a shuffle that gathers up to four values' units
-    /// into 32-bit lanes (last unit lowest), and one that picks each lane's `K`.
-    #[derive(Copy, Clone)]
-    #[repr(C, align(16))]
-    pub(crate) struct Step {
-        pub(crate) gather: [u8; 16],
-        pub(crate) bias: [u8; 16],
-    }
+mod steps;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod x86;
 
-    /// The marks of units 1–12 after a lead (bit `j - 1` set when unit `j` is no
-    /// continuation) → the step for the values they delimit: bits 0–8 the index
-    /// into [`STEPS`], 9–12 the units the step takes, 13–15 the values it writes
-    /// (0 when the first value is longer than four units).
-    pub(crate) static BY_MARKS: [u16; 4096] = by_marks();
+use alloc::vec::Vec;
 
-    /// Every run of one to four values of one to four units, by lengths.
-    pub(crate) static STEPS: [Step; 340] = steps();
-
-    /// The units and the step when the marks after a lead say that four
-    /// values of `n` units follow, `n` 3 or 4 (units `0, n, …, 4n` are leads,
-    /// and none between them): Chinese text, emoji. Not for two units:
-    /// Cyrillic words are too short for four letters in a row to be the rule,
-    /// and the branch would be mispredicted (measured 25 % slower on Russian).
-    #[inline(always)]
-    pub(crate) fn uniform(rest: u64) -> Option<(usize, usize)> {
-        const fn run(n: usize) -> (u64, u64, usize) {
-            let marks = 1 | 1 << n | 1 << (2 * n) | 1 << (3 * n) | 1 << (4 * n);
-            (marks, (1 << (4 * n + 1)) - 1, step_index(&[n as u8; 4], 4))
-        }
-        const RUNS: [(u64, u64, usize); 2] = [run(3), run(4)];
-        let [three, four] = RUNS;
-        if rest & three.1 == three.0 {
-            Some((12, three.2))
-        } else if rest & four.1 == four.0 {
-            Some((16, four.2))
-        } else {
-            None
-        }
-    }
-
-    /// The index of a run of `count` values of the given lengths in [`STEPS`].
-    pub(crate) const fn step_index(lengths: &[u8; 4], count: usize) -> usize {
-        let mut index = 0;
-        let mut scale = 1;
-        let mut j = 0;
-        while j < count {
-            index += (lengths[j] as usize - 1) * scale;
-            scale *= 4;
-            j += 1;
-        }
-        // Runs of fewer values come first: 4 of one value, 16 of two, 64 of three.
-        let before = [0, 0, 4, 20, 84];
-        before[count] + index
-    }
-
-    const fn by_marks() -> [u16; 4096] {
-        let mut table = [0u16; 4096];
-        let mut marks = 0;
-        while marks < 4096 {
-            let mut lengths = [0u8; 4];
-            let (mut count, mut at) = (0, 0);
-            'values: while count < 4 {
-                let mut len = 1;
-                while len <= 4 && at + len <= 12 {
-                    if marks >> (at + len - 1) & 1 == 1 {
-                        lengths[count] = len as u8;
-                        count += 1;
-                        at += len;
-                        continue 'values;
-                    }
-                    len += 1;
-                }
-                break;
-            }
-            if count > 0 {
-                table[marks] = (step_index(&lengths, count) | at << 9 | count << 13) as u16;
-            }
-            marks += 1;
-        }
-        table
-    }
-
-    const fn steps() -> [Step; 340] {
-        let mut steps = [Step { gather: [0x80; 16], bias: [0x80; 16] }; 340];
-        let mut count = 1;
-        while count <= 4 {
-            let mut code = 0;
-            while code < 1 << (2 * count) {
-                let mut lengths = [0u8; 4];
-                let mut j = 0;
-                while j < count {
-                    lengths[j] = (code >> (2 * j) & 3) as u8 + 1;
-                    j += 1;
-                }
-                steps[step_index(&lengths, count)] = step(&lengths, count);
-                code += 1;
-            }
-            count += 1;
-        }
-        steps
-    }
-
-    const fn step(lengths: &[u8; 4], count: usize) -> Step {
-        let mut s = Step { gather: [0x80; 16], bias: [0x80; 16] };
-        let mut at = 0u8;
-        let mut lane = 0;
-        while lane < count {
-            let len = lengths[lane];
-            let mut b = 0;
-            while b < 4 {
-                if b < len {
-                    // Byte `b` of the lane is the unit `b` places before the last.
-                    s.gather[4 * lane + b as usize] = at + len - 1 - b;
-                }
-                s.bias[4 * lane + b as usize] = 4 * (len - 1) + b;
-                b += 1;
-            }
-            at += len;
-            lane += 1;
-        }
-        s
-    }
-}
+use crate::shared::{Isa, Shape, Word};
 
 /// Whether [`decode_u32`] and [`decode_u64`] have a kernel for `isa`: every
 /// instruction set [`Isa::all`] can list (x86-64's SSE4.1 and AVX2, aarch64's
@@ -257,34 +97,6 @@ fn decode<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<W>) -> u
     run(isa, shape, input, out)
 }
 
-/// The words the kernel writes.
-#[cfg_attr(
-    not(any(
-        all(target_arch = "x86_64", target_feature = "sse2"),
-        all(target_arch = "aarch64", target_feature = "neon")
-    )),
-    allow(dead_code)
-)]
-pub(crate) trait Word: Copy {
-    /// Whether the kernel widens its 32-bit lanes to 64 bits.
-    const WIDE: bool;
-    fn from_u64(v: u64) -> Self;
-}
-
-impl Word for u32 {
-    const WIDE: bool = false;
-    fn from_u64(v: u64) -> u32 {
-        v as u32
-    }
-}
-
-impl Word for u64 {
-    const WIDE: bool = true;
-    fn from_u64(v: u64) -> u64 {
-        v
-    }
-}
-
 #[cfg(any(
     all(target_arch = "x86_64", target_feature = "sse2"),
     all(target_arch = "aarch64", target_feature = "neon")
@@ -311,7 +123,7 @@ unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) ->
     match isa {
         // SAFETY: both instruction sets include SSSE3 and SSE4.1; `out` as
         // the caller vouches.
-        Isa::Avx2 | Isa::Sse41 => unsafe { crate::decode_x86::decode(shape, input, out) },
+        Isa::Avx2 | Isa::Sse41 => unsafe { x86::decode(shape, input, out) },
         Isa::Neon => unreachable!("not listed by Isa::all on x86-64"),
     }
 }
@@ -325,7 +137,7 @@ unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) ->
 unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) -> (usize, usize) {
     match isa {
         // SAFETY: the target has NEON; `out` as the caller vouches.
-        Isa::Neon => unsafe { crate::decode_neon::decode(shape, input, out) },
+        Isa::Neon => unsafe { neon::decode(shape, input, out) },
         Isa::Avx2 | Isa::Sse41 => unreachable!("not listed by Isa::all on aarch64"),
     }
 }
@@ -374,19 +186,6 @@ mod tests {
                 }
                 start += len;
             }
-        }
-    }
-
-    #[test]
-    fn the_bias_is_what_the_weights_add_beyond_the_value() {
-        let shape =
-            Shape { continuation: (0x80, 0xBF), lead_base: [0, 0, 0xC0, 0xE0, 0xF0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] };
-        let k = shape.bias();
-        for units in [&b"A"[..], "é".as_bytes(), "漢".as_bytes(), "🎉".as_bytes()] {
-            let raw = units.iter().fold(0u32, |v, &u| v * 64 + u32::from(u));
-            let want = u64::from(char::from_u32(raw - k[units.len() - 1]).unwrap() as u32);
-            assert_eq!(shape.value(units), want);
-            assert_eq!(std::str::from_utf8(units).unwrap().chars().next().unwrap() as u64, want);
         }
     }
 
@@ -465,15 +264,5 @@ mod tests {
             let taken = decode_u32(isa, &shape, &bytes, &mut out);
             assert!(taken <= bytes.len() && out.len() <= taken, "round {round}");
         }
-    }
-
-    #[test]
-    fn a_shape_with_too_many_continuation_units_is_refused() {
-        let mut shape = Shape { continuation: (0x80, 0xC0), lead_base: [0; 16] };
-        assert!(shape.check().is_err());
-        shape.continuation = (0x90, 0x80);
-        assert!(shape.check().is_err());
-        shape.continuation = (0x80, 0xBF);
-        assert_eq!(shape.check(), Ok(()));
     }
 }

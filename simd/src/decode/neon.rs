@@ -1,10 +1,10 @@
-//! The decoding kernel of `decode.rs` for aarch64 NEON; the driver is in
-//! `decode_kernel.rs`.
+//! The decoding kernel of `decode/mod.rs` for aarch64 NEON; the driver is in
+//! `decode/kernel.rs`, and `load` is the validator's (`validate/neon.rs`).
 
 use core::arch::aarch64::*;
 
 use crate::decode::steps::Step;
-use crate::neon::load;
+use crate::validate::neon::load;
 
 type V = uint8x16_t;
 
@@ -24,7 +24,7 @@ struct Consts {
 
 #[target_feature(enable = "neon")]
 #[inline]
-fn consts(shape: &crate::decode::Shape) -> Consts {
+fn consts(shape: &crate::shared::Shape) -> Consts {
     let (first, last) = shape.continuation;
     let k = shape.bias();
     let bits: [u8; 16] = core::array::from_fn(|j| 1 << (j % 8));
@@ -66,7 +66,7 @@ unsafe fn leads(c: &Consts, p: *const u8) -> u64 {
 /// `out .. out + 4` must be writable.
 #[target_feature(enable = "neon")]
 #[inline]
-unsafe fn store4<W: crate::decode::Word>(c: &Consts, step: &Step, x: V, out: *mut W) {
+unsafe fn store4<W: crate::shared::Word>(c: &Consts, step: &Step, x: V, out: *mut W) {
     // SAFETY: `Step` is pairs of 16 readable bytes.
     let (gather, bias) = unsafe { (vld1q_u8(step.gather.as_ptr()), vld1q_u8(step.bias.as_ptr())) };
     // Indices past 15 (the step's 80s) give 0, as on x86.
@@ -85,7 +85,7 @@ unsafe fn store4<W: crate::decode::Word>(c: &Consts, step: &Step, x: V, out: *mu
 /// `out .. out + 16` must be writable.
 #[target_feature(enable = "neon")]
 #[inline]
-unsafe fn store16<W: crate::decode::Word>(c: &Consts, x: V, out: *mut W) {
+unsafe fn store16<W: crate::shared::Word>(c: &Consts, x: V, out: *mut W) {
     let (low, high) = (vmovl_u8(vget_low_u8(x)), vmovl_high_u8(x));
     let quarters =
         [vmovl_u16(vget_low_u16(low)), vmovl_high_u16(low), vmovl_u16(vget_low_u16(high)), vmovl_high_u16(high)];
@@ -101,7 +101,7 @@ unsafe fn store16<W: crate::decode::Word>(c: &Consts, x: V, out: *mut W) {
 /// `out .. out + 4` must be writable.
 #[target_feature(enable = "neon")]
 #[inline]
-unsafe fn store<W: crate::decode::Word>(v: uint32x4_t, out: *mut W) {
+unsafe fn store<W: crate::shared::Word>(v: uint32x4_t, out: *mut W) {
     // SAFETY (both arms): four words of `W` are 16 or 32 writable bytes; the
     // stores have no alignment requirement.
     if W::WIDE {
@@ -115,4 +115,4 @@ unsafe fn store<W: crate::decode::Word>(v: uint32x4_t, out: *mut W) {
     }
 }
 
-crate::decode_kernel::decode_kernel!("neon");
+crate::decode::kernel::decode_kernel!("neon");

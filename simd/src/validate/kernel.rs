@@ -1,5 +1,6 @@
 //! The kernel, written once over a small set of vector operations and
-//! instantiated per instruction set by `kernel!` (`x86.rs`, `neon.rs`).
+//! instantiated per instruction set by `kernel!` (`validate/x86.rs`,
+//! `validate/neon.rs`).
 //!
 //! An instantiating module defines the vector type `V`, its width `W` in bytes
 //! (16 or 32, dividing [`crate::CHUNK`]) and, each with
@@ -12,7 +13,7 @@
 /// Instantiates `validate` for the instruction set whose helpers are in scope.
 macro_rules! kernel {
     ($features:literal) => {
-        use $crate::{Tables, CHUNK};
+        use $crate::shared::{Tables, CHUNK};
 
         /// The tables as vectors, loaded once per call.
         struct Vectors {
@@ -93,7 +94,7 @@ macro_rules! kernel {
             }
             let mut must = splat(0);
             // The units `k` back, `k` in `2..=K`, each against its threshold.
-            $crate::kernel::must_terms!(must, cur, joined, v, K; 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+            $crate::validate::kernel::must_terms!(must, cur, joined, v, K; 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
             let mut flags = if ODD && v.split {
                 let two = and(less_signed(prev1, v.continuation_end), less_signed(cur, v.continuation_end));
                 or(xor(and(must, v.bit7), and(two, v.bit7)), and(row, col))
@@ -134,7 +135,7 @@ macro_rules! kernel {
         #[inline(never)]
         unsafe fn rare_chunk<const K: usize, const FLOOR: bool, const ODD: bool>(v: &Vectors, p: *const u8) -> V {
             // SAFETY: the caller's guarantee.
-            unsafe { $crate::kernel::chunk!(v, p, K, FLOOR, ODD) }
+            unsafe { $crate::validate::kernel::chunk!(v, p, K, FLOOR, ODD) }
         }
 
         /// Runs the chunks of `len` bytes (a multiple of `CHUNK`) at `start`;
@@ -196,7 +197,7 @@ macro_rules! kernel {
                         pending = subs(load(p.add(CHUNK - W)), v.incomplete);
                         // Without tiers, `K = 3` and no floor: the same check.
                         if short || !tiered {
-                            $crate::kernel::chunk!(v, p, 3, false, ODD)
+                            $crate::validate::kernel::chunk!(v, p, 3, false, ODD)
                         } else {
                             rare_chunk::<K, FLOOR, ODD>(v, p)
                         }
@@ -244,7 +245,7 @@ macro_rules! kernel {
                 .map_err(|off| (main_end + off).min(n))
         }
 
-        /// Validates `input` (see [`crate::validate`]).
+        /// Validates `input` (see [`crate::validate()`]).
         ///
         /// # Safety
         /// The machine has the instruction set, and `t` passes
@@ -252,7 +253,7 @@ macro_rules! kernel {
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn validate(t: &Tables, input: &[u8]) -> Result<(), usize> {
             // SAFETY: the caller's guarantees, and the `K` chosen is at least `need`.
-            unsafe { $crate::kernel::by_need!(t, input) }
+            unsafe { $crate::validate::kernel::by_need!(t, input) }
         }
     };
 }

@@ -1,4 +1,5 @@
-//! The kernel for aarch64 NEON (16-byte vectors); the kernel is in `kernel.rs`.
+//! The kernel for aarch64 NEON (16-byte vectors); the kernel is in
+//! `validate/kernel.rs`.
 
 use core::arch::aarch64::*;
 
@@ -116,4 +117,4 @@ fn any_high(v: V) -> bool {
     vmaxvq_u8(v) >= 0x80
 }
 
-crate::kernel::kernel!("neon");
+crate::validate::kernel::kernel!("neon");
