@@ -143,8 +143,10 @@ fn pending_values() {
 
 #[test]
 fn every_form_is_walked() {
-    let forms: Vec<(Dec, bool)> =
-        codecs::all().into_iter().flat_map(|s| Built::of(s).variants().into_iter().map(|(d, s, _)| (d, s)).collect::<Vec<_>>()).collect();
+    let forms: Vec<(Dec, bool)> = codecs::all()
+        .into_iter()
+        .flat_map(|s| Built::of(s).variants().into_iter().map(|(d, s, _)| (d, s)).collect::<Vec<_>>())
+        .collect();
     for dec in [Dec::Classes, Dec::Expanded, Dec::Direct] {
         for shift in [false, true] {
             assert!(forms.contains(&(dec, shift)), "{dec:?} shift {shift}");

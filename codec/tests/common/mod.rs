@@ -217,7 +217,10 @@ impl Built {
                 let (n, v) = match self.spec.edge(s, u) {
                     Some(e) if e.to != 0 => {
                         let bias = if e.to == 1 { self.spec.biases[e.bias] } else { 0 };
-                        ((e.to * expanded::ROW) as u32, self.spec.payload(e, u).wrapping_mul(rem[e.to]).wrapping_add(bias))
+                        (
+                            (e.to * expanded::ROW) as u32,
+                            self.spec.payload(e, u).wrapping_mul(rem[e.to]).wrapping_add(bias),
+                        )
                     }
                     _ => (0, 0),
                 };
