@@ -8,7 +8,8 @@
 
 mod common;
 
-use common::{codecs, inputs, long_input, reference_decode, reference_step, Built, Dec, RefStep, Spec};
+use common::reference::{inputs, long_input, reference_decode, reference_step, RefStep};
+use common::{codecs, Built, Dec, Spec};
 use placemat_codec::dfa::Dfa;
 use placemat_codec::{DecodeError, Step};
 

@@ -63,7 +63,7 @@ pub fn radix() -> Spec {
     ];
     let mut s = Spec::new("radix", 4, edges);
     s.join = Join::Radix;
-    s.digits = std::array::from_fn(|u| if (b'0'..=b'9').contains(&(u as u8)) { u as u8 - b'0' } else { 0 });
+    s.digits = std::array::from_fn(|u| if (u as u8).is_ascii_digit() { u as u8 - b'0' } else { 0 });
     s.biases = vec![0, 100];
     s.alphabet = vec![b"0", b"5", b"9", b"x", b"a"];
     s
