@@ -16,10 +16,11 @@ use placemat_compiler::analysis::{Analysis, Bound, Mutation, Verdict};
 use placemat_compiler::listing::dot;
 use placemat_compiler::model::{Layout, Model, UnitPattern};
 use placemat_compiler::Description;
+use placemat_variants::{corpus, registry};
 
-use super::compare::{self, Format};
-use super::{chart, report_utf1, CliError, CliResult};
-use crate::{corpus, registry};
+use super::{chart, utf1};
+use crate::compare::{self, Format};
+use crate::{CliError, CliResult};
 
 /// The command that regenerates the report.
 const COMMAND: &str = "cargo run --release -- report --out papers";
@@ -591,9 +592,9 @@ pub fn generate(codecs: &[&dyn DynCodec], analyses: &[Analysis], out_dir: &Path)
     }
     write(&out_dir.join("comparison.md"), &s)?;
     files.insert(0, "comparison.md".to_string());
-    if let Some(page) = report_utf1::render(analyses, COMMAND) {
-        write(&out_dir.join(report_utf1::FILE), &page)?;
-        files.insert(1, report_utf1::FILE.to_string());
+    if let Some(page) = utf1::render(analyses, COMMAND) {
+        write(&out_dir.join(utf1::FILE), &page)?;
+        files.insert(1, utf1::FILE.to_string());
     }
     Ok(files)
 }
