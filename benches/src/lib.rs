@@ -1,10 +1,11 @@
 //! # placemat-benches
 //!
-//! Everything the benchmarks (`benches/codecs.rs`) and the report generator
-//! (`bin/bench-report.rs`) share: the list of codecs under test, the corpora
-//! transcoded into each codec, the baselines that are not in a crate
-//! ([`hoehrmann`], Bjoern Hoehrmann's DFA decoder in C; [`naive`], a plain
-//! branching decoder), and the [`report`] writer.
+//! Everything the benchmarks (`benches/codecs.rs`) share: the list of codecs
+//! under test, the corpora transcoded into each codec, and the baselines that are
+//! not in a crate ([`hoehrmann`], Bjoern Hoehrmann's DFA decoder in C; [`naive`], a
+//! plain branching decoder). The report generator `bench-report`
+//! (`bin/bench-report.rs`) runs them and writes `papers/benchmarks.md` with
+//! `placemat_cli::report::benchmarks`.
 //!
 //! ```
 //! use placemat_benches::{codec_names, Encoded};
@@ -26,7 +27,6 @@ use placemat_variants::corpus::{self, Corpus};
 
 pub mod hoehrmann;
 pub mod naive;
-pub mod report;
 
 /// Re-exported so that [`for_each_codec!`] expands anywhere.
 pub use placemat_variants::codecs;

@@ -5,7 +5,7 @@
 //! `TRYBUILD=overwrite cargo test -p placemat-macros --test ui`, then read every
 //! changed `.stderr`: each must point at the offending tokens (and, for conflicts,
 //! at both sides) and say what is wrong in words a description's author uses.
-//! `variants/tests/suite/ui_descriptions.rs` feeds the same descriptions to
+//! `cli/tests/suite/ui_descriptions.rs` feeds the same descriptions to
 //! `placemat tables --spec` and checks that the CLI reports the same messages at
 //! the same lines and columns.
 

@@ -1,8 +1,10 @@
 //! # placemat-variants
 //!
 //! The encodings of September 1992 and their descendants, each generated at compile
-//! time from a description ([`codecs`]), the registry the CLI looks them up in
-//! ([`registry`]), and the `placemat` command-line tool ([`cli`]).
+//! time from a description ([`codecs`]), the texts they are measured and analysed
+//! on ([`corpus`]), and the registry the `placemat` CLI (crate `placemat-cli`)
+//! looks them up in ([`registry`]). Only the codecs, the corpora and the registry
+//! live here.
 //!
 //! ```
 //! use placemat_variants::registry;
@@ -14,7 +16,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod cli;
 pub mod codecs;
 pub mod corpus;
 pub mod registry;

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use placemat_benches::report::{self, CorpusInfo, Machine};
+use placemat_cli::report::benchmarks::{self as report, CorpusInfo, Machine};
 use placemat_variants::corpus;
 
 struct Options {

@@ -13,7 +13,9 @@
 //!   the automaton, and confirmed by restarting the decoder at random offsets;
 //! * [`spread`] — how many decoded values one dropped, flipped or inserted unit
 //!   damages;
-//! * [`size`] — units per character on a corpus, and the automaton's size.
+//! * [`size`] — units per character on a corpus, and the automaton's size;
+//! * [`units`] — which units lead a sequence and which continue one
+//!   ([`UnitRoles`]).
 //!
 //! ```
 //! use placemat_compiler::analysis::{analyze, Corpus, Options, Subject};
@@ -44,6 +46,7 @@ pub mod size;
 pub mod spread;
 pub mod structure;
 pub mod sync;
+pub mod units;
 
 use std::fmt;
 
@@ -57,6 +60,7 @@ pub use size::{AutomatonSize, CorpusSize, Encoded};
 pub use spread::{Mutation, SpreadStats};
 pub use structure::{Structure, Verdict};
 pub use sync::{Bound, SelfSync, SyncError};
+pub use units::UnitRoles;
 
 /// A named text, as Unicode scalar values (the corpora of `placemat_variants::corpus`).
 #[derive(Copy, Clone, Debug)]

@@ -1,55 +1,8 @@
-//! `placemat compare` as a process (output formats, `--spec`, progress on stderr
-//! only), and the computed properties of every built-in codec pinned one by one.
-
-use std::process::Command;
+//! The computed properties of every built-in codec pinned one by one (the CLI's
+//! `placemat compare` as a process is tested in `cli/tests/suite/compare.rs`).
 
 use placemat_compiler::analysis::{self, structure, sync, Bound, Encoded, Rng, Subject, Verdict};
 use placemat_variants::{corpus, registry};
-
-const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/descriptions/utf8.placemat");
-
-fn compare(args: &[&str]) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_placemat")).arg("compare").args(args).output().expect("the binary runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
-}
-
-#[test]
-fn csv_has_a_column_per_codec_and_a_row_per_property() {
-    let (out, err) = compare(&["--format", "csv", "--spec", SPEC]);
-    let lines: Vec<&str> = out.split("\r\n").filter(|l| !l.is_empty()).collect();
-    let mut header = vec!["property"];
-    header.extend(registry::names());
-    header.push("utf8");
-    assert_eq!(lines[0], header.join(","));
-    let row = |key: &str| -> Vec<&str> {
-        lines.iter().find(|l| l.starts_with(&format!("{key},"))).unwrap().split(',').skip(1).collect()
-    };
-    let col = |name: &str| registry::names().iter().position(|n| *n == name).unwrap();
-    let sync = row("self_sync");
-    assert_eq!(sync[col("utf8")], "3");
-    assert_eq!(sync[col("fss-utf-xopen")], "∞");
-    // The description file is strict UTF-8 again, loaded at run time.
-    assert_eq!(sync.last(), Some(&"3"));
-    assert_eq!(row("fs_safe")[col("fss-utf-xopen")], "yes");
-    assert!(lines.iter().skip(1).all(|l| l.split(',').count() == header.len()));
-    // Progress goes to stderr, one line per codec when it is not a terminal.
-    assert_eq!(err.lines().filter(|l| l.starts_with("placemat: analysed ")).count(), header.len() - 1);
-}
-
-#[test]
-fn json_rows_carry_typed_values() {
-    let (out, _) = compare(&["--format", "json"]);
-    let names: Vec<String> = registry::names().iter().map(|n| format!("\"{n}\"")).collect();
-    assert!(out.starts_with(&format!("{{\"codecs\": [{}], \"rows\": [\n", names.join(", "))));
-    assert!(out.ends_with("\n]}\n"));
-    let max_units = out.lines().find(|l| l.contains("\"key\": \"max_units\"")).unwrap();
-    assert!(max_units.starts_with(
-        "  {\"key\": \"max_units\", \"label\": \"longest sequence (units)\", \"values\": [4, 5, 6, 6, 7, 8"
-    ));
-    let ascii = out.lines().find(|l| l.contains("\"key\": \"ascii_transparent\"")).unwrap();
-    assert!(ascii.contains("\"values\": [true, true, true, true, true, true"));
-}
 
 fn subject(name: &str) -> Subject<'static> {
     Subject::from_dyn(registry::find(name).unwrap()).unwrap()

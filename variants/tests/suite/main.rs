@@ -1,14 +1,13 @@
 //! The integration tests of `placemat-variants`, one binary: each module was a
 //! test binary of its own, and linking fourteen binaries against every codec
 //! (each compiled with optimizations for the exhaustive tests) was most of the
-//! test build. A module's tests run as `cargo test -p placemat-variants --test
+//! test build. The tests that run the `placemat` binary are `placemat-cli`'s
+//! (`cli/tests/suite/`). A module's tests run as `cargo test -p placemat-variants --test
 //! suite <module>::`.
 
 mod common;
 
 mod automata;
-mod cli;
-mod cli_validate;
 mod compare;
 mod fuzz_seeds;
 mod historical;
@@ -22,7 +21,6 @@ mod real_world;
 mod shift_validate;
 mod simd;
 mod table_walk;
-mod ui_descriptions;
 mod utf1;
 mod utf16;
 mod utf8;

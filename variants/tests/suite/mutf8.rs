@@ -234,28 +234,3 @@ fn longest_match_is_not_local() {
     assert_eq!(backs, [0, 1, 2]);
     assert!(a.pending.iter().flatten().all(|p| p.bias == 0xD800 && p.to == 1));
 }
-
-/// The CLI: decode takes lone surrogates, encode refuses the pair, trace
-/// shows the longest match and the units it reads again.
-#[test]
-fn the_cli_reads_the_longest_match() {
-    use crate::cli::{fails, ok};
-    assert_eq!(ok(&["decode", "mutf8"], b"\xED\xA0\x80A\xED\xA0\x80\xED\xB0\x80"), b"U+D800\nU+0041\nU+10000\n");
-    assert_eq!(ok(&["decode", "mutf8"], b"\xED\xA0\x80"), b"U+D800\n");
-    ok(&["validate", "mutf8"], b"\xED\xA0\x80\xED\xA0\x80");
-    let (_, err) = fails(&["validate", "mutf8"], b"\xED\xA0\x80\xED\xB0");
-    assert!(err.contains("invalid mutf8 input at offset 3"), "{err}");
-    let (_, err) = fails(&["encode", "mutf8"], b"U+D800 U+DC00");
-    assert!(err.contains("token 2 `U+DC00` at byte 7 may not follow U+D800 in mutf8"), "{err}");
-    let trace = String::from_utf8(ok(&["trace", "mutf8"], b"\xED\xA0\x80A")).unwrap();
-    assert!(trace.contains("U+D800 (longest match: 3 units at offset 0; read on after it)"), "{trace}");
-    assert!(trace.contains("2 -> 1   0x41        U+0041"), "{trace}");
-    let trace = String::from_utf8(ok(&["trace", "mutf8"], b"\xED\xA0\x80")).unwrap();
-    assert!(trace.contains("end") && trace.contains("U+D800 (longest match"), "{trace}");
-    // The listing and the picture show the states that hold a pending value.
-    let tables = String::from_utf8(ok(&["tables", "mutf8"], b"")).unwrap();
-    assert!(tables.contains("pending values (longest match"), "{tables}");
-    assert!(tables.contains("value +D800, then context 1, ended by the unit that led here"), "{tables}");
-    let dot = String::from_utf8(ok(&["tables", "mutf8", "--dot"], b"")).unwrap();
-    assert_eq!(dot.matches("pending +D800\", style=dashed").count(), 3, "{dot}");
-}

@@ -1,8 +1,9 @@
-//! `wtf8` (Simon Sapin's WTF-8) through every strategy, the encoder, the
-//! stream adapters and the CLI: its forms are UTF-8's for every code point,
-//! surrogates included, and one rule spans two values — a high surrogate is
-//! never directly followed by a low one. The rule is what the product
-//! construction (one start state per context) must get right.
+//! `wtf8` (Simon Sapin's WTF-8) through every strategy, the encoder and the
+//! stream adapters (the CLI on it: `cli/tests/suite/codecs.rs`): its forms
+//! are UTF-8's for every code point, surrogates included, and one rule spans
+//! two values — a high surrogate is never directly followed by a low one. The
+//! rule is what the product construction (one start state per context) must
+//! get right.
 //!
 //! Source: Simon Sapin, "The WTF-8 encoding" (simonsapin.github.io/wtf-8/),
 //! which defines WTF-8 as generalized UTF-8 without a surrogate pair (the
@@ -158,25 +159,4 @@ fn the_rule_is_not_local() {
     let not = a.local.unwrap_err();
     assert_eq!(not.witness.as_deref(), Some(PAIR));
     assert!(Wtf8.dfa().simd().is_none() && Wtf8.dfa().contexts() == 2);
-}
-
-/// The CLI: decode and validate stop at the second value with the unit the
-/// context forbids; encode refuses the pair; trace shows the context's
-/// start state.
-#[test]
-fn the_cli_keeps_the_rule() {
-    use crate::cli::{fails, ok};
-    let message = "invalid wtf8 input at offset 3: found ED B0, expected a unit continuing the sequence (80-AF)";
-    for command in ["decode", "validate"] {
-        let (_, err) = fails(&[command, "wtf8"], PAIR);
-        assert!(err.contains(message), "{command}: {err}");
-    }
-    let (_, err) = fails(&["encode", "wtf8"], b"U+41 U+D800 U+DC00");
-    assert!(err.contains("token 3 `U+DC00` at byte 12 may not follow U+D800 in wtf8"), "{err}");
-    // What came before the refused value is written.
-    let written = crate::cli::placemat(&["encode", "wtf8"], b"U+41 U+D800 U+DC00").stdout;
-    assert_eq!(written, b"A\xED\xA0\x80");
-    assert_eq!(ok(&["decode", "wtf8"], b"\xED\xB0\x80\xED\xA0\x80"), b"U+DC00\nU+D800\n");
-    let trace = String::from_utf8(ok(&["trace", "wtf8"], b"\xED\xA0\x80A")).unwrap();
-    assert!(trace.contains("11 -> 2") && trace.contains("U+D800") && trace.contains("2 -> 1"), "{trace}");
 }

@@ -3,7 +3,7 @@
 //! the hand-written explanation around them never carries a stale number.
 //!
 //! ```
-//! use placemat_benches::report::simd_figures::{splice, BEGIN, END};
+//! use placemat_cli::report::benchmarks::simd_figures::{splice, BEGIN, END};
 //! let page = format!("intro\n{BEGIN}\nold\n{END}\nafter\n");
 //! assert_eq!(splice(&page, "new\n").unwrap(), format!("intro\n{BEGIN}\nnew\n{END}\nafter\n"));
 //! assert!(splice("no markers", "new\n").is_none());

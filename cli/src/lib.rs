@@ -1,6 +1,12 @@
-//! The `placemat` command line: argument parsing and dispatch. Each command lives in
-//! its own file; all of them pick their codec through `source.rs`, so every command
-//! that takes a codec takes either a built-in codec's name or `--spec FILE`.
+//! # placemat-cli
+//!
+//! The `placemat` command line (binary `src/bin/placemat.rs`): argument parsing and
+//! dispatch here, each command in its own file; all of them pick their codec
+//! through `source.rs`, so every command that takes a codec takes either a
+//! built-in codec's name (from [`placemat_variants::registry`]) or `--spec FILE`.
+//! Beside the commands, [`report`] holds the generators of the papers: the one
+//! behind `placemat report` and the one behind `bench-report`, with the one SVG
+//! chart writer both use.
 //!
 //! The formats are a contract that outside tools rely on:
 //! * `list` — one line per codec: `<name>  <summary>`;
@@ -21,20 +27,21 @@
 //! for a usage error (see `output.rs`).
 //!
 //! ```
-//! let out = placemat_variants::cli::run_to_string(&["placemat", "list"]).unwrap();
+//! let out = placemat_cli::run_to_string(&["placemat", "list"]).unwrap();
 //! assert!(out.lines().any(|l| l.starts_with("utf8  ")));
 //! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod bench;
-mod chart;
 mod compare;
 mod decode;
 mod encode;
 mod grid;
 mod input;
 mod output;
-mod report;
-mod report_utf1;
+pub mod report;
 mod source;
 mod tables;
 mod trace;
@@ -221,7 +228,7 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
     let max_units = cli.max_value_units;
     match cli.command {
         Command::List => {
-            for codec in crate::registry::all() {
+            for codec in placemat_variants::registry::all() {
                 let info = codec.info();
                 writeln!(out, "{}  {}", info.name, info.summary)?;
             }
@@ -259,7 +266,7 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
             bench::run(codec.get(), &files, format, out)
         }
         Command::Compare(args) => compare::run(&args, out),
-        Command::Report { out: dir } => report::run(dir.as_deref(), out),
+        Command::Report { out: dir } => report::papers::run(dir.as_deref(), out),
     }
 }
 

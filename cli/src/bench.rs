@@ -146,7 +146,7 @@ fn inputs(files: &[String]) -> Result<Vec<(String, Vec<u32>)>, CliError> {
         let names = ["english", "russian", "chinese", "emoji", "mixed"];
         return Ok(names
             .iter()
-            .map(|&n| (n.to_string(), crate::corpus::by_name(n).expect("a built-in corpus").text))
+            .map(|&n| (n.to_string(), placemat_variants::corpus::by_name(n).expect("a built-in corpus").text))
             .collect());
     }
     files

@@ -18,7 +18,7 @@
 //! #[cfg(all(unix, not(target_vendor = "apple")))]
 //! #[used]
 //! #[link_section = ".init_array"]
-//! static NOTE_STDOUT: extern "C" fn() = placemat_variants::cli::note_stdout;
+//! static NOTE_STDOUT: extern "C" fn() = placemat_cli::note_stdout;
 //! ```
 
 use std::ffi::OsString;

@@ -12,14 +12,16 @@ use std::process::{Command, Stdio};
 
 use placemat_codec::DynCodec;
 use placemat_compiler::analysis::structure::FormSummary;
+use placemat_compiler::analysis::units::{self, UnitRoles};
 use placemat_compiler::analysis::{Analysis, Bound, Mutation, Verdict};
 use placemat_compiler::listing::dot;
-use placemat_compiler::model::{Layout, Model, UnitPattern};
+use placemat_compiler::model::{Layout, Model, UnitPattern, UnitSet};
 use placemat_compiler::Description;
+use placemat_variants::{corpus, registry};
 
-use super::compare::{self, Format};
-use super::{chart, report_utf1, CliError, CliResult};
-use crate::{corpus, registry};
+use super::{chart, utf1};
+use crate::compare::{self, Format};
+use crate::{CliError, CliResult};
 
 /// The command that regenerates the report.
 const COMMAND: &str = "cargo run --release -- report --out papers";
@@ -74,75 +76,6 @@ fn model_of(codecs: &[&dyn DynCodec], name: &str) -> Option<Model> {
     Description::parse_str(codec.description()).ok().map(|d| d.model)
 }
 
-/// A set of units (`true` at index `u` for unit `u`).
-type Units = [bool; 256];
-
-/// What the units of a codec do, read off its model: which units start a valid
-/// sequence, which continue one, and the patterns of the continuing units. Exact:
-/// the value ranges of every form are split into products of digit ranges, so a
-/// unit counts only if some valid sequence has it in that place.
-struct UnitRoles {
-    /// Units that are the first unit of some valid sequence.
-    lead: Units,
-    /// Units that are a later unit of some valid sequence.
-    cont: Units,
-    /// The smallest unit found anywhere in a sequence of two or more units.
-    multi_min: Option<u8>,
-    /// The distinct bit patterns of later units, in form order.
-    cont_patterns: Vec<UnitPattern>,
-    /// Bits per unit pattern (a byte of a wider code unit).
-    width: u32,
-}
-
-impl UnitRoles {
-    /// `None` if a form's payloads do not fit 128 bits.
-    fn of(model: &Model) -> Option<Self> {
-        let mut r = UnitRoles {
-            lead: [false; 256],
-            cont: [false; 256],
-            multi_min: None,
-            cont_patterns: Vec::new(),
-            width: model.unit_width() / model.unit_bytes,
-        };
-        for form in model.forms_upto_u64() {
-            let multi = form.units.len() > 1;
-            for (lo, hi) in model.valid_ranges(&form) {
-                let lo = u128::try_from(&(lo - &form.bias)).ok()?;
-                let hi = u128::try_from(&(hi - &form.bias)).ok()?;
-                for product in model.split_payloads(&form.units, lo, hi) {
-                    for (i, (&(dlo, dhi), pat)) in product.iter().zip(&form.units).enumerate() {
-                        let set = model.unit_set(pat, dlo, dhi);
-                        for u in (0..=255u8).filter(|&u| set[usize::from(u >> 6)] >> (u & 63) & 1 == 1) {
-                            if i == 0 {
-                                r.lead[usize::from(u)] = true;
-                            } else {
-                                r.cont[usize::from(u)] = true;
-                            }
-                            if multi {
-                                r.multi_min = Some(r.multi_min.map_or(u, |m| m.min(u)));
-                            }
-                        }
-                    }
-                }
-            }
-            for pat in form.units.iter().skip(1) {
-                if !r.cont_patterns.contains(pat) {
-                    r.cont_patterns.push(*pat);
-                }
-            }
-        }
-        Some(r)
-    }
-
-    /// The one pattern every later unit follows, if there is exactly one.
-    fn cont_pattern(&self) -> Option<&UnitPattern> {
-        match self.cont_patterns.as_slice() {
-            [p] => Some(p),
-            _ => None,
-        }
-    }
-}
-
 /// A unit pattern as bits, most significant first, `x` for a payload bit.
 fn pattern_text(p: &UnitPattern, width: u32) -> String {
     (0..width)
@@ -156,34 +89,12 @@ fn pattern_text(p: &UnitPattern, width: u32) -> String {
 }
 
 /// A set of byte units as hex ranges: `00–7F, C2–DF`.
-fn units_ranges(set: &Units) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut u = 0;
-    while u < 256 {
-        if !set[u] {
-            u += 1;
-            continue;
-        }
-        let first = u;
-        while u + 1 < 256 && set[u + 1] {
-            u += 1;
-        }
-        out.push(if first == u { format!("{first:02X}") } else { format!("{first:02X}–{u:02X}") });
-        u += 1;
-    }
-    out.join(", ")
-}
-
-fn intersect(a: &Units, b: &Units) -> Units {
-    std::array::from_fn(|i| a[i] && b[i])
-}
-
-fn complement(a: &Units) -> Units {
-    std::array::from_fn(|i| !a[i])
-}
-
-fn is_empty(a: &Units) -> bool {
-    !a.iter().any(|&x| x)
+fn units_ranges(set: &UnitSet) -> String {
+    let runs: Vec<String> = units::ranges(set)
+        .into_iter()
+        .map(|(first, last)| if first == last { format!("{first:02X}") } else { format!("{first:02X}–{last:02X}") })
+        .collect();
+    runs.join(", ")
 }
 
 /// Units per value of the form holding `v`, if any.
@@ -280,8 +191,8 @@ fn story_structure(s: &mut String, pair: &Pair<'_>) {
         let _ = write!(para, ", because no byte below {m:02X} occurs in a sequence of two or more bytes");
     }
     para.push('.');
-    let shared = intersect(&xu.cont, &xu.lead);
-    if !is_empty(&shared) {
+    let shared = xu.shared();
+    if !units::is_empty(&shared) {
         let _ = write!(
             para,
             " Its continuation bytes are {}, and {} of them also start sequences, so a decoder dropped into the \
@@ -318,7 +229,7 @@ fn story_structure(s: &mut String, pair: &Pair<'_>) {
     }
     let _ = write!(para, " Its redesign, `{PLAN9}`,");
     match pu.cont_pattern() {
-        Some(pat) if is_empty(&intersect(&pu.cont, &pu.lead)) => {
+        Some(pat) if units::is_empty(&pu.shared()) => {
             let _ = write!(
                 para,
                 " writes every continuation byte as `{}` ({}), which no lead byte matches;",
@@ -343,7 +254,7 @@ fn story_structure(s: &mut String, pair: &Pair<'_>) {
 /// Realignment and error spread, measured.
 fn story_measurements(s: &mut String, pair: &Pair<'_>) {
     let Pair { x, p, xu, .. } = pair;
-    let shared = intersect(&xu.cont, &xu.lead);
+    let shared = xu.shared();
     let drop = |a: &Analysis| a.spread(Mutation::Drop);
     let (xr, pr) = (x.realignment(), p.realignment());
     let (xd, pd) = (drop(x), drop(p));
@@ -354,8 +265,8 @@ fn story_measurements(s: &mut String, pair: &Pair<'_>) {
          {}) against {:.2} (99th percentile {}, worst {}) after the redesign.",
         xr.samples, xr.max, xr.mean, pr.max, pr.mean, xd.mean, xd.p99, xd.max, pd.mean, pd.p99, pd.max,
     );
-    let never_cont = complement(&xu.cont);
-    if !is_empty(&shared) && !is_empty(&never_cont) {
+    let never_cont = units::complement(&xu.cont);
+    if !units::is_empty(&shared) && !units::is_empty(&never_cont) {
         let _ = write!(
             para,
             " The only bytes that never continue an X/Open sequence are {}: a misaligned X/Open decoder gets back in \
@@ -591,9 +502,9 @@ pub fn generate(codecs: &[&dyn DynCodec], analyses: &[Analysis], out_dir: &Path)
     }
     write(&out_dir.join("comparison.md"), &s)?;
     files.insert(0, "comparison.md".to_string());
-    if let Some(page) = report_utf1::render(analyses, COMMAND) {
-        write(&out_dir.join(report_utf1::FILE), &page)?;
-        files.insert(1, report_utf1::FILE.to_string());
+    if let Some(page) = utf1::render(analyses, COMMAND) {
+        write(&out_dir.join(utf1::FILE), &page)?;
+        files.insert(1, utf1::FILE.to_string());
     }
     Ok(files)
 }
@@ -649,7 +560,7 @@ mod tests {
         let x = UnitRoles::of(&model(XOPEN)).unwrap();
         assert_eq!(units_ranges(&x.lead), "00–F7");
         assert_eq!(units_ranges(&x.cont), "80–FF");
-        assert_eq!(units_ranges(&complement(&x.cont)), "00–7F");
+        assert_eq!(units_ranges(&units::complement(&x.cont)), "00–7F");
         assert_eq!(x.cont_pattern().map(|p| p.payload_bits), Some(7));
 
         // Leads FC–FF in the draft; FE and FF unused in the mailed version.
@@ -659,7 +570,9 @@ mod tests {
         // Printable units are alphabet positions spelled as ASCII bytes.
         let six = UnitRoles::of(&model("printable6-big")).unwrap();
         assert_eq!(six.width, 6);
-        assert!(six.lead[usize::from(b'A')] && !six.lead[usize::from(b'@')] && six.cont[usize::from(b'@')]);
+        assert!(
+            units::contains(&six.lead, b'A') && !units::contains(&six.lead, b'@') && units::contains(&six.cont, b'@')
+        );
     }
 
     #[test]

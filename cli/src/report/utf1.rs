@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use placemat_compiler::analysis::{Analysis, Mutation, Verdict};
 
-use super::compare::{self, Format};
+use crate::compare::{self, Format};
 
 /// The file's name in the output directory.
 pub(super) const FILE: &str = "utf1.md";

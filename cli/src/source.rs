@@ -4,7 +4,7 @@ use placemat_codec::DynCodec;
 use placemat_compiler::LoadedCodec;
 
 use super::{CliError, CodecArgs};
-use crate::registry;
+use placemat_variants::registry;
 
 /// A codec the CLI runs: built in, or built at run time from `--spec`.
 pub enum CodecRef {

@@ -1,9 +1,10 @@
-//! The report generator behind `bench-report`: reads criterion's saved estimates,
-//! computes throughputs and ratios measured in the same run, checks the targets of
-//! issue 5, and writes `papers/benchmarks.md` and SVG charts.
+//! The report generator behind `bench-report` (`benches/src/bin/bench-report.rs`):
+//! reads criterion's saved estimates, computes throughputs and ratios measured in
+//! the same run, checks the targets of issue 5, and writes `papers/benchmarks.md`
+//! and SVG charts (with [`crate::report::chart`]).
 //!
 //! ```
-//! use placemat_benches::report::{Measurement, Results};
+//! use placemat_cli::report::benchmarks::{Measurement, Results};
 //! let m = |imp: &str, ns: f64| Measurement {
 //!     group: "validate".into(),
 //!     implementation: imp.into(),
@@ -24,7 +25,6 @@
 
 mod markdown;
 pub mod simd_figures;
-mod svg;
 mod targets;
 mod why;
 
@@ -33,7 +33,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use markdown::{write_report, CorpusInfo, Machine, BENCH_COMMAND, COMMAND};
-pub use svg::bar_chart;
 pub use targets::{check_targets, Target, TargetResult};
 pub use why::variant_why;
 

@@ -1,7 +1,7 @@
 //! The targets of issue 5, as speed ratios measured in one run, and the check.
 //!
 //! ```
-//! use placemat_benches::report::{check_targets, Measurement, Results};
+//! use placemat_cli::report::benchmarks::{check_targets, Measurement, Results};
 //! let m = |g: &str, imp: &str, ns: f64| Measurement {
 //!     group: g.into(),
 //!     implementation: imp.into(),
@@ -373,7 +373,7 @@ pub fn check_targets(results: &Results) -> Vec<TargetResult> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Measurement;
+    use crate::report::benchmarks::Measurement;
 
     #[test]
     fn variant_targets_compare_times_on_the_same_text() {

@@ -19,7 +19,7 @@
 //! Where none applies, the text says so: no mechanism is guessed.
 //!
 //! ```
-//! use placemat_benches::report::{variant_why, Measurement, Results};
+//! use placemat_cli::report::benchmarks::{variant_why, Measurement, Results};
 //! let m = |imp: &str, ns: f64, bytes| Measurement {
 //!     group: "decode".into(),
 //!     implementation: imp.into(),
@@ -44,7 +44,7 @@ pub fn variant_why(
     group: &str,
     strategy: &str,
     missed: &[&str],
-    results: &crate::report::Results,
+    results: &crate::report::benchmarks::Results,
 ) -> String {
     let why = mechanisms(codec, group, strategy, missed, results);
     if why.is_empty() {
@@ -61,7 +61,7 @@ pub(super) fn mechanisms(
     group: &str,
     strategy: &str,
     missed: &[&str],
-    results: &crate::report::Results,
+    results: &crate::report::benchmarks::Results,
 ) -> Vec<String> {
     let mut why = Vec::new();
     let larger: Vec<String> = missed

@@ -11,7 +11,7 @@ use placemat_compiler::analysis::{self, Analysis, Bound, Corpus, Mutation, Optio
 pub use super::grid::{render, Cell, Format, Grid, Row};
 use super::source::{self, CodecRef};
 use super::{CliError, CliResult};
-use crate::{corpus, registry};
+use placemat_variants::{corpus, registry};
 
 /// The arguments of `placemat compare`.
 #[derive(clap::Args, Debug)]

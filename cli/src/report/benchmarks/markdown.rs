@@ -2,7 +2,7 @@
 //! one run's [`Results`].
 //!
 //! ```
-//! use placemat_benches::report::COMMAND;
+//! use placemat_cli::report::benchmarks::COMMAND;
 //! assert!(COMMAND.starts_with("cargo run --release -p placemat-benches --bin bench-report"));
 //! ```
 
@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{bar_chart, check_targets, Results};
+use super::{check_targets, Results};
+use crate::report::chart::bar_chart;
 
 /// The command that regenerates the report (runs the benchmarks, then writes).
 pub const COMMAND: &str = "cargo run --release -p placemat-benches --bin bench-report -- --run";
