@@ -6,10 +6,9 @@ use std::fmt::Display;
 use std::io::{Read, Write};
 
 use placemat_codec::big::BigUint;
-use placemat_codec::dfa::DEAD;
+use placemat_codec::dfa::{Dfa, DEAD};
 use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, TranscodeReader};
 use placemat_codec::{DynCodec, Step, Strategy, Value};
-use placemat_compiler::listing::arms;
 
 use super::input::{self, Input};
 use super::{CliError, CliResult, ErrorMode};
@@ -194,22 +193,23 @@ fn runs_text(arms: impl Iterator<Item = (u8, u8)>) -> String {
     text.join(", ")
 }
 
-/// "found E0 80, expected a unit continuing the sequence (A0-BF)" for a bad sequence.
+/// "found E0 80, expected a unit continuing the sequence (A0-BF)" for a bad
+/// sequence, read from the codec's own tables: the walk from the start state
+/// in which the sequence fails, and the units the state it fails in takes.
 pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String {
-    let Ok(automaton) = placemat_compiler::automaton_of(codec) else {
-        return format!("found {}", hex_units(found));
-    };
-    let unit = usize::from(codec.dfa().facts().unit_bytes);
-    let mut state = start_for(&automaton, found, len);
+    let dfa = codec.dfa();
+    let unit = usize::from(dfa.facts().unit_bytes);
+    let mut state = start_for(&dfa, found, len);
     for (i, &u) in found.iter().enumerate() {
-        let next = automaton.edge(state, u).next;
+        let next = dfa.transition(state, u).next;
         // A code unit cut short by the end of the input is a truncation, even
         // where its first bytes already cannot continue the sequence.
         if next == DEAD && (i / unit + 1) * unit > found.len() {
             break;
         }
         if next == DEAD {
-            let expected = runs_text(arms(&automaton, state).iter().filter(|a| a.next != DEAD).map(|a| (a.lo, a.hi)));
+            let live = (0..=255u8).filter(|&b| dfa.transition(state, b).next != DEAD);
+            let expected = runs_text(live.map(|b| (b, b)));
             let what = if i == 0 { "a unit that starts a sequence" } else { "a unit continuing the sequence" };
             return format!("found {}, expected {what} ({expected})", hex_units(&found[..=i]));
         }
@@ -225,15 +225,16 @@ pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String 
 /// is a bad sequence of `len` units: the first whose walk dies where a
 /// maximal subpart of `len` units ends; the start of context 0 if none does
 /// (a truncated sequence).
-fn start_for(automaton: &placemat_compiler::Automaton, found: &[u8], len: usize) -> usize {
+fn start_for(dfa: &Dfa<&[u32], &[u64]>, found: &[u8], len: usize) -> usize {
     let dies_at = |start: usize| {
         let mut state = start;
         found.iter().position(|&u| {
-            state = automaton.edge(state, u).next;
+            state = dfa.transition(state, u).next;
             state == DEAD
         })
     };
-    (1..=automaton.contexts).find(|&s| dies_at(s).is_some_and(|i| i.max(1) == len)).unwrap_or(1)
+    let mut starts = (0..dfa.contexts()).map(|c| dfa.start_of(c));
+    starts.find(|&s| dies_at(s).is_some_and(|i| i.max(1) == len)).unwrap_or(dfa.start())
 }
 
 pub(super) fn decode_error(

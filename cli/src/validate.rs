@@ -63,10 +63,7 @@ pub(super) fn validator(codec: &dyn DynCodec, strategy: ValidateStrategy) -> Res
 pub(super) fn simd_isa(codec: &dyn DynCodec) -> Result<Isa, CliError> {
     let name = &codec.info().name;
     if codec.dfa().simd().is_none() {
-        let why = match placemat_compiler::automaton_of(codec) {
-            Ok(a) => a.local.err().map_or_else(String::new, |e| e.reason),
-            Err(e) => e.to_string(),
-        };
+        let why = &codec.info().no_simd;
         return Err(CliError::msg(format!("{name} has no SIMD validator: {why}")));
     }
     Isa::detect()

@@ -49,6 +49,11 @@ pub struct CodecInfo {
     /// Whether values of any size are encodable. `max` is then `u64::MAX`, the end of
     /// the 64-bit view; larger values go through `Codec::encode_big`/`step_big`.
     pub unbounded: bool,
+    /// Why the codec has no SIMD validator, in one sentence: the compiler's
+    /// verdict (`placemat_compiler::automaton::local`), carried with the
+    /// codec so that a tool can say it without rebuilding the automaton.
+    /// Empty for a codec whose tables have SIMD tables.
+    pub no_simd: Cow<'static, str>,
 }
 
 impl CodecInfo {
@@ -74,7 +79,16 @@ impl CodecInfo {
             excluded: Cow::Borrowed(excluded),
             max_units,
             unbounded: false,
+            no_simd: Cow::Borrowed(""),
         }
+    }
+
+    /// The same facts for a codec that has no SIMD validator, for the reason `why`.
+    pub const fn with_no_simd(mut self, why: &'static str) -> Self {
+        // Replaced and forgotten, not assigned: a `const fn` cannot run the
+        // old value's destructor. `new` leaves it borrowed, so nothing leaks.
+        core::mem::forget(core::mem::replace(&mut self.no_simd, Cow::Borrowed(why)));
+        self
     }
 
     /// The same facts for a codec whose values have no upper bound.

@@ -57,6 +57,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         excluded: Cow::Owned(excluded),
         max_units: model.max_units(),
         unbounded: !model.is_bounded(),
+        no_simd: Cow::Borrowed(""),
     })
 }
 
@@ -64,9 +65,13 @@ impl LoadedCodec {
     /// Builds the codec of a validated model.
     pub fn new(model: Model, options: BuildOptions) -> Result<Self, BuildError> {
         let automaton = Automaton::build(&model, options)?;
+        let mut info = info(&model)?;
+        if let Err(e) = &automaton.local {
+            info.no_simd = Cow::Owned(e.reason.clone());
+        }
         Ok(LoadedCodec {
             source: String::new(),
-            info: info(&model)?,
+            info,
             dfa: automaton.dfa(),
             automaton,
             premap_inverse: model.premap_inverse(),

@@ -58,8 +58,8 @@ fn unmapped(model: &Model, names: &Names) -> TokenStream {
     }
 }
 
-/// The `CodecInfo` constructor.
-fn info(model: &Model) -> syn::Result<TokenStream> {
+/// The `CodecInfo` constructor, with the compiler's verdict on a SIMD validator.
+fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
     let (name, summary) = (&model.name, &model.summary);
     let min = Literal::u64_unsuffixed(to_u64(&model.min)?);
     let max = Literal::u64_unsuffixed(model.max.as_ref().map(to_u64).transpose()?.unwrap_or(u64::MAX));
@@ -78,12 +78,19 @@ fn info(model: &Model) -> syn::Result<TokenStream> {
     let value_bits = model.value.bits().unwrap_or(64);
     let unit = unit(model);
     let unbounded = if model.is_bounded() { quote!() } else { quote!(.with_unbounded_values()) };
+    let no_simd = match &a.local {
+        Ok(_) => quote!(),
+        Err(e) => {
+            let why = &e.reason;
+            quote!(.with_no_simd(#why))
+        }
+    };
     let doc = format!(" The facts of `{name}`.");
     Ok(quote! {
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded;
+        )#unbounded #no_simd;
         &INFO
     })
 }
@@ -193,7 +200,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     let contexts = context_methods(a, names, table_in);
     let open = step_open(model, a, names);
     let forbids = forbids(model, value_ty);
-    let info = info(model)?;
+    let info = info(model, a)?;
     let dfa = tables::dfa_fn(a, ty);
     let big = big_methods(model);
     Ok(quote! {

@@ -7,6 +7,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use placemat_codec::dfa::Dfa;
+use placemat_codec::DynCodec;
 use placemat_compiler::listing::{dot, listing};
 use placemat_compiler::LoadedCodec;
 use placemat_variants::registry;
@@ -163,5 +164,21 @@ fn the_ascii_fact_agrees_with_the_analysis() {
         let model = placemat_compiler::Description::parse_str(codec.description()).unwrap().model;
         let proved = placemat_compiler::analysis::structure::analyze(&model).ascii_transparent.is_yes();
         assert!(!proved || codec.dfa().facts().ascii_runs == placemat_codec::AsciiRuns::Bytes, "{name}");
+    }
+}
+
+/// Every codec carries the compiler's verdict on a SIMD validator: the reason
+/// it has none, or nothing when its tables have SIMD tables; compiled and
+/// loaded from its description alike.
+#[test]
+fn every_codec_carries_the_simd_verdict() {
+    for codec in registry::all() {
+        let name = &codec.info().name;
+        let a = placemat_compiler::automaton_of(*codec).unwrap();
+        let reason = a.local.as_ref().err().map_or("", |e| e.reason.as_str());
+        assert_eq!(codec.info().no_simd, reason, "{name}");
+        assert_eq!(reason.is_empty(), codec.dfa().simd().is_some(), "{name}");
+        let loaded = LoadedCodec::from_text(codec.description()).unwrap();
+        assert_eq!(DynCodec::info(&loaded).no_simd, reason, "{name} loaded");
     }
 }
