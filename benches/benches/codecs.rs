@@ -1,4 +1,4 @@
-//! The benchmark matrix of issue 5: one criterion group per operation
+//! The benchmark matrix: one criterion group per operation
 //! (`validate`, `decode`, `decode_lossy`, `encode`), ids `<implementation>/<corpus>`.
 //!
 //! Within a group the corpora are the outer loop, so every implementation of one

@@ -263,7 +263,7 @@ fn file_arguments_are_read() {
     assert_eq!(ok(&["encode", "utf8", path.to_str().unwrap()], b""), "☺".as_bytes());
 }
 
-// ---- The CLI as a Unix tool (issue 12, item 7) ----
+// ---- The CLI as a Unix tool ----
 
 /// A fresh, empty directory for one test.
 fn temp_dir(name: &str) -> std::path::PathBuf {

@@ -1,4 +1,4 @@
-//! The `placemat` binary's error paths as a user meets them (issue 7): an
+//! The `placemat` binary's error paths as a user meets them: an
 //! unknown codec, a missing file, an invalid token or value, invalid input, a
 //! description with errors — each one line on stderr, with no backtrace.
 

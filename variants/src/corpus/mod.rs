@@ -33,7 +33,7 @@
 //! The unit tests check that no 4 KiB window recurs within 64 KiB.
 //!
 //! # Lineage
-//! Written for placemat (issue 5); the vocabularies are the project's own word
+//! Written for placemat's benchmarks; the vocabularies are the project's own word
 //! lists. The PRNG is SplitMix64 (Steele, Lea, Flood, "Fast splittable
 //! pseudorandom number generators", OOPSLA 2014).
 

@@ -1,4 +1,4 @@
-//! Hostile descriptions and inputs cost bounded time and memory (issue 12): each
+//! Hostile descriptions and inputs cost bounded time and memory: each
 //! reproducer is rejected with an error naming the limit it passed, or is
 //! handled in time linear in its size. The figures (time, peak memory) before and
 //! after are in the issue's note; here the tests pin the behaviour, which a

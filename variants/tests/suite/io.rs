@@ -727,7 +727,7 @@ fn random_fault_sets(count: u64, permanent: bool) -> Vec<(&'static str, Faults)>
     (0..count).map(|_| (name, random_faults(&mut rng, permanent))).collect()
 }
 
-/// Issue 12, item 6: the inner writer takes "hell", then fails with `WouldBlock`
+/// `io::Write`'s contract under a failing inner writer: it takes "hell", then fails with `WouldBlock`
 /// once. The writer used to drop "o, world" and return `Err` after taking the input,
 /// so a caller that retried wrote "hellhello, world", and one that did not lost
 /// "o, world" while `finish` returned `Ok`.

@@ -290,7 +290,7 @@ fn table(md: &mut String, corpora: &[String], rows: &[String], cell: impl Fn(&st
 
 fn write_targets(md: &mut String, results: &Results) {
     let checked = check_targets(results);
-    md.push_str("## Targets (issues 5 and 14)\n\nSpeed ratios (time of the baseline / time of the implementation) on each corpus, from this run.\n\n");
+    md.push_str("## Targets\n\nSpeed ratios (time of the baseline / time of the implementation) on each corpus, from this run.\n\n");
     md.push_str("| target | met | ratios |\n|---|---|---|\n");
     for t in &checked {
         let ratios: Vec<String> = t

@@ -1,6 +1,6 @@
 //! The report generator behind `bench-report` (`benches/src/bin/bench-report.rs`):
 //! reads criterion's saved estimates, computes throughputs and ratios measured in
-//! the same run, checks the targets of issue 5, and writes `papers/benchmarks.md`
+//! the same run, checks the speed targets, and writes `papers/benchmarks.md`
 //! and SVG charts (with [`crate::report::chart`]).
 //!
 //! ```

@@ -1,4 +1,4 @@
-//! The targets of issue 5, as speed ratios measured in one run, and the check.
+//! The speed targets, as ratios to a baseline measured in one run, and the check.
 //!
 //! ```
 //! use placemat_cli::report::benchmarks::{check_targets, Measurement, Results};
@@ -140,7 +140,7 @@ const WHY_PRINTABLE6: &str = "printable6 decodes every unit through the automato
     a skip needs a test of 16 units against a set that is no range and the unmapping moved into the \
     walks, and each capital letter or digit (two units) would still end a run. Not built.";
 
-/// The targets of issues 5 and 14 for the codecs in `codecs` (strict UTF-8
+/// The speed targets for the codecs in `codecs` (strict UTF-8
 /// first), of which `simd_codecs` have SIMD validators.
 pub fn targets(codecs: &[&str], simd_codecs: &[&str]) -> Vec<Target> {
     let mut v = utf8_targets();
@@ -172,7 +172,8 @@ fn t(
     }
 }
 
-/// Issue 5's targets for strict UTF-8 and issue 14's for its SIMD validator.
+/// The targets of strict UTF-8: its decoders and encoder against std and
+/// Höhrmann's DFA, its SIMD validator against simdutf8 and `from_utf8`.
 fn utf8_targets() -> Vec<Target> {
     let mut v = vec![
         t(
@@ -236,7 +237,7 @@ fn utf8_targets() -> Vec<Target> {
             WHY_ENCODER,
         ),
     ];
-    // Issue 14: the SIMD validators.
+    // The SIMD validators.
     v.push(t(
         "simd-simdutf8",
         "utf8's SIMD validator >= 0.7x simdutf8 (basic) on every corpus",
@@ -270,7 +271,7 @@ fn utf8_targets() -> Vec<Target> {
     v
 }
 
-/// Issue 14's targets for printable6 and the other SIMD validators, and the
+/// The targets of printable6 and the other SIMD validators, and the
 /// variants' 1.5x targets.
 fn codec_targets(codecs: &[&str], simd_codecs: &[&str]) -> Vec<Target> {
     let mut v = Vec::new();
