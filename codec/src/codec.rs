@@ -130,6 +130,10 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     fn info() -> &'static CodecInfo;
     /// The codec's tables.
     fn dfa() -> &'static Dfa;
+    /// Whether values are mapped after decoding (`premap`): the table's
+    /// values are then not the codec's, and [`DynCodec::decode_block`]
+    /// decodes nothing in bulk.
+    const PREMAPPED: bool = false;
 
     /// Decodes the sequence at the start of `input` to a value of any size. For a
     /// bounded codec this widens [`Decoder::step`]; unbounded codecs override it.
@@ -197,6 +201,27 @@ pub trait DynCodec: Send + Sync {
         let _ = (before, value);
         false
     }
+    /// Decodes in bulk, starting in context 0, the longest prefix of `input`
+    /// that holds only whole valid sequences which no unit after `input` can
+    /// change ([`decode_to_cut`]): its values are appended to `out` and its
+    /// length returned. The values are those [`DynCodec::step_open`] gives
+    /// one at a time, whatever follows `input`. The default decodes nothing (returns 0): the caller steps.
+    /// Generated codecs and codecs loaded at run time decode with their
+    /// fastest bulk decoder ([`Dfa::decode_into`]).
+    fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
+        let _ = (input, out);
+        0
+    }
+    /// Encodes `values` in bulk, appending to `out`, the first of them right
+    /// after `before` (the value written last, if any, for the codec's rules
+    /// across values). On a value that cannot be encoded there (unencodable,
+    /// or forbidden after the one before it) the encodings of the values
+    /// before it have been appended, and its index is the error. The default
+    /// calls [`DynCodec::forbids`] and [`DynCodec::encode_push`] per value;
+    /// generated codecs run their encoder in one loop.
+    fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
+        encode_by_values(self, before, values, out)
+    }
     /// Validates `input` with the codec's fastest validator.
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         self.dfa().validate(input)
@@ -227,6 +252,63 @@ pub trait DynCodec: Send + Sync {
             Err(_) => Err(EncodeError::TooLarge { bits: value.bits() }),
         }
     }
+}
+
+/// [`DynCodec::decode_block`] by a table's bulk decoder: the values of
+/// `input` up to its first error or a sequence its end cuts, appended to
+/// `out`; the units they take. A whole sequence at the end of `input` is
+/// final, but for a codec whose forms overlap by design (a pending value a
+/// longer sequence may replace): its values are taken up to the last cut
+/// ([`Dfa::last_cut`]).
+pub fn decode_to_cut<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>, input: &[u8], out: &mut Vec<u64>) -> usize {
+    let cut = if dfa.has_pending() {
+        let Some(cut) = dfa.last_cut(input) else { return 0 };
+        cut
+    } else {
+        input.len()
+    };
+    match dfa.decode_into::<u64>(&input[..cut], out) {
+        Ok(()) => cut,
+        Err(e) => e.valid_up_to(),
+    }
+}
+
+/// [`DynCodec::encode_block`] for a codec without rules across values: one
+/// loop over `encoder`, writing in place into room for the longest
+/// encodings, the rest cut off after.
+pub fn encode_in_place<E: Encoder + ?Sized>(encoder: &E, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
+    let start = out.len();
+    out.resize(start + values.len().saturating_mul(encoder.max_units()), 0);
+    let mut pos = start;
+    for (i, &value) in values.iter().enumerate() {
+        let written = crate::Value::from_u64(value).and_then(|v| encoder.encode(v, &mut out[pos..]).ok());
+        match written {
+            Some(n) => pos += n,
+            None => {
+                out.truncate(pos);
+                return Err(i);
+            }
+        }
+    }
+    out.truncate(pos);
+    Ok(())
+}
+
+/// What [`DynCodec::encode_block`] does by default: [`DynCodec::forbids`] and
+/// [`DynCodec::encode_push`] for each value.
+pub fn encode_by_values<C: DynCodec + ?Sized>(
+    codec: &C,
+    mut before: Option<u64>,
+    values: &[u64],
+    out: &mut Vec<u8>,
+) -> Result<(), usize> {
+    for (i, &value) in values.iter().enumerate() {
+        if before.is_some_and(|b| codec.forbids(b, value)) || codec.encode_push(value, out).is_err() {
+            return Err(i);
+        }
+        before = Some(value);
+    }
+    Ok(())
 }
 
 /// Validation one step at a time with `strategy`, from `context`, where more
@@ -305,6 +387,19 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
             (Some(b), Some(v)) => Encoder::forbids(self, b, v),
             _ => false,
         }
+    }
+    fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
+        let dfa = C::dfa();
+        if C::PREMAPPED || C::info().unbounded {
+            return 0;
+        }
+        decode_to_cut(dfa, input, out)
+    }
+    fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
+        if C::dfa().contexts() > 1 || C::info().unbounded {
+            return encode_by_values(self, before, values, out);
+        }
+        encode_in_place(self, values, out)
     }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)

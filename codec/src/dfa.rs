@@ -585,6 +585,26 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         }
     }
 
+    /// The last *cut* in `input`, within 256 units of its end: a position
+    /// where, in valid input, a sequence starts whatever units follow `input`
+    /// (before a sync unit or after an end unit, [`Facts`]), so that the
+    /// values of `input[..cut]` are those of any longer input's first `cut`
+    /// units (a pending value of `overlap: longest` included). `None` when
+    /// there is none there, and for a codec without sync or end units.
+    ///
+    /// ```
+    /// # use placemat_codec::dfa::{Dfa, Parts, Table};
+    /// # let classes = core::array::from_fn(|u| u8::from(u >= 0x80));
+    /// # let digits = core::array::from_fn(|u| u as u8);
+    /// # let dfa = Dfa::new(Parts::new(Table::new(&classes, &digits, &[0, 0, 2 | 7 << 16, 0], &[0]))).unwrap();
+    /// // 7-bit ASCII: every unit ends a sequence, so the end is a cut.
+    /// assert_eq!(dfa.last_cut(b"abc"), Some(3));
+    /// assert_eq!(dfa.last_cut(b""), None);
+    /// ```
+    pub fn last_cut(&self, input: &[u8]) -> Option<usize> {
+        lockstep::last_cut(&self.facts.cuts(), input)
+    }
+
     /// The table decoder: its bulk loop, two walks side by side over pairs of
     /// chunks, reading the expanded table when there is one (the `walk`
     /// module's docs have the details). On error, the values before it have

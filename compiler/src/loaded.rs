@@ -206,6 +206,18 @@ impl DynCodec for LoadedCodec {
     fn step(&self, _strategy: Strategy, input: &[u8]) -> Step<u64> {
         Decoder::step(self, input)
     }
+    fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
+        if self.premap_inverse.is_some() || self.info.unbounded {
+            return 0;
+        }
+        placemat_codec::decode_to_cut(&self.dfa, input, out)
+    }
+    fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
+        if self.dfa.contexts() > 1 || self.info.unbounded {
+            return placemat_codec::encode_by_values(self, before, values, out);
+        }
+        placemat_codec::encode_in_place(self, values, out)
+    }
     fn step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
         Decoder::step_in(self, context, input)
     }

@@ -201,6 +201,13 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     let open = step_open(model, a, names);
     let forbids = forbids(model, value_ty);
     let info = info(model, a)?;
+    let premapped = if model.premap.is_some() {
+        quote!(
+            const PREMAPPED: bool = true;
+        )
+    } else {
+        quote!()
+    };
     let dfa = tables::dfa_fn(a, ty);
     let big = big_methods(model);
     Ok(quote! {
@@ -236,6 +243,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
         impl ::placemat_codec::Codec for #ty {
             type Branching = #branching;
             const DESCRIPTION: &'static str = #source;
+            #premapped
             fn info() -> &'static ::placemat_codec::CodecInfo {
                 #info
             }

@@ -295,6 +295,23 @@ fn sync_at(cuts: &Cuts<'_>, input: &[u8], from: usize) -> Option<usize> {
     (from..to).find(|&k| has(cuts.before, input[k].into()) || has(cuts.after, input[k - 1].into()))
 }
 
+/// The last cut in `input` (a position after 0, at most its length) within
+/// [`SYNC_SEARCH`] units of its end: the end of `input` itself when its last
+/// unit is an end unit.
+pub(crate) fn last_cut(cuts: &Cuts<'_>, input: &[u8]) -> Option<usize> {
+    let (len, w) = (input.len(), cuts.unit_bytes);
+    let low = len.saturating_sub(SYNC_SEARCH).max(w);
+    let mut k = len - len % w;
+    while k >= low {
+        let before = k + cuts.lane < len && has(cuts.before, input[k + cuts.lane].into());
+        if before || has(cuts.after, input[k - 1].into()) {
+            return Some(k);
+        }
+        k -= w;
+    }
+    None
+}
+
 /// Moves the run at the start of `units` to `sink`; returns its length. A
 /// function of its own (measured: inlined into the driver, the loops that find
 /// and copy UTF-16BE's runs lost their constants to the stack and took a

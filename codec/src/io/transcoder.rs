@@ -1,5 +1,14 @@
 //! The [`Transcoder`]: chunks of one codec's units in, another's out, with a
 //! sequence left open at a chunk's end held back for the next.
+//!
+//! Clean stretches go through in blocks: the source's bulk decoder
+//! ([`DynCodec::decode_block`], SIMD where the codec has it) fills a block of
+//! values up to a cut, and the target's bulk encoder
+//! ([`DynCodec::encode_block`]) writes them. The per-value path takes over
+//! for what the blocks leave: an invalid or unencodable item (so that errors
+//! and replacements are exactly those of one value at a time), a sequence
+//! cut by the chunk's end, a context other than 0, and codecs without bulk
+//! operations.
 
 use std::fmt;
 
@@ -69,7 +78,21 @@ pub struct Transcoder<'a> {
     /// The last value written to the target, for its rules across values
     /// ([`DynCodec::forbids`]); `None` at the start and after a replacement.
     last: Option<u64>,
+    /// The values of the block in hand (kept to reuse its memory).
+    values: Vec<u64>,
+    /// Units the next block may take: [`BLOCK`], less after blocks that the
+    /// target refused early, so that a source the target mostly refuses costs
+    /// a bounded factor more than stepping.
+    block: usize,
 }
+
+/// The most units the bulk path decodes at once.
+const BLOCK: usize = 1 << 14;
+/// The fewest units left in a chunk for the bulk path to be tried.
+const MIN_BULK: usize = 16;
+/// Units stepped one at a time after a block that took nothing, before the
+/// bulk path is tried again.
+const RETRY: usize = 64;
 
 impl fmt::Debug for Transcoder<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -108,6 +131,8 @@ impl<'a> Transcoder<'a> {
             failed: None,
             context: 0,
             last: None,
+            values: Vec::new(),
+            block: BLOCK,
         })
     }
 
@@ -238,10 +263,19 @@ impl<'a> Transcoder<'a> {
         self.check_length()
     }
 
-    /// Decodes `data` with nothing pending, keeping an open tail in `pending`.
+    /// Decodes `data` with nothing pending, keeping an open tail in `pending`:
+    /// in blocks while they take something, else one item at a time.
     fn run(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
-        let mut pos = 0;
+        let (mut pos, mut bulk_at) = (0, 0);
         while pos < data.len() {
+            if pos >= bulk_at && self.context == 0 && data.len() - pos >= MIN_BULK {
+                let took = self.bulk(&data[pos..], out);
+                pos += took;
+                if took < MIN_BULK {
+                    bulk_at = pos + RETRY;
+                }
+                continue;
+            }
             let step = self.from.step_open(Strategy::Table, self.context, &data[pos..]);
             if step == Step::Incomplete {
                 return self.hold(&data[pos..]);
@@ -249,6 +283,49 @@ impl<'a> Transcoder<'a> {
             pos += self.item(step, &data[pos..], out)?;
         }
         Ok(())
+    }
+
+    /// Transcodes a block at the start of `data` in bulk; returns the units
+    /// taken: those of the values the target took, up to the first one it
+    /// refused (found again by stepping, and left to the per-value path).
+    fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
+        let block = &data[..data.len().min(self.block)];
+        self.values.clear();
+        let mut took = self.from.decode_block(block, &mut self.values);
+        let encoded = match self.to.encode_block(self.last, &self.values, out) {
+            Ok(()) => {
+                self.block = (self.block * 2).min(BLOCK);
+                self.values.len()
+            }
+            Err(refused) => {
+                self.block = (self.block / 4).max(4 * MIN_BULK);
+                took = self.units_of(block, refused);
+                refused
+            }
+        };
+        if let Some(&last) = self.values[..encoded].last() {
+            self.last = Some(last);
+            self.context = self.from.context_after(last);
+        }
+        self.offset += took as u64;
+        took
+    }
+
+    /// The units of the first `count` values of `data`, stepped from context 0.
+    fn units_of(&self, data: &[u8], count: usize) -> usize {
+        let (mut pos, mut context) = (0, 0);
+        for _ in 0..count {
+            match self.from.step_open(Strategy::Table, context, &data[pos..]) {
+                Step::Value { value, len } => {
+                    context = self.from.context_after(value);
+                    pos += len;
+                }
+                // Not reached: `decode_block` takes its values from whole
+                // valid sequences, as stepping does.
+                _ => break,
+            }
+        }
+        pos
     }
 
     /// Handles one complete item at the start of `data`; returns its length.

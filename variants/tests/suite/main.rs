@@ -21,6 +21,7 @@ mod real_world;
 mod shift_validate;
 mod simd;
 mod table_walk;
+mod transcode_bulk;
 mod utf1;
 mod utf16;
 mod utf8;

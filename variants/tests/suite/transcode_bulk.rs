@@ -1,0 +1,175 @@
+//! The transcoder's bulk path (blocks of values from `DynCodec::decode_block`
+//! into `DynCodec::encode_block`) against the per-value path it replaces:
+//! for every pair of built-in codecs, on valid, mutated and boundary inputs,
+//! cut into chunks in several ways, the output, the strict error (offset and
+//! kind) and the replacement output are the same.
+
+use placemat_codec::io::{ErrorMode, TranscodeError, Transcoder};
+use placemat_codec::{dfa::Dfa, CodecInfo, DynCodec, EncodeError, Step, Strategy};
+use placemat_compiler::analysis::Rng;
+use placemat_variants::registry;
+
+/// A codec as the per-value path sees it: every operation forwarded but the
+/// block operations, which keep the trait's defaults (decode nothing in bulk,
+/// encode one value at a time).
+struct PerValue<'a>(&'a dyn DynCodec);
+
+impl DynCodec for PerValue<'_> {
+    fn info(&self) -> &CodecInfo {
+        self.0.info()
+    }
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+    fn dfa(&self) -> Dfa<&[u32], &[u64]> {
+        self.0.dfa()
+    }
+    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.0.encode_push(value, out)
+    }
+    fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64> {
+        self.0.step(strategy, input)
+    }
+    fn step_in(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        self.0.step_in(strategy, context, input)
+    }
+    fn step_open(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        self.0.step_open(strategy, context, input)
+    }
+    fn context_after(&self, value: u64) -> usize {
+        self.0.context_after(value)
+    }
+    fn forbids(&self, before: u64, value: u64) -> bool {
+        self.0.forbids(before, value)
+    }
+    fn step_big(&self, strategy: Strategy, input: &[u8]) -> Step<placemat_codec::big::BigUint> {
+        self.0.step_big(strategy, input)
+    }
+    fn encode_big(&self, value: &placemat_codec::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.0.encode_big(value, out)
+    }
+}
+
+/// What a transcoding gives: the output and the error that stopped it.
+type Outcome = (Vec<u8>, Option<TranscodeError>);
+
+/// `input` transcoded in the pieces `cuts` makes of it.
+fn transcode(from: &dyn DynCodec, to: &dyn DynCodec, mode: ErrorMode, input: &[u8], cuts: &[usize]) -> Outcome {
+    let mut engine = Transcoder::new(from, to, mode).unwrap();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &cut in cuts.iter().chain([&input.len()]) {
+        if let Err(e) = engine.push(&input[at..cut], &mut out) {
+            return (out, Some(e));
+        }
+        at = cut;
+    }
+    let err = engine.finish(&mut out).err();
+    (out, err)
+}
+
+/// Random values the codec encodes: mostly ASCII (runs), some anywhere in
+/// its range, encoded back to back.
+fn valid_text(rng: &mut Rng, codec: &dyn DynCodec, values: usize) -> Vec<u8> {
+    let info = codec.info();
+    let top = if info.unbounded { u64::from(u32::MAX) } else { info.max.min(u64::MAX - 1) };
+    let mut out = Vec::new();
+    for _ in 0..values {
+        let v = if rng.one_in(3) { rng.range(info.min, top) } else { rng.range(0x20, 0x7E) };
+        let mut v = v.max(info.min);
+        if rng.one_in(4) {
+            v = v.min(0x7FF).max(info.min);
+        }
+        // Unencodable picks are skipped: the text stays valid.
+        let _ = codec.encode_push(v, &mut out);
+    }
+    out
+}
+
+/// Inputs for one source: valid text, the same with edits (a flipped, a
+/// dropped, an inserted unit), and an open sequence at the end.
+fn inputs(rng: &mut Rng, codec: &dyn DynCodec) -> Vec<Vec<u8>> {
+    let text = valid_text(rng, codec, 300);
+    let mut all = vec![text.clone()];
+    for _ in 0..3 {
+        let mut bad = text.clone();
+        if bad.is_empty() {
+            break;
+        }
+        let at = rng.below(bad.len());
+        match rng.below(3) {
+            0 => bad[at] ^= 1 << rng.below(8),
+            1 => {
+                bad.remove(at);
+            }
+            _ => bad.insert(at, rng.range(0, 255) as u8),
+        }
+        all.push(bad);
+    }
+    let mut cut = text.clone();
+    cut.truncate(text.len().saturating_sub(1));
+    all.push(cut);
+    all
+}
+
+/// Cut points: none, pieces of 1 to 7 units, and pieces of about a block.
+fn cuttings(rng: &mut Rng, len: usize) -> Vec<Vec<usize>> {
+    let pieces = |rng: &mut Rng, most: u64| {
+        let mut cuts = Vec::new();
+        let mut at = 0;
+        while at < len {
+            at = (at + rng.range(1, most) as usize).min(len);
+            cuts.push(at);
+        }
+        cuts
+    };
+    vec![Vec::new(), pieces(rng, 7), pieces(rng, 400)]
+}
+
+#[test]
+fn every_pair_transcodes_in_bulk_as_value_by_value() {
+    let mut rng = Rng::new(0x7A4E_5C0D);
+    let codecs = registry::all();
+    for &from in codecs {
+        let texts = inputs(&mut rng, from);
+        for &to in codecs {
+            for input in &texts {
+                for cuts in cuttings(&mut rng, input.len()) {
+                    for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+                        if mode == ErrorMode::Replace && Transcoder::new(from, to, mode).is_err() {
+                            continue;
+                        }
+                        let bulk = transcode(from, to, mode, input, &cuts);
+                        let single = transcode(&PerValue(from), &PerValue(to), mode, input, &cuts);
+                        let (f, t) = (&from.info().name, &to.info().name);
+                        assert!(bulk == single, "{f} -> {t} {mode:?} {input:02X?} cut at {cuts:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The block operations of a generated codec: a long valid text is decoded
+/// in one block (this fails if the generated codecs lose their bulk decoder)
+/// and encoded in one, and a block stops at the first error with the values
+/// before it.
+#[test]
+fn clean_text_goes_through_blocks() {
+    let utf8 = registry::find("utf8").unwrap();
+    let utf16 = registry::find("utf16le").unwrap();
+    let text = "ab€😀".repeat(1000);
+    let mut values = Vec::new();
+    assert_eq!(utf8.decode_block(text.as_bytes(), &mut values), text.len());
+    assert_eq!(values.len(), 4000);
+    let mut out = Vec::new();
+    utf16.encode_block(None, &values, &mut out).unwrap();
+    let want: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    assert_eq!(out, want);
+    // A block stops at the first error, with the values before it.
+    let mut bad = text.as_bytes().to_vec();
+    bad[7] = 0xFF;
+    values.clear();
+    assert_eq!(utf8.decode_block(&bad, &mut values), 5);
+    assert_eq!(values, [0x61, 0x62, 0x20AC]);
+}
