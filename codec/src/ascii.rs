@@ -186,6 +186,27 @@ impl AsciiRuns {
     }
 }
 
+/// Writes a run of `from`'s code units ([`AsciiRuns::prefix`]) as `to`'s:
+/// copied when the two are alike, else widened or narrowed unit by unit.
+pub fn convert_run(from: AsciiRuns, to: AsciiRuns, run: &[u8], out: &mut alloc::vec::Vec<u8>) {
+    let same_bytes = from.unit_bytes() == to.unit_bytes() && from.value_byte() == to.value_byte();
+    if same_bytes {
+        out.extend_from_slice(run);
+        return;
+    }
+    match (from.unit_bytes(), to) {
+        (1, AsciiRuns::U16Le) => out.extend(run.iter().flat_map(|&c| [c, 0])),
+        (1, AsciiRuns::U16Be) => out.extend(run.iter().flat_map(|&c| [0, c])),
+        (_, AsciiRuns::Bytes | AsciiRuns::NonZeroBytes) => out.extend(from.values(run)),
+        _ => {
+            let width = to.unit_bytes();
+            for c in from.values(run) {
+                out.extend_from_slice(&to.code_unit(c)[..width]);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,6 +222,22 @@ mod tests {
             })
         };
         units.chunks_exact(ASCII_BLOCK).take_while(|b| passes(b)).count() * ASCII_BLOCK
+    }
+
+    #[test]
+    fn runs_convert_between_every_pair_of_kinds() {
+        let text: alloc::vec::Vec<u8> = (1..0x80).collect();
+        for from in AsciiRuns::ALL.into_iter().skip(1) {
+            let run: alloc::vec::Vec<u8> =
+                text.iter().flat_map(|&c| from.code_unit(c)[..from.unit_bytes()].to_vec()).collect();
+            for to in AsciiRuns::ALL.into_iter().skip(1) {
+                let mut out = alloc::vec::Vec::new();
+                convert_run(from, to, &run, &mut out);
+                let want: alloc::vec::Vec<u8> =
+                    text.iter().flat_map(|&c| to.code_unit(c)[..to.unit_bytes()].to_vec()).collect();
+                assert_eq!(out, want, "{from:?} -> {to:?}");
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use crate::{dfa::Dfa, DecodeError, Decoder, EncodeError, Encoder, Step};
+use crate::{dfa::Dfa, AsciiRuns, DecodeError, Decoder, EncodeError, Encoder, Step};
 
 /// What a codec's units are.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -212,6 +212,14 @@ pub trait DynCodec: Send + Sync {
         let _ = (input, out);
         0
     }
+    /// The ASCII code units that are whole sequences of their own value from
+    /// the start state, in a codec without rules across values
+    /// ([`crate::dfa::Facts::ascii_runs`]): a transcoder copies, widens or
+    /// narrows runs of them from one codec to another without values. The
+    /// default claims none.
+    fn ascii_runs(&self) -> AsciiRuns {
+        AsciiRuns::None
+    }
     /// Encodes `values` in bulk, appending to `out`, the first of them right
     /// after `before` (the value written last, if any, for the codec's rules
     /// across values). On a value that cannot be encoded there (unencodable,
@@ -270,6 +278,16 @@ pub fn decode_to_cut<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>, input: &
     match dfa.decode_into::<u64>(&input[..cut], out) {
         Ok(()) => cut,
         Err(e) => e.valid_up_to(),
+    }
+}
+
+/// [`DynCodec::ascii_runs`] of a table: its facts' ASCII runs, none for a
+/// codec with rules across values.
+pub fn ascii_runs_of<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>) -> AsciiRuns {
+    if dfa.contexts() > 1 {
+        AsciiRuns::None
+    } else {
+        dfa.facts().ascii_runs
     }
 }
 
@@ -394,6 +412,9 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
             return 0;
         }
         decode_to_cut(dfa, input, out)
+    }
+    fn ascii_runs(&self) -> AsciiRuns {
+        ascii_runs_of(C::dfa())
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
         if C::dfa().contexts() > 1 || C::info().unbounded {

@@ -51,11 +51,11 @@ mod stream_validate;
 mod value;
 mod wide;
 
-pub use ascii::{ascii_prefix, AsciiRuns, ASCII_BLOCK};
+pub use ascii::{ascii_prefix, convert_run, AsciiRuns, ASCII_BLOCK};
 pub use batch::Batch;
 pub use codec::{
-    decode_to_cut, encode_by_values, encode_in_place, validate_by_steps, Codec, CodecInfo, DynCodec, DynDecoder,
-    Strategy, Unit,
+    ascii_runs_of, decode_to_cut, encode_by_values, encode_in_place, validate_by_steps, Codec, CodecInfo, DynCodec,
+    DynDecoder, Strategy, Unit,
 };
 pub use decode::{decode_lossy_by_restarts, decode_lossy_in_bulk, Decoder, Item, ItemError, Items, Step};
 pub use encode::Encoder;

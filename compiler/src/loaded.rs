@@ -212,6 +212,9 @@ impl DynCodec for LoadedCodec {
         }
         placemat_codec::decode_to_cut(&self.dfa, input, out)
     }
+    fn ascii_runs(&self) -> placemat_codec::AsciiRuns {
+        placemat_codec::ascii_runs_of(&self.dfa)
+    }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
         if self.dfa.contexts() > 1 || self.info.unbounded {
             return placemat_codec::encode_by_values(self, before, values, out);

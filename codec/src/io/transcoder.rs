@@ -14,7 +14,7 @@ use std::fmt;
 
 use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
 use crate::dfa::DEAD;
-use crate::{DynCodec, Step, Strategy};
+use crate::{AsciiRuns, DynCodec, Step, Strategy};
 
 /// The transcoding engine without I/O: push chunks of source units, collect target
 /// units.
@@ -269,7 +269,10 @@ impl<'a> Transcoder<'a> {
         let (mut pos, mut bulk_at) = (0, 0);
         while pos < data.len() {
             if pos >= bulk_at && self.context == 0 && data.len() - pos >= MIN_BULK {
-                let took = self.bulk(&data[pos..], out);
+                let took = match self.ascii_run(&data[pos..], out) {
+                    0 => self.bulk(&data[pos..], out),
+                    run => run,
+                };
                 pos += took;
                 if took < MIN_BULK {
                     bulk_at = pos + RETRY;
@@ -283,6 +286,32 @@ impl<'a> Transcoder<'a> {
             pos += self.item(step, &data[pos..], out)?;
         }
         Ok(())
+    }
+
+    /// Moves the run of ASCII code units at the start of `data` that are
+    /// values of themselves in both codecs ([`DynCodec::ascii_runs`]) to the
+    /// target's code units, without values; returns its length (whole
+    /// 16-byte blocks: 0 for a short run).
+    fn ascii_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
+        let (from, to) = (self.from.ascii_runs(), self.to.ascii_runs());
+        // Where the target has no code unit 00 of its own value (modified
+        // UTF-8), a byte source's run stops at 00.
+        let from = match (from, to.includes(0)) {
+            (_, true) | (AsciiRuns::NonZeroBytes, _) => from,
+            (AsciiRuns::Bytes, false) => AsciiRuns::NonZeroBytes,
+            _ => AsciiRuns::None,
+        };
+        if to == AsciiRuns::None {
+            return 0;
+        }
+        let n = from.prefix(data);
+        // (Neither codec has rules across values: their runs would be none.)
+        let Some(last) = from.values(&data[..n]).last() else { return 0 };
+        crate::convert_run(from, to, &data[..n], out);
+        self.last = Some(u64::from(last));
+        self.context = self.from.context_after(u64::from(last));
+        self.offset += n as u64;
+        n
     }
 
     /// Transcodes a block at the start of `data` in bulk; returns the units

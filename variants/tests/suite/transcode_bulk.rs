@@ -68,14 +68,15 @@ fn transcode(from: &dyn DynCodec, to: &dyn DynCodec, mode: ErrorMode, input: &[u
     (out, err)
 }
 
-/// Random values the codec encodes: mostly ASCII (runs), some anywhere in
-/// its range, encoded back to back.
-fn valid_text(rng: &mut Rng, codec: &dyn DynCodec, values: usize) -> Vec<u8> {
+/// Random values the codec encodes: ASCII but for one in `other` (long
+/// runs where `other` is large), those anywhere in its range, encoded back
+/// to back.
+fn valid_text(rng: &mut Rng, codec: &dyn DynCodec, values: usize, other: usize) -> Vec<u8> {
     let info = codec.info();
     let top = if info.unbounded { u64::from(u32::MAX) } else { info.max.min(u64::MAX - 1) };
     let mut out = Vec::new();
     for _ in 0..values {
-        let v = if rng.one_in(3) { rng.range(info.min, top) } else { rng.range(0x20, 0x7E) };
+        let v = if rng.one_in(other) { rng.range(info.min, top) } else { rng.range(0x20, 0x7E) };
         let mut v = v.max(info.min);
         if rng.one_in(4) {
             v = v.min(0x7FF).max(info.min);
@@ -87,10 +88,18 @@ fn valid_text(rng: &mut Rng, codec: &dyn DynCodec, values: usize) -> Vec<u8> {
 }
 
 /// Inputs for one source: valid text, the same with edits (a flipped, a
-/// dropped, an inserted unit), and an open sequence at the end.
+/// dropped, an inserted unit), an open sequence at the end, and text of long
+/// ASCII runs (with U+0000 among them) with an edit.
 fn inputs(rng: &mut Rng, codec: &dyn DynCodec) -> Vec<Vec<u8>> {
-    let text = valid_text(rng, codec, 300);
-    let mut all = vec![text.clone()];
+    let text = valid_text(rng, codec, 300, 3);
+    let mut runs = valid_text(rng, codec, 400, 60);
+    let _ = codec.encode_push(0, &mut runs);
+    runs.extend(valid_text(rng, codec, 100, 60));
+    let mut all = vec![text.clone(), runs.clone()];
+    if let Some(at) = runs.len().checked_sub(150) {
+        runs[at] ^= 0x80;
+        all.push(runs);
+    }
     for _ in 0..3 {
         let mut bad = text.clone();
         if bad.is_empty() {
