@@ -161,10 +161,35 @@ mod writer;
 
 pub use reader::TranscodeReader;
 pub use transcoder::Transcoder;
+
 pub use writer::TranscodeWriter;
 
 /// Input units processed at a time.
 pub const CHUNK: usize = 1 << 16;
+
+/// Transcodes a whole buffer of `from`'s units into `to`'s, appending to
+/// `out`: one call for what [`Transcoder::push`] and [`Transcoder::finish`]
+/// do over a stream, on the same paths (blocks of values, runs of ASCII, one
+/// value at a time only where those stop). On a strict-mode error the
+/// output of everything before it has been appended. `placemat_variants`'
+/// crate docs show it between UTF-8 and UTF-16.
+///
+/// # Errors
+/// A [`TranscodeError`] at the offset of the first input the target refuses
+/// (strict mode); in replace mode only when the target cannot encode U+FFFD
+/// ([`TranscodeErrorKind::Unencodable`] at offset 0).
+pub fn transcode_into(
+    from: &dyn crate::DynCodec,
+    to: &dyn crate::DynCodec,
+    mode: ErrorMode,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), TranscodeError> {
+    let mut engine = Transcoder::new(from, to, mode)
+        .map_err(|_| TranscodeError { offset: 0, kind: TranscodeErrorKind::Unencodable { value: REPLACEMENT } })?;
+    engine.push(input, out)?;
+    engine.finish(out)
+}
 
 /// The longest sequence a [`Transcoder`] accepts by default, in units (16 Mi):
 /// one value of an unbounded codec is held whole until it ends, so untrusted

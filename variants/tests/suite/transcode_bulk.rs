@@ -182,3 +182,25 @@ fn clean_text_goes_through_blocks() {
     assert_eq!(utf8.decode_block(&bad, &mut values), 5);
     assert_eq!(values, [0x61, 0x62, 0x20AC]);
 }
+
+/// The one-call API: the same as a `Transcoder` pushed the whole buffer, and
+/// in replace mode a target without U+FFFD is refused at offset 0.
+#[test]
+fn a_whole_buffer_transcodes_in_one_call() {
+    use placemat_codec::io::{transcode_into, TranscodeErrorKind};
+    let utf8 = registry::find("utf8").unwrap();
+    let ascii = placemat_compiler::LoadedCodec::from_text(
+        r#"pub Ascii { name: "ascii", value: u32, range: 0 ..= 0x7F, forms: { "0xxxxxxx" } }"#,
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    let err = transcode_into(utf8, &ascii, ErrorMode::Replace, b"abc", &mut out).unwrap_err();
+    assert_eq!((err.offset(), err.kind()), (0, &TranscodeErrorKind::Unencodable { value: 0xFFFD }));
+    let err = transcode_into(utf8, &ascii, ErrorMode::Strict, "ab\u{E9}".as_bytes(), &mut out).unwrap_err();
+    assert_eq!((out.as_slice(), err.offset()), (&b"ab"[..], 2));
+    let input = "añ😀".repeat(100);
+    let mut whole = Vec::new();
+    transcode_into(utf8, registry::find("utf32be").unwrap(), ErrorMode::Strict, input.as_bytes(), &mut whole).unwrap();
+    let want: Vec<u8> = input.chars().flat_map(|c| u32::from(c).to_be_bytes()).collect();
+    assert_eq!(whole, want);
+}
