@@ -4,6 +4,9 @@
 //! shared machine hits them alike; each gets the median time, in GB/s of the
 //! codec's bytes, and a ratio to its operation's baseline (for utf8: std's
 //! `from_utf8` for validators, `chars()` into a `Vec<u32>` for decoders).
+//! With `--to B`, the conversion into `B`: the transcoder's paths (runs and
+//! blocks, and one value at a time) beside encoding_rs and std where they
+//! convert the pair, the first of them the baseline.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -39,7 +42,8 @@ struct Row {
     ratio: f64,
 }
 
-type Run<'a> = Box<dyn Fn() -> usize + 'a>;
+/// One timed run: what it returns keeps the work from being optimized away.
+pub(super) type Run<'a> = Box<dyn Fn() -> usize + 'a>;
 
 /// The strategies for `codec` on `bytes` (the codec's encoding of `values`).
 fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -> Vec<(&'static str, String, Run<'a>)> {
@@ -169,31 +173,68 @@ pub fn run(codec: &dyn DynCodec, files: &[String], format: Format, out: &mut dyn
     let mut rows = Vec::new();
     for (name, text) in inputs(files)? {
         let values: Vec<u64> = text.iter().map(|&c| u64::from(c)).collect();
-        let mut bytes = Vec::new();
-        for &v in &values {
-            codec.encode_push(v, &mut bytes).map_err(|e| {
-                CliError::msg(format!("{name}: U+{v:04X} cannot be encoded by {}: {e}", codec.info().name))
-            })?;
-        }
+        let bytes = encoded(codec, &name, &values)?;
         let runs = strategies(codec, &bytes, &values);
-        let medians = measure(&runs, &bytes, Duration::from_millis(150));
-        for (i, (operation, strategy, _)) in runs.iter().enumerate() {
-            let base = runs.iter().position(|(op, _, _)| op == operation).unwrap_or(i);
-            rows.push(Row {
-                input: name.clone(),
-                operation,
-                strategy: strategy.clone(),
-                bytes: bytes.len(),
-                median: medians[i],
-                baseline: runs[base].1.clone(),
-                ratio: medians[base].as_secs_f64() / medians[i].as_secs_f64().max(1e-12),
-            });
-        }
+        rows.extend(measured(&name, &bytes, &runs));
     }
+    print(&rows, format, out)
+}
+
+/// `placemat bench A --to B`.
+pub fn run_transcode(
+    from: &dyn DynCodec,
+    to: &dyn DynCodec,
+    files: &[String],
+    format: Format,
+    out: &mut dyn Write,
+) -> CliResult {
+    let mut rows = Vec::new();
+    for (name, text) in inputs(files)? {
+        let values: Vec<u64> = text.iter().map(|&c| u64::from(c)).collect();
+        let bytes = encoded(from, &name, &values)?;
+        let runs = super::bench_transcode::conversions(from, to, &bytes);
+        rows.extend(measured(&name, &bytes, &runs));
+    }
+    print(&rows, format, out)
+}
+
+/// `codec`'s encoding of the text `name`.
+fn encoded(codec: &dyn DynCodec, name: &str, values: &[u64]) -> Result<Vec<u8>, CliError> {
+    let mut bytes = Vec::new();
+    for &v in values {
+        codec
+            .encode_push(v, &mut bytes)
+            .map_err(|e| CliError::msg(format!("{name}: U+{v:04X} cannot be encoded by {}: {e}", codec.info().name)))?;
+    }
+    Ok(bytes)
+}
+
+/// The rows of `runs` timed on `bytes`, each against the first run of its
+/// operation.
+fn measured(name: &str, bytes: &[u8], runs: &[(&'static str, String, Run<'_>)]) -> Vec<Row> {
+    let medians = measure(runs, bytes, Duration::from_millis(150));
+    let mut rows = Vec::new();
+    for (i, (operation, strategy, _)) in runs.iter().enumerate() {
+        let base = runs.iter().position(|(op, _, _)| op == operation).unwrap_or(i);
+        rows.push(Row {
+            input: name.to_string(),
+            operation,
+            strategy: strategy.clone(),
+            bytes: bytes.len(),
+            median: medians[i],
+            baseline: runs[base].1.clone(),
+            ratio: medians[base].as_secs_f64() / medians[i].as_secs_f64().max(1e-12),
+        });
+    }
+    rows
+}
+
+/// Prints `rows` as `format` says.
+fn print(rows: &[Row], format: Format, out: &mut dyn Write) -> CliResult {
     let text = match format {
-        Format::Table => table(&rows),
-        Format::Csv => csv(&rows),
-        Format::Json => json(&rows),
+        Format::Table => table(rows),
+        Format::Csv => csv(rows),
+        Format::Json => json(rows),
     };
     Ok(out.write_all(text.as_bytes())?)
 }

@@ -35,6 +35,7 @@
 #![warn(missing_docs)]
 
 mod bench;
+mod bench_transcode;
 mod compare;
 mod decode;
 mod encode;
@@ -198,6 +199,13 @@ pub enum Command {
         /// The codec (or, with `--spec`, only files) and the UTF-8 files.
         #[command(flatten)]
         codec: CodecArgs,
+        /// Time converting into this codec instead (every path of the
+        /// transcoder, beside encoding_rs and std where they convert the pair).
+        #[arg(long, value_name = "CODEC")]
+        to: Option<String>,
+        /// A description file to convert into (in place of `--to`).
+        #[arg(long, value_name = "FILE")]
+        to_spec: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: bench::Format,
@@ -261,9 +269,18 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
             let (codec, file) = source::resolve(&codec)?;
             validate::run(codec.get(), file.as_deref(), strategy, max_units)
         }
-        Command::Bench { codec, format } => {
+        Command::Bench { codec, to, to_spec, format } => {
             let (codec, files) = source::resolve_many(&codec)?;
-            bench::run(codec.get(), &files, format, out)
+            let target = match (to, to_spec) {
+                (Some(_), Some(_)) => return Err(CliError::usage("give --to or --to-spec, not both")),
+                (Some(name), None) => Some(source::builtin(&name)?),
+                (None, Some(path)) => Some(source::spec(&path)?),
+                (None, None) => None,
+            };
+            match target {
+                Some(to) => bench::run_transcode(codec.get(), to.get(), &files, format, out),
+                None => bench::run(codec.get(), &files, format, out),
+            }
         }
         Command::Compare(args) => compare::run(&args, out),
         Command::Report { out: dir } => report::papers::run(dir.as_deref(), out),

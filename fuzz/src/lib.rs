@@ -12,6 +12,7 @@
 //! | [`utf8_std`] | strict UTF-8 against `std::str::from_utf8` and `String::from_utf8_lossy` |
 //! | [`simd`] | every SIMD validator (each instruction set the machine has) against the scalar one and the kernels' formula, and utf8's against std |
 //! | [`stream`] | streaming and `io` transcoding with random chunk splits against the whole input |
+//! | [`transcode_pairs`] | transcoding between any two built-in codecs on the bulk paths (blocks of values, ASCII runs), in random chunks, against one value at a time over the whole input |
 //! | [`round_trip`] | encode → decode, the generated encoder against the reference and run-time encoders, and the codec's range |
 //! | [`description`] | the description parser and builder on arbitrary text: errors, never panics; a description that builds decodes like its reference interpreter |
 //!
@@ -303,6 +304,76 @@ fn stream_of<C: Codec + Default + Send + Sync>(index: usize, seed: u32, input: &
                 assert_eq!(want_err, None);
             }
         }
+    }
+}
+
+/// A codec as the transcoder's per-value path sees it: every operation
+/// forwarded but the block operations and the ASCII runs, which keep the
+/// trait's defaults (nothing in bulk, one value at a time).
+pub struct PerValue<'a>(pub &'a dyn DynCodec);
+
+impl DynCodec for PerValue<'_> {
+    fn info(&self) -> &placemat_codec::CodecInfo {
+        self.0.info()
+    }
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+    fn dfa(&self) -> placemat_codec::dfa::Dfa<&[u32], &[u64]> {
+        self.0.dfa()
+    }
+    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
+        self.0.encode_push(value, out)
+    }
+    fn step(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> Step<u64> {
+        self.0.step(strategy, input)
+    }
+    fn step_in(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        self.0.step_in(strategy, context, input)
+    }
+    fn step_open(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        self.0.step_open(strategy, context, input)
+    }
+    fn context_after(&self, value: u64) -> usize {
+        self.0.context_after(value)
+    }
+    fn forbids(&self, before: u64, value: u64) -> bool {
+        self.0.forbids(before, value)
+    }
+    fn step_big(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> Step<BigUint> {
+        self.0.step_big(strategy, input)
+    }
+    fn encode_big(&self, value: &BigUint, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
+        self.0.encode_big(value, out)
+    }
+}
+
+/// Transcoding between two built-in codecs (the first two bytes pick them
+/// from [`placemat_variants::registry::all`]) in random chunks, both modes,
+/// against the per-value path ([`PerValue`]) over the whole input: the same
+/// output, the same error.
+pub fn transcode_pairs(data: &[u8]) {
+    let [f, t, a, b, input @ ..] = data else {
+        return;
+    };
+    let all = placemat_variants::registry::all();
+    let (from, to) = (all[usize::from(*f) % all.len()], all[usize::from(*t) % all.len()]);
+    let seed = u32::from(*a) << 8 | u32::from(*b) | 1;
+    let (one_from, one_to) = (PerValue(from), PerValue(to));
+    for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+        let Ok(mut once) = Transcoder::new(&one_from, &one_to, mode) else { continue };
+        let mut want = Vec::new();
+        let want_err = once.push(input, &mut want).and_then(|()| once.finish(&mut want)).err();
+        let mut split = Transcoder::new(from, to, mode).expect("refused above if at all");
+        let (mut out, mut chunks, mut pos, mut err) = (Vec::new(), Chunks(seed), 0, None);
+        while pos < input.len() && err.is_none() {
+            let n = chunks.next(if seed % 3 == 0 { 4096 } else { 40 }).min(input.len() - pos);
+            err = split.push(&input[pos..pos + n], &mut out).err();
+            pos += n;
+        }
+        let err = err.or_else(|| split.finish(&mut out).err());
+        let (f, t) = (&from.info().name, &to.info().name);
+        assert_eq!((&out, &err), (&want, &want_err), "{f} -> {t} {mode:?}, seed {seed}, on {input:02X?}");
     }
 }
 

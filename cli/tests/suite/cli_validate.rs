@@ -71,15 +71,16 @@ fn strategy_simd_without_a_simd_validator_says_why() {
 
 const TEXT: &str = "Grüße, мир, 世界! ";
 
-fn bench_file() -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("placemat-bench-{}.txt", std::process::id()));
+/// The bench text in a file of its own per test (`tag`), as tests run at once.
+fn bench_file(tag: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("placemat-bench-{tag}-{}.txt", std::process::id()));
     std::fs::write(&path, TEXT.repeat(200)).unwrap();
     path
 }
 
 #[test]
 fn bench_prints_every_strategy_with_ratios_in_three_formats() {
-    let path = bench_file();
+    let path = bench_file("strategies");
     let file = path.to_str().unwrap();
     let csv = String::from_utf8(ok(&["bench", "utf8", file, "--format", "csv"], b"")).unwrap();
     let mut lines = csv.lines();
@@ -132,4 +133,29 @@ fn bench_refuses_text_that_is_not_utf8_and_values_the_codec_cannot_encode() {
     assert!(stderr.contains("U+1F600 cannot be encoded by two"), "{stderr}");
     let _ = std::fs::remove_file(path);
     let _ = std::fs::remove_file(two);
+}
+
+/// `bench A --to B`: the transcoder's two paths, encoding_rs and std as the
+/// baselines of UTF-8 → UTF-16LE (encoding_rs first: the ratios are to it),
+/// the paths alone for a pair without a baseline, and the target by `--to-spec`.
+#[test]
+fn bench_to_times_conversions_against_the_baselines_of_the_pair() {
+    let path = bench_file("to");
+    let file = path.to_str().unwrap();
+    let csv = String::from_utf8(ok(&["bench", "utf8", "--to", "utf16le", file, "--format", "csv"], b"")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let strategies: Vec<&str> = rows.iter().map(|r| r[2]).collect();
+    assert_eq!(
+        strategies,
+        ["encoding_rs", "std encode_utf16", "placemat runs and blocks", "placemat one value at a time"]
+    );
+    assert!(rows
+        .iter()
+        .all(|r| r[1] == "transcode" && r[6] == "encoding_rs" && r[3] == (TEXT.len() * 200).to_string()));
+    let csv = String::from_utf8(ok(&["bench", "cesu8", "--to-spec", SPEC, file, "--format", "csv"], b"")).unwrap();
+    let strategies: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();
+    assert_eq!(strategies, ["placemat runs and blocks", "placemat one value at a time"]);
+    let stderr = usage(&["bench", "utf8", "--to", "utf16le", "--to-spec", SPEC, file], b"");
+    assert!(stderr.contains("give --to or --to-spec, not both"), "{stderr}");
+    let _ = std::fs::remove_file(path);
 }

@@ -84,6 +84,8 @@ pub struct Transcoder<'a> {
     /// target refused early, so that a source the target mostly refuses costs
     /// a bounded factor more than stepping.
     block: usize,
+    /// Whether the runs and blocks are taken ([`Transcoder::one_value_at_a_time`]).
+    bulk: bool,
 }
 
 /// The most units the bulk path decodes at once.
@@ -133,7 +135,16 @@ impl<'a> Transcoder<'a> {
             last: None,
             values: Vec::new(),
             block: BLOCK,
+            bulk: true,
         })
+    }
+
+    /// The same transcoder on the per-value path alone: no runs, no blocks.
+    /// The output is the same; it is there to be compared and measured
+    /// (`placemat bench A --to B`).
+    pub fn one_value_at_a_time(mut self) -> Self {
+        self.bulk = false;
+        self
     }
 
     /// The same transcoder accepting sequences of at most `units` units (see
@@ -268,7 +279,7 @@ impl<'a> Transcoder<'a> {
     fn run(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
         let (mut pos, mut bulk_at) = (0, 0);
         while pos < data.len() {
-            if pos >= bulk_at && self.context == 0 && data.len() - pos >= MIN_BULK {
+            if self.bulk && pos >= bulk_at && self.context == 0 && data.len() - pos >= MIN_BULK {
                 let took = match self.ascii_run(&data[pos..], out) {
                     0 => self.bulk(&data[pos..], out),
                     run => run,

@@ -5,7 +5,7 @@
 //! `crash-…`), which makes each one a regression test here.
 
 #[path = "../../../fuzz/src/lib.rs"]
-mod targets;
+pub(crate) mod targets;
 
 use std::path::PathBuf;
 
@@ -54,6 +54,11 @@ fn stream_seeds() {
 }
 
 #[test]
+fn transcode_pairs_seeds() {
+    run_seeds("transcode_pairs", targets::transcode_pairs);
+}
+
+#[test]
 fn round_trip_seeds() {
     run_seeds("round_trip", targets::round_trip);
 }
@@ -84,6 +89,11 @@ proptest! {
     #[test]
     fn stream_random(data in proptest::collection::vec(any::<u8>(), 0..64)) {
         targets::stream(&data);
+    }
+
+    #[test]
+    fn transcode_pairs_random(data in proptest::collection::vec(any::<u8>(), 0..300)) {
+        targets::transcode_pairs(&data);
     }
 
     #[test]

@@ -5,50 +5,11 @@
 //! kind) and the replacement output are the same.
 
 use placemat_codec::io::{ErrorMode, TranscodeError, Transcoder};
-use placemat_codec::{dfa::Dfa, CodecInfo, DynCodec, EncodeError, Step, Strategy};
+use placemat_codec::DynCodec;
 use placemat_compiler::analysis::Rng;
 use placemat_variants::registry;
 
-/// A codec as the per-value path sees it: every operation forwarded but the
-/// block operations, which keep the trait's defaults (decode nothing in bulk,
-/// encode one value at a time).
-struct PerValue<'a>(&'a dyn DynCodec);
-
-impl DynCodec for PerValue<'_> {
-    fn info(&self) -> &CodecInfo {
-        self.0.info()
-    }
-    fn description(&self) -> &str {
-        self.0.description()
-    }
-    fn dfa(&self) -> Dfa<&[u32], &[u64]> {
-        self.0.dfa()
-    }
-    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        self.0.encode_push(value, out)
-    }
-    fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64> {
-        self.0.step(strategy, input)
-    }
-    fn step_in(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.0.step_in(strategy, context, input)
-    }
-    fn step_open(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.0.step_open(strategy, context, input)
-    }
-    fn context_after(&self, value: u64) -> usize {
-        self.0.context_after(value)
-    }
-    fn forbids(&self, before: u64, value: u64) -> bool {
-        self.0.forbids(before, value)
-    }
-    fn step_big(&self, strategy: Strategy, input: &[u8]) -> Step<placemat_codec::big::BigUint> {
-        self.0.step_big(strategy, input)
-    }
-    fn encode_big(&self, value: &placemat_codec::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        self.0.encode_big(value, out)
-    }
-}
+use super::fuzz_seeds::targets::PerValue;
 
 /// What a transcoding gives: the output and the error that stopped it.
 type Outcome = (Vec<u8>, Option<TranscodeError>);
