@@ -285,7 +285,7 @@ impl<'a> Transcoder<'a> {
                     run => run,
                 };
                 pos += took;
-                if took < MIN_BULK {
+                if took == 0 {
                     bulk_at = pos + RETRY;
                 }
                 continue;
@@ -304,17 +304,7 @@ impl<'a> Transcoder<'a> {
     /// target's code units, without values; returns its length (whole
     /// 16-byte blocks: 0 for a short run).
     fn ascii_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
-        let (from, to) = (self.from.ascii_runs(), self.to.ascii_runs());
-        // Where the target has no code unit 00 of its own value (modified
-        // UTF-8), a byte source's run stops at 00.
-        let from = match (from, to.includes(0)) {
-            (_, true) | (AsciiRuns::NonZeroBytes, _) => from,
-            (AsciiRuns::Bytes, false) => AsciiRuns::NonZeroBytes,
-            _ => AsciiRuns::None,
-        };
-        if to == AsciiRuns::None {
-            return 0;
-        }
+        let Some((from, to)) = self.run_kinds() else { return 0 };
         let n = from.prefix(data);
         // (Neither codec has rules across values: their runs would be none.)
         let Some(last) = from.values(&data[..n]).last() else { return 0 };
@@ -325,11 +315,38 @@ impl<'a> Transcoder<'a> {
         n
     }
 
+    /// The kinds of ASCII run that the source's units and the target's share
+    /// (the source's narrowed to `01`–`7F` where the target has no `00` of
+    /// its own value: modified UTF-8), if any.
+    fn run_kinds(&self) -> Option<(AsciiRuns, AsciiRuns)> {
+        let (from, to) = (self.from.ascii_runs(), self.to.ascii_runs());
+        let from = match (from, to.includes(0)) {
+            (_, true) | (AsciiRuns::NonZeroBytes, _) => from,
+            (AsciiRuns::Bytes, false) => AsciiRuns::NonZeroBytes,
+            _ => AsciiRuns::None,
+        };
+        (from != AsciiRuns::None && to != AsciiRuns::None).then_some((from, to))
+    }
+
+    /// Where a block at the start of `data` ends: at the first run of two
+    /// 16-byte blocks of ASCII the two codecs share (which [`Self::ascii_run`]
+    /// then takes without values), else after `self.block` units. A block may
+    /// end inside a sequence: the source's bulk decoder stops before it.
+    fn block_end(&self, data: &[u8]) -> usize {
+        let end = data.len().min(self.block);
+        let Some((from, _)) = self.run_kinds() else { return end };
+        let span = 2 * crate::ASCII_BLOCK;
+        (crate::ASCII_BLOCK..end.saturating_sub(span))
+            .step_by(crate::ASCII_BLOCK)
+            .find(|&k| from.prefix(&data[k..k + span]) == span)
+            .unwrap_or(end)
+    }
+
     /// Transcodes a block at the start of `data` in bulk; returns the units
     /// taken: those of the values the target took, up to the first one it
     /// refused (found again by stepping, and left to the per-value path).
     fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
-        let block = &data[..data.len().min(self.block)];
+        let block = &data[..self.block_end(data)];
         self.values.clear();
         let mut took = self.from.decode_block(block, &mut self.values);
         let encoded = match self.to.encode_block(self.last, &self.values, out) {
