@@ -6,7 +6,7 @@ use placemat_codec::{Decoder, Encoder, Step};
 use placemat_compiler::{reference::Reference, Automaton, BuildOptions, Description, LoadedCodec};
 
 /// The description the built-in `utf8` codec is generated from.
-const UTF8: &str = include_str!("../../variants/descriptions/utf8.placemat");
+const UTF8: &str = include_str!("../../../variants/descriptions/utf8.placemat");
 
 fn std_step(input: &[u8]) -> Step<u32> {
     match std::str::from_utf8(input) {

@@ -1,13 +1,11 @@
 //! The table checks of `Dfa::new` on small hand-built tables: every good
 //! table passes in every form it has, and each `TableError` is produced by
-//! the smallest corruption of a good table. (`BadDecodingShape` stays tested
-//! in `compiler/tests/table_checks.rs`, over a real codec's SIMD shape.)
+//! the smallest corruption of a good table. (`compiler/tests/suite/table_checks.rs`
+//! checks the same over the tables the compiler builds for real codecs.)
 
-mod common;
-
-use common::{codecs, Built, Dec};
+use super::common::{codecs, Built, Dec};
 use placemat_codec::dfa::{pending_entry, Decoding, Dfa, Loops, Parts, Payload, Rows, ShiftRows, TableError};
-use placemat_codec::simd::Tables;
+use placemat_codec::simd::{Shape, Tables};
 use placemat_codec::{AsciiRuns, WideRuns};
 
 use TableError::*;
@@ -208,6 +206,30 @@ fn simd_tables_are_checked() {
     assert_eq!(refused(b.base().with_simd(bad, None)), Some(BadSimd), "need 0");
     let w = Built::of(codecs::utf16le());
     assert_eq!(refused(w.base().with_simd(simd_tables(), None)), Some(BadSimd), "2-byte units");
+}
+
+/// The SIMD decoding kernel's shape for the two-form UTF-8: continuation
+/// units 80–BF (the tables' run), each worth itself less 80; a one-unit lead
+/// worth itself, a two-unit lead (C2–DF) itself less C0. A wrong base, a run
+/// that is not the tables', or a shape for a table whose continuations carry
+/// 7 bits is refused; no shape at all always passes (it gives up the kernel).
+#[test]
+fn decoding_shape() {
+    let b = Built::of(codecs::utf8());
+    let tables = Tables { continuation_end: Some(0xC0), ..simd_tables() };
+    assert_eq!(tables.continuation_run(), Some((0x80, 0xBF)));
+    let mut lead_base = [0; 16];
+    lead_base[2] = 0xC0;
+    let shape = Shape { continuation: (0x80, 0xBF), lead_base };
+    assert_eq!(refused(b.base().with_simd(tables, Some(shape))), None);
+    assert_eq!(refused(b.base().with_simd(tables, None)), None);
+    let mut base = shape;
+    base.lead_base[2] = 0xC1;
+    assert_eq!(refused(b.base().with_simd(tables, Some(base))), Some(BadDecodingShape), "a lead's base");
+    let run = Shape { continuation: (0x80, 0xBE), ..shape };
+    assert_eq!(refused(b.base().with_simd(tables, Some(run))), Some(BadDecodingShape), "the run");
+    let v = Built::of(codecs::varint());
+    assert_eq!(refused(v.base().with_simd(tables, Some(shape))), Some(BadDecodingShape), "7-bit continuations");
 }
 
 #[test]

@@ -3,9 +3,7 @@
 //! `wide_sync_units`), end units, continuation bits, cycles, unit width and
 //! contexts; and that `Dfa::new` holds the facts `Facts::of` derives.
 
-mod common;
-
-use common::{codecs, Built, Spec};
+use super::common::{codecs, Built, Spec};
 use placemat_codec::dfa::{wide_sync_units, Dfa, Facts};
 use placemat_codec::{AsciiRuns, WideRuns};
 

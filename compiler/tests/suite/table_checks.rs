@@ -11,7 +11,7 @@ use placemat_codec::simd::Shape;
 use placemat_codec::{AsciiRuns, WideRuns};
 use placemat_compiler::{Automaton, BuildOptions, Description};
 
-const UTF8: &str = include_str!("../../variants/descriptions/utf8.placemat");
+const UTF8: &str = include_str!("../../../variants/descriptions/utf8.placemat");
 
 fn utf8() -> Automaton {
     Automaton::build(&Description::parse_str(UTF8).unwrap().model, BuildOptions::default()).unwrap()
@@ -97,7 +97,7 @@ fn the_facts_follow_the_table() {
 /// surrogate's), at place 1 of a little-endian code unit, as derived.
 #[test]
 fn sync_units_of_wide_code_units_lie_at_their_place() {
-    let d = Description::parse_str(include_str!("../../variants/descriptions/utf16le.placemat")).unwrap();
+    let d = Description::parse_str(include_str!("../../../variants/descriptions/utf16le.placemat")).unwrap();
     let a = Automaton::build(&d.model, BuildOptions::default()).unwrap();
     assert_eq!(a.facts.sync_lane, 1);
     assert!(!a.facts.is_sync(0xDC) && a.facts.is_sync(0xD8) && a.facts.is_sync(0x00));
@@ -168,7 +168,7 @@ fn broken_places_and_unit_widths_are_refused() {
     assert_eq!(checked(&a, |p| p.payload = Payload::Placed(&places)), Err(TableError::BadFacts));
     let three = |p: &mut Parts<'_>| p.table.unit_bytes = 3;
     assert_eq!(checked(&a, three), Err(TableError::BadFacts));
-    let leb = include_str!("../../variants/descriptions/leb128.placemat");
+    let leb = include_str!("../../../variants/descriptions/leb128.placemat");
     let leb = Automaton::build(&Description::parse_str(leb).unwrap().model, BuildOptions::default()).unwrap();
     let good = leb.places.clone().expect("LEB128 places its payload");
     assert!(leb.with_parts(|p| Dfa::new(p).is_ok()));
@@ -193,13 +193,13 @@ fn broken_places_and_unit_widths_are_refused() {
 fn ascii_runs_follow_the_table() {
     let build = |text: &str| Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default());
     assert_eq!(utf8().facts.ascii_runs, AsciiRuns::Bytes);
-    let mutf8 = build(include_str!("../../variants/descriptions/mutf8.placemat")).unwrap();
+    let mutf8 = build(include_str!("../../../variants/descriptions/mutf8.placemat")).unwrap();
     assert_eq!(mutf8.facts.ascii_runs, AsciiRuns::NonZeroBytes);
     for (text, runs) in [
-        (include_str!("../../variants/descriptions/utf16le.placemat"), AsciiRuns::U16Le),
-        (include_str!("../../variants/descriptions/utf16be.placemat"), AsciiRuns::U16Be),
-        (include_str!("../../variants/descriptions/utf32le.placemat"), AsciiRuns::U32Le),
-        (include_str!("../../variants/descriptions/utf32be.placemat"), AsciiRuns::U32Be),
+        (include_str!("../../../variants/descriptions/utf16le.placemat"), AsciiRuns::U16Le),
+        (include_str!("../../../variants/descriptions/utf16be.placemat"), AsciiRuns::U16Be),
+        (include_str!("../../../variants/descriptions/utf32le.placemat"), AsciiRuns::U32Le),
+        (include_str!("../../../variants/descriptions/utf32be.placemat"), AsciiRuns::U32Be),
     ] {
         let a = build(text).unwrap();
         assert_eq!((a.facts.ascii_runs, a.dfa().facts().ascii_runs), (runs, runs));
@@ -211,7 +211,7 @@ fn ascii_runs_follow_the_table() {
 /// table, and refused beside an expanded table.
 #[test]
 fn a_direct_table_that_disagrees_is_refused() {
-    let text = include_str!("../../variants/descriptions/leb128.placemat");
+    let text = include_str!("../../../variants/descriptions/leb128.placemat");
     let leb128 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     let good = leb128.direct.clone().expect("LEB128 places its payload: no expanded table, a direct one");
     fn with(a: &Automaton, next: &[u32], values: &[u64]) -> Result<(), TableError> {
@@ -255,10 +255,10 @@ fn wide_run_claims_are_checked_unit_by_unit() {
     let bmp = [(0, 0xD7FF), (0xE000, 0xFFFF)];
     let scalars = [(0, 0xD7FF), (0xE000, 0x10FFFF)];
     for (text, units, ranges, other) in [
-        (include_str!("../../variants/descriptions/utf16le.placemat"), AsciiRuns::U16Le, bmp, AsciiRuns::U16Be),
-        (include_str!("../../variants/descriptions/utf16be.placemat"), AsciiRuns::U16Be, bmp, AsciiRuns::U16Le),
-        (include_str!("../../variants/descriptions/utf32le.placemat"), AsciiRuns::U32Le, scalars, AsciiRuns::U32Be),
-        (include_str!("../../variants/descriptions/utf32be.placemat"), AsciiRuns::U32Be, scalars, AsciiRuns::U32Le),
+        (include_str!("../../../variants/descriptions/utf16le.placemat"), AsciiRuns::U16Le, bmp, AsciiRuns::U16Be),
+        (include_str!("../../../variants/descriptions/utf16be.placemat"), AsciiRuns::U16Be, bmp, AsciiRuns::U16Le),
+        (include_str!("../../../variants/descriptions/utf32le.placemat"), AsciiRuns::U32Le, scalars, AsciiRuns::U32Be),
+        (include_str!("../../../variants/descriptions/utf32be.placemat"), AsciiRuns::U32Be, scalars, AsciiRuns::U32Le),
     ] {
         let a = build(text).unwrap();
         assert_eq!(a.facts.wide_runs, runs(units, ranges), "{units:?}");
@@ -294,7 +294,7 @@ fn wide_run_claims_are_checked_unit_by_unit() {
 /// without payload reach.
 #[test]
 fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
-    let text = include_str!("../../variants/descriptions/cesu8.placemat");
+    let text = include_str!("../../../variants/descriptions/cesu8.placemat");
     let cesu8 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     let rem = cesu8.certificates.remaining.clone().expect("CESU-8 has an expanded table");
     assert!(cesu8.with_parts(|p| Dfa::new(p).is_ok()));
@@ -344,7 +344,7 @@ fn a_weight_of_zero_is_accepted_only_where_no_payload_was_read() {
 /// agree with 0.
 #[test]
 fn a_weight_of_zero_modulo_2_64_holds_along_its_transitions() {
-    let text = include_str!("../../variants/descriptions/perl-utf8.placemat");
+    let text = include_str!("../../../variants/descriptions/perl-utf8.placemat");
     let perl = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     let rem = perl.certificates.remaining.clone().expect("perl-utf8 has an expanded table");
     assert!(perl.with_parts(|p| Dfa::new(p).is_ok()));
@@ -406,7 +406,7 @@ fn a_decoding_shape_that_disagrees_is_refused() {
 /// digits after them, and its certificate is those weights.
 #[test]
 fn broken_radices_are_refused() {
-    let text = include_str!("../../variants/descriptions/utf1.placemat");
+    let text = include_str!("../../../variants/descriptions/utf1.placemat");
     let utf1 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     let good = utf1.radices.clone().expect("UTF-1 multiplies by its radices");
     assert!(utf1.expanded.is_some() && utf1.places.is_none());
@@ -445,7 +445,7 @@ fn broken_radices_are_refused() {
 /// units are those every start state takes alike.
 #[test]
 fn contexts_are_checked() {
-    let text = include_str!("../../variants/descriptions/wtf8.placemat");
+    let text = include_str!("../../../variants/descriptions/wtf8.placemat");
     let wtf8 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     assert_eq!((wtf8.contexts, wtf8.expanded.is_some()), (2, false));
     assert!(wtf8.with_parts(|p| Dfa::new(p).is_ok()));
@@ -473,7 +473,7 @@ fn contexts_are_checked() {
 /// tables the step function falls back on (no expanded table, no SIMD).
 #[test]
 fn pending_values_are_checked() {
-    let text = include_str!("../../variants/descriptions/mutf8.placemat");
+    let text = include_str!("../../../variants/descriptions/mutf8.placemat");
     let mutf8 = Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap();
     assert!(mutf8.has_pending() && mutf8.with_parts(|p| Dfa::new(p).is_ok()));
     let with = |change: &dyn Fn(&mut Vec<u32>)| {

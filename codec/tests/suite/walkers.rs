@@ -6,10 +6,8 @@
 //! every input of up to four code units over each codec's alphabet, and on
 //! long pseudo-random inputs that the bulk walks cut in two.
 
-mod common;
-
-use common::reference::{inputs, long_input, reference_decode, reference_step, RefStep};
-use common::{codecs, Built, Dec, Spec};
+use super::common::reference::{inputs, long_input, reference_decode, reference_step, RefStep};
+use super::common::{codecs, Built, Dec, Spec};
 use placemat_codec::dfa::Dfa;
 use placemat_codec::{DecodeError, Step};
 
