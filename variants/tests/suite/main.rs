@@ -9,6 +9,7 @@ mod common;
 
 mod automata;
 mod compare;
+mod corpus;
 mod fuzz_seeds;
 mod historical;
 mod hostile;
