@@ -267,7 +267,8 @@ fn encode(cr: &mut Criterion) {
 /// validation, beside encoding_rs and std. Ids `<direction>-<implementation>`:
 /// `to_utf8` (UTF-16LE bytes in, UTF-8 out), `from_utf8` (UTF-8 in, UTF-16LE
 /// out), `validate` (UTF-16LE bytes). `transcoder` is the CLI's engine
-/// (`placemat_codec::io::Transcoder`, one value at a time through `DynCodec`);
+/// (`placemat_codec::io::Transcoder`: ASCII runs, blocks of values, one value
+/// at a time where those stop);
 /// `generated` decodes with one codec's `decode_into` into values (utf8's
 /// behind SIMD validation, utf16le's the table walker) and encodes them with
 /// the other's generated encoder.

@@ -156,8 +156,9 @@ fn write_utf16(md: &mut String, results: &Results, order: &[String]) {
     md.push_str(
         "## Transcoding UTF-16
 
-`transcoder` is the CLI's engine (`placemat_codec::io::Transcoder`, one value at \
-         a time through `DynCodec`); `generated` decodes with one codec's table walker into values and encodes them \
+`transcoder` is the CLI's engine (`placemat_codec::io::Transcoder`: runs of \
+         ASCII without values, blocks of values between the codecs' bulk decoder and encoder, one value at a time \
+         where those stop; `papers/transcoding.md`); `generated` decodes with one codec's table walker into values and encodes them \
          with the other codec's generated encoder; `table` and `branching` are `utf16le`'s validators. GB/s of the \
          input, and in parentheses the speed relative to the direction's baseline on the same text.\n\n",
     );
