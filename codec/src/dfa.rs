@@ -97,6 +97,7 @@ pub mod expanded;
 mod facts;
 mod lockstep;
 mod parts;
+mod read;
 mod shift;
 mod step;
 use shift::Shift;

@@ -14,6 +14,7 @@ mod expanded;
 mod wide;
 
 use super::direct;
+use super::read::{next, stride};
 use super::{Facts, Loops, Parts, ShiftRows, BIAS_SHIFT, BITS_SHIFT, DEAD, MAX_BIASES, PLACE_SHIFT, STATE_MASK};
 
 /// Why [`super::Dfa::new`] refused its parts.
@@ -88,6 +89,18 @@ impl fmt::Display for TableError {
 #[cfg(feature = "std")]
 impl std::error::Error for TableError {}
 
+impl Facts {
+    /// The facts of `parts`, after the table invariants of the module docs
+    /// hold (else the error [`super::Dfa::new`] would give). The wide runs
+    /// are the ones claimed; the checks hold them to the table.
+    pub const fn of(parts: &Parts<'_>) -> Result<Facts, TableError> {
+        match format(parts) {
+            Ok(stride) => Ok(super::facts::derive(parts, stride)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 /// Runs every check; returns the class count and the facts.
 pub(crate) const fn check(p: &Parts<'_>) -> Result<(usize, Facts), TableError> {
     let stride = match format(p) {
@@ -153,31 +166,8 @@ const fn pending(p: &Parts<'_>, stride: usize) -> bool {
     true
 }
 
-/// Whether unit `u` is in the unit set `set` (bit `u % 64` of word `u / 64`).
-pub(super) const fn has(set: &[u64; 4], u: usize) -> bool {
-    set[u / 64] >> (u % 64) & 1 == 1
-}
-
-/// The next state (not premultiplied) of state `s` on class `c`.
-pub(super) const fn next(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> usize {
-    (p.table.transitions[s * stride + c] & STATE_MASK) as usize / stride
-}
-
-/// The number of unit classes: one more than the largest.
-pub(super) const fn stride(classes: &[u8; 256]) -> usize {
-    let mut max = 0;
-    let mut u = 0;
-    while u < 256 {
-        if classes[u] > max {
-            max = classes[u];
-        }
-        u += 1;
-    }
-    max as usize + 1
-}
-
 /// The table invariants of the module docs; the class count.
-pub(super) const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
+const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
     let t = &p.table;
     let stride = stride(t.classes);
     let len = t.transitions.len();
@@ -238,21 +228,6 @@ const fn words(p: &Parts<'_>) -> bool {
 /// their own: the wide runs, walked (see `wide`).
 const fn claims(p: &Parts<'_>, stride: usize) -> bool {
     wide::wide_runs(p, stride)
-}
-
-/// Whether start state `s` takes class `c` as the start of context 0 does:
-/// the same entry, and the same place or radix.
-pub(super) const fn same_transition(p: &Parts<'_>, stride: usize, s: usize, c: usize) -> bool {
-    same_entry(p, s * stride + c, stride + c)
-}
-
-/// Whether the transitions at `a` and `b` are one: entry, and place or radix.
-pub(super) const fn same_entry(p: &Parts<'_>, a: usize, b: usize) -> bool {
-    let words_agree = match p.words() {
-        Some(w) => w[a] == w[b],
-        None => true,
-    };
-    p.table.transitions[a] == p.table.transitions[b] && words_agree
 }
 
 /// For an automaton said not to be cyclic: `depth` falls strictly along every

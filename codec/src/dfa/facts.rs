@@ -19,8 +19,8 @@
 //! assert_eq!(facts.continuation_bits, 7);
 //! ```
 
-use super::check::{self, has};
-use super::{lockstep, wide_sync_units, Parts, TableError, BIAS_SHIFT, BITS_SHIFT, DEAD, PLACE_SHIFT, STATE_MASK};
+use super::read::{has, next, same_transition};
+use super::{lockstep, wide_sync_units, Parts, BIAS_SHIFT, BITS_SHIFT, DEAD, PLACE_SHIFT, STATE_MASK};
 use crate::{AsciiRuns, WideRuns};
 
 /// Facts about an automaton that the walkers specialize on, derived from its
@@ -77,16 +77,6 @@ pub struct Facts {
 pub const MAX_UNIT_SYNC_STATES: usize = 256;
 
 impl Facts {
-    /// The facts of `parts`, after the table invariants of the module docs
-    /// hold (else the error [`super::Dfa::new`] would give). The wide runs
-    /// are the ones claimed; the checks hold them to the table.
-    pub const fn of(parts: &Parts<'_>) -> Result<Facts, TableError> {
-        match check::format(parts) {
-            Ok(stride) => Ok(derive(parts, stride)),
-            Err(e) => Err(e),
-        }
-    }
-
     /// Whether `unit` is a sync unit.
     pub const fn is_sync(&self, unit: u8) -> bool {
         has(&self.sync_units, unit as usize)
@@ -212,7 +202,7 @@ const fn end_units(p: &Parts<'_>, stride: usize) -> [u64; 4] {
     while s < n {
         let mut c = 0;
         while c < stride {
-            let t = check::next(p, stride, s, c);
+            let t = next(p, stride, s, c);
             end[c] &= t == DEAD || t == 1;
             c += 1;
         }
@@ -246,11 +236,7 @@ const fn sync_units(p: &Parts<'_>, stride: usize) -> ([u64; 4], u8) {
     while s < n {
         let mut c = 0;
         while c < stride {
-            sync[c] &= if s <= contexts {
-                check::same_transition(p, stride, s, c)
-            } else {
-                check::next(p, stride, s, c) == DEAD
-            };
+            sync[c] &= if s <= contexts { same_transition(p, stride, s, c) } else { next(p, stride, s, c) == DEAD };
             c += 1;
         }
         s += 1;

@@ -36,7 +36,7 @@
 
 use alloc::vec::Vec;
 
-use super::check::has;
+use super::read::has;
 use super::Facts;
 use crate::{AsciiRuns, Value, WideRuns};
 

@@ -30,7 +30,7 @@
 //! assert_eq!(wide_sync_units(&classes, &transitions, 2, 1, 2), [0; 4]); // no such place
 //! ```
 
-use super::check::{has, stride};
+use super::read::{has, stride};
 use super::{MAX_UNIT_SYNC_STATES as MAX_STATES, STATE_MASK};
 
 /// Words of a set of states (or of units: both sets are the check's

@@ -141,7 +141,7 @@ const fn walk(
         let mut bytes = by_class[c];
         let mut d = c + 1;
         while d < shape.stride {
-            if !taken[d] && !is_empty(&by_class[d]) && super::same_entry(p, at, state + d) {
+            if !taken[d] && !is_empty(&by_class[d]) && super::super::read::same_entry(p, at, state + d) {
                 let mut w = 0;
                 while w < 4 {
                     bytes[w] |= by_class[d][w];
