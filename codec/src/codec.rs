@@ -268,7 +268,11 @@ pub trait DynCodec: Send + Sync {
 /// final, but for a codec whose forms overlap by design (a pending value a
 /// longer sequence may replace): its values are taken up to the last cut
 /// ([`Dfa::last_cut`]).
-pub fn decode_to_cut<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>, input: &[u8], out: &mut Vec<u64>) -> usize {
+///
+/// Not generic over the table's storage (pass [`Dfa::as_ref`] of an owned
+/// table): the bulk decoder behind it, SIMD kernels included, is compiled once,
+/// in this crate, instead of again in every crate that converts text.
+pub fn decode_to_cut(dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
     let cut = if dfa.has_pending() {
         let Some(cut) = dfa.last_cut(input) else { return 0 };
         cut

@@ -210,7 +210,7 @@ impl DynCodec for LoadedCodec {
         if self.premap_inverse.is_some() || self.info.unbounded {
             return 0;
         }
-        placemat_codec::decode_to_cut(&self.dfa, input, out)
+        placemat_codec::decode_to_cut(&self.dfa.as_ref(), input, out)
     }
     fn ascii_runs(&self) -> placemat_codec::AsciiRuns {
         placemat_codec::ascii_runs_of(&self.dfa)
