@@ -108,8 +108,10 @@ mod walk;
 
 pub use check::TableError;
 pub use facts::{Facts, MAX_UNIT_SYNC_STATES};
+pub(crate) use lockstep::Stop;
 pub use parts::{Decoding, Loops, Parts, Payload, Rows, ShiftRows, Simd, Table};
 pub use unit_sync::wide_sync_units;
+pub(crate) use walk::{walks, Tables as WalkTables};
 
 /// The rejecting state's id. Every transition from it leads back to it.
 pub const DEAD: usize = 0;
@@ -548,12 +550,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         let sync = &self.facts.cuts();
         let runs = lockstep::Runs::of(&self.facts);
         match self.shift.width {
-            6 => self.rescued(input, None::<&mut Vec<u64>>, |rest, _| {
-                lockstep::validate(shift::Walker::<u64>::new(&self.shift, runs), sync, rest)
-            }),
-            7 => self.rescued(input, None::<&mut Vec<u64>>, |rest, _| {
-                lockstep::validate(shift::Walker::<u128>::new(&self.shift, runs), sync, rest)
-            }),
+            6 | 7 => {
+                self.rescued(input, None::<&mut Vec<u64>>, |rest, _| shift::validate(&self.shift, runs, sync, rest))
+            }
             _ => self.validate_by_table(input),
         }
     }
@@ -569,7 +568,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
             span: self.contexts() * self.stride,
             runs: lockstep::Runs::of(&self.facts),
         };
-        self.rescued(input, None::<&mut Vec<u64>>, |rest, _| lockstep::validate(walker, &self.facts.cuts(), rest))
+        self.rescued(input, None::<&mut Vec<u64>>, |rest, _| walker.validate(&self.facts.cuts(), rest))
     }
 
     /// Appends the values of `input` to `out` (on error, those before it):

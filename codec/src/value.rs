@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 use core::fmt::{Debug, Display, LowerHex, UpperHex};
 use core::hash::Hash;
 
+use crate::dfa::{Stop, WalkTables};
 use crate::simd::{Isa, Shape};
 
 /// An unsigned integer a codec decodes to and encodes from.
@@ -38,6 +39,14 @@ pub trait Value:
         let _ = (isa, shape, input, out);
         0
     }
+    /// The table decoder's bulk walks over `input` (the runtime's own entry
+    /// point, not an API: its types cannot be named outside the crate). The
+    /// implementations for `u32` and `u64` are compiled once, in this crate,
+    /// so a crate that decodes with a table does not compile the walks again.
+    #[doc(hidden)]
+    fn walk_table(tables: WalkTables<'_>, input: &[u8], out: &mut Vec<Self>) -> Result<(), Stop> {
+        crate::dfa::walks(tables, input, out)
+    }
 }
 
 macro_rules! impl_value {
@@ -59,6 +68,9 @@ macro_rules! impl_value {
             }
             fn decode_simd(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<Self>) -> usize {
                 crate::simd::$decode(isa, shape, input, out)
+            }
+            fn walk_table(tables: WalkTables<'_>, input: &[u8], out: &mut Vec<Self>) -> Result<(), Stop> {
+                crate::dfa::walks(tables, input, out)
             }
         }
     )*};

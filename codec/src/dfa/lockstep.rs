@@ -80,7 +80,7 @@ pub(crate) trait Walker: Copy {
 /// context 0 at or before the first error, and how many values the sink held
 /// there (0 when validating).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Stop {
+pub struct Stop {
     /// The boundary.
     pub at: usize,
     /// Values before it.

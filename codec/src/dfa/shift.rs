@@ -22,7 +22,7 @@
 
 use core::marker::PhantomData;
 
-use super::lockstep::{self, Runs};
+use super::lockstep::{self, Cuts, Runs, Stop};
 use super::{ShiftRows, DEAD, STATE_MASK};
 
 /// A row type: `u64` for 6-bit fields, `u128` for 7-bit ones.
@@ -122,6 +122,17 @@ impl<R: Row> lockstep::Walker for Walker<'_, R> {
     }
 }
 
+/// [`lockstep::validate`] with the shift walker of `shift`'s width (6 bits:
+/// `u64` rows, 7: `u128`). Not generic, so it is compiled once, in this crate,
+/// instead of again in every crate that validates.
+pub(crate) fn validate(shift: &Shift, runs: Runs, sync: &Cuts<'_>, input: &[u8]) -> Result<(), Stop> {
+    if shift.width == 6 {
+        lockstep::validate(Walker::<u64>::new(shift, runs), sync, input)
+    } else {
+        lockstep::validate(Walker::<u128>::new(shift, runs), sync, input)
+    }
+}
+
 /// The plain walk through the transition table, tracking only the state.
 #[derive(Copy, Clone)]
 pub(crate) struct TableWalker<'t> {
@@ -134,6 +145,12 @@ pub(crate) struct TableWalker<'t> {
 }
 
 impl TableWalker<'_> {
+    /// [`lockstep::validate`] with this walker; compiled once, in this crate,
+    /// like [`validate`].
+    pub(crate) fn validate(self, sync: &Cuts<'_>, input: &[u8]) -> Result<(), Stop> {
+        lockstep::validate(self, sync, input)
+    }
+
     #[inline(always)]
     fn step(self, state: usize, unit: u8) -> usize {
         (self.trans[state + self.classes[unit as usize] as usize] & STATE_MASK) as usize

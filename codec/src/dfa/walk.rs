@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 
 use super::accumulate::{Join, Multiply, Place, Shift, MASKS};
 use super::lockstep::{self, Runs, Stop};
-use super::{direct, expanded, Dfa, Rows, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
+use super::{direct, expanded, Dfa, Facts, Rows, BIAS_SHIFT, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::{DecodeError, Value};
 
 /// Units per block: between looks for the dead state and for ASCII runs.
@@ -240,82 +240,119 @@ pub(crate) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     out: &mut Vec<V>,
 ) -> Result<(), DecodeError> {
     dfa.rescued(input, Some(out), |rest, out| match out {
-        Some(out) => walks(dfa, rest, out),
+        Some(out) => V::walk_table(Tables::of(dfa), rest, out),
         None => Ok(()),
     })
 }
 
-/// The bulk walks over `input` with the feed that suits the table.
-fn walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
-    dfa: &Dfa<T, B>,
-    input: &[u8],
-    out: &mut Vec<V>,
-) -> Result<(), Stop> {
-    let biased = dfa.biases().len() > 1;
-    if let Some(table) = dfa.direct() {
-        return match (biased, dfa.contexts() == 1) {
-            (false, true) => direct_walks::<_, _, _, false, true>(dfa, table, input, out),
-            (true, true) => direct_walks::<_, _, _, true, true>(dfa, table, input, out),
-            (false, false) => direct_walks::<_, _, _, false, false>(dfa, table, input, out),
-            (true, false) => direct_walks::<_, _, _, true, false>(dfa, table, input, out),
+/// What the walks read of a table, borrowed whatever its storage: the walks
+/// take this, not a [`Dfa`], so that they are compiled once per value type,
+/// in this crate ([`Value::walk_table`]), not again in every crate that
+/// decodes with a table.
+#[derive(Copy, Clone, Debug)]
+pub struct Tables<'a> {
+    trans: &'a [u32],
+    biases: &'a [u64],
+    expanded: Option<Rows<'a>>,
+    direct: Option<Rows<'a>>,
+    places: Option<&'a [u64]>,
+    radices: Option<&'a [u64]>,
+    classes: &'a [u8; 256],
+    digits: &'a [u8; 256],
+    stride: usize,
+    facts: &'a Facts,
+}
+
+impl<'a> Tables<'a> {
+    /// Borrows what the walks read of `dfa`.
+    pub(crate) fn of<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &'a Dfa<T, B>) -> Self {
+        Tables {
+            trans: dfa.trans.as_ref(),
+            biases: dfa.biases(),
+            expanded: dfa.expanded(),
+            direct: dfa.direct(),
+            places: dfa.places(),
+            radices: dfa.radices(),
+            classes: &dfa.classes,
+            digits: &dfa.digits,
+            stride: dfa.stride,
+            facts: &dfa.facts,
+        }
+    }
+
+    fn contexts(&self) -> usize {
+        usize::from(self.facts.contexts)
+    }
+}
+
+/// The bulk walks over `input` with the feed that suits the table
+/// ([`Value::walk_table`] for `u32` and `u64`).
+pub(crate) fn walks<V: Value>(t: Tables<'_>, input: &[u8], out: &mut Vec<V>) -> Result<(), Stop> {
+    let biased = t.biases.len() > 1;
+    if let Some(table) = t.direct {
+        return match (biased, t.contexts() == 1) {
+            (false, true) => direct_walks::<_, false, true>(&t, table, input, out),
+            (true, true) => direct_walks::<_, true, true>(&t, table, input, out),
+            (false, false) => direct_walks::<_, false, false>(&t, table, input, out),
+            (true, false) => direct_walks::<_, true, false>(&t, table, input, out),
         };
     }
-    match (dfa.expanded(), biased) {
+    match (t.expanded, biased) {
         // Several start states (rules across values): no expanded table; the
         // byte-unit, unbiased walker (WTF-8's) or a general one.
-        (None, _) if dfa.contexts() > 1 && dfa.places().is_some() => {
-            run(dfa, classes::<_, _, false, true, Place, false>(dfa), input, out)
+        (None, _) if t.contexts() > 1 && t.places.is_some() => {
+            run(&t, classes::<false, true, Place, false>(&t), input, out)
         }
-        (None, false) if dfa.contexts() > 1 && dfa.facts.byte_digits => {
-            run(dfa, classes::<_, _, true, false, Shift, false>(dfa), input, out)
+        (None, false) if t.contexts() > 1 && t.facts.byte_digits => {
+            run(&t, classes::<true, false, Shift, false>(&t), input, out)
         }
-        (None, _) if dfa.contexts() > 1 => run(dfa, classes::<_, _, false, true, Shift, false>(dfa), input, out),
-        (Some(table), _) => run(dfa, Expanded { table }, input, out),
-        (None, _) if dfa.places().is_some() => run(dfa, classes::<_, _, false, true, Place, true>(dfa), input, out),
-        (None, _) if dfa.radices().is_some() => run(dfa, classes::<_, _, false, true, Multiply, true>(dfa), input, out),
-        (None, _) => match (dfa.facts.byte_digits, biased) {
-            (true, false) => run(dfa, classes::<_, _, true, false, Shift, true>(dfa), input, out),
-            (true, true) => run(dfa, classes::<_, _, true, true, Shift, true>(dfa), input, out),
-            (false, false) => run(dfa, classes::<_, _, false, false, Shift, true>(dfa), input, out),
-            (false, true) => run(dfa, classes::<_, _, false, true, Shift, true>(dfa), input, out),
+        (None, _) if t.contexts() > 1 => run(&t, classes::<false, true, Shift, false>(&t), input, out),
+        (Some(table), _) => run(&t, Expanded { table }, input, out),
+        (None, _) if t.places.is_some() => run(&t, classes::<false, true, Place, true>(&t), input, out),
+        (None, _) if t.radices.is_some() => run(&t, classes::<false, true, Multiply, true>(&t), input, out),
+        (None, _) => match (t.facts.byte_digits, biased) {
+            (true, false) => run(&t, classes::<true, false, Shift, true>(&t), input, out),
+            (true, true) => run(&t, classes::<true, true, Shift, true>(&t), input, out),
+            (false, false) => run(&t, classes::<false, false, Shift, true>(&t), input, out),
+            (false, true) => run(&t, classes::<false, true, Shift, true>(&t), input, out),
         },
     }
 }
 
 /// The direct table's walks, with or without places.
-fn direct_walks<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value, const BIASED: bool, const ONE: bool>(
-    dfa: &Dfa<T, B>,
+fn direct_walks<V: Value, const BIASED: bool, const ONE: bool>(
+    t: &Tables<'_>,
     table: Rows<'_>,
     input: &[u8],
     out: &mut Vec<V>,
 ) -> Result<(), Stop> {
-    let span = dfa.contexts() * direct::ROW;
+    let span = t.contexts() * direct::ROW;
     // Measured: without the bounds check, git-ofs's walks took a tenth less.
     let mut padded = [0; direct::MAX_BIASES];
     if BIASED {
-        for (to, &bias) in padded.iter_mut().zip(dfa.biases()) {
+        for (to, &bias) in padded.iter_mut().zip(t.biases) {
             *to = bias;
         }
     }
     let biases = &padded;
-    if dfa.places().is_some() {
-        run(dfa, Direct::<BIASED, ONE, true> { table, biases, span }, input, out)
+    if t.places.is_some() {
+        run(t, Direct::<BIASED, ONE, true> { table, biases, span }, input, out)
     } else {
-        run(dfa, Direct::<BIASED, ONE, false> { table, biases, span }, input, out)
+        run(t, Direct::<BIASED, ONE, false> { table, biases, span }, input, out)
     }
 }
 
-fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bool, J: Join, const ONE: bool>(
-    dfa: &Dfa<T, B>,
-) -> Classes<'_, BYTES, BIASED, J, ONE> {
+fn classes<'a, const BYTES: bool, const BIASED: bool, J: Join, const ONE: bool>(
+    t: &Tables<'a>,
+) -> Classes<'a, BYTES, BIASED, J, ONE> {
     Classes {
-        trans: dfa.trans.as_ref(),
-        words: dfa.places().or(dfa.radices()).unwrap_or(&[]),
-        classes: &dfa.classes,
-        digits: &dfa.digits,
-        biases: dfa.biases.as_ref(),
-        start: dfa.stride,
-        span: dfa.contexts() * dfa.stride,
+        trans: t.trans,
+        words: t.places.or(t.radices).unwrap_or(&[]),
+        classes: t.classes,
+        digits: t.digits,
+        biases: t.biases,
+        start: t.stride,
+        span: t.contexts() * t.stride,
         join: core::marker::PhantomData,
     }
 }
@@ -324,12 +361,7 @@ fn classes<T: AsRef<[u32]>, B: AsRef<[u64]>, const BYTES: bool, const BIASED: bo
 /// depend on how many other feeds there are (measured: inlined into one
 /// dispatch, a new feed slowed utf8's ASCII copying by a fifth).
 #[inline(never)]
-fn run<T: AsRef<[u32]>, B: AsRef<[u64]>, F: Feed, V: Value>(
-    dfa: &Dfa<T, B>,
-    feed: F,
-    input: &[u8],
-    out: &mut Vec<V>,
-) -> Result<(), Stop> {
-    let walker = Decoding { feed, runs: Runs::of(&dfa.facts), value: core::marker::PhantomData };
-    lockstep::decode(walker, &dfa.facts.cuts(), input, out)
+fn run<F: Feed, V: Value>(t: &Tables<'_>, feed: F, input: &[u8], out: &mut Vec<V>) -> Result<(), Stop> {
+    let walker = Decoding { feed, runs: Runs::of(t.facts), value: core::marker::PhantomData };
+    lockstep::decode(walker, &t.facts.cuts(), input, out)
 }
