@@ -42,7 +42,8 @@ pub struct CodecInfo {
     pub min: u64,
     /// Largest encodable value.
     pub max: u64,
-    /// Values inside `min..=max` that are not encodable (inclusive ranges, sorted).
+    /// Values inside `min..=max` that are not encodable (inclusive ranges,
+    /// disjoint and in order: [`CodecInfo::contains`] searches them).
     pub excluded: Cow<'static, [(u64, u64)]>,
     /// The longest sequence, in units (`None`: unbounded).
     pub max_units: Option<usize>,
@@ -99,8 +100,20 @@ impl CodecInfo {
     }
 
     /// Whether `value` is encodable (for values that fit `u64`).
+    ///
+    /// ```
+    /// use placemat_codec::{CodecInfo, Unit};
+    /// let holes = &[(0xD800, 0xDFFF), (0xFDD0, 0xFDEF)];
+    /// let info = CodecInfo::new("bmp", "", Unit::Byte, 16, 0, 0xFFFF, holes, Some(3));
+    /// let encodable: Vec<bool> = [0, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFDEF, 0xFDF0, 0x10000]
+    ///     .map(|v| info.contains(v))
+    ///     .into();
+    /// assert_eq!(encodable, [true, true, false, false, true, false, true, false]);
+    /// ```
     pub fn contains(&self, value: u64) -> bool {
-        self.min <= value && value <= self.max && !self.excluded.iter().any(|&(lo, hi)| lo <= value && value <= hi)
+        // The first excluded range that does not end below `value`.
+        let next = self.excluded.partition_point(|&(_, hi)| hi < value);
+        self.min <= value && value <= self.max && self.excluded.get(next).is_none_or(|&(lo, _)| value < lo)
     }
 
     /// The range as text, `U+0000..=U+10FFFF except U+D800..=U+DFFF`.

@@ -339,9 +339,11 @@ impl Model {
 
     /// Whether `v` is in the range and not excluded.
     pub fn contains(&self, v: &BigUint) -> bool {
+        // The first excluded range that does not end below `v`.
+        let next = self.excluded.partition_point(|(_, hi)| hi < v);
         *v >= self.min
             && self.max.as_ref().is_none_or(|m| v <= m)
-            && !self.excluded.iter().any(|(lo, hi)| lo <= v && v <= hi)
+            && self.excluded.get(next).is_none_or(|(lo, _)| v < lo)
     }
 
     /// The concrete forms of at most `limit` units (all of them if `None`, which

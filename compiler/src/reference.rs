@@ -37,6 +37,19 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::model::{ConcreteForm, Model};
 use placemat_codec::Step;
 
+/// `ranges` sorted and merged where they overlap or touch: disjoint, in order.
+fn merge(mut ranges: Vec<(BigUint, BigUint)>) -> Vec<(BigUint, BigUint)> {
+    ranges.sort();
+    let mut merged: Vec<(BigUint, BigUint)> = Vec::with_capacity(ranges.len());
+    for (lo, hi) in ranges {
+        match merged.last_mut() {
+            Some((_, last_hi)) if lo <= &*last_hi + 1u32 => *last_hi = hi.max(last_hi.clone()),
+            _ => merged.push((lo, hi)),
+        }
+    }
+    merged
+}
+
 /// The reference interpreter for one model.
 #[derive(Clone, Debug)]
 pub struct Reference<'m> {
@@ -47,8 +60,7 @@ pub struct Reference<'m> {
     /// The contexts of the model's rules across values.
     contexts: crate::contexts::Contexts,
     /// For every context, the values not valid in it: the excluded ones and
-    /// those the context forbids, sorted by their first value (they may
-    /// overlap, which `sequences::subtract` allows).
+    /// those the context forbids, merged into disjoint ranges in order.
     holes: Vec<Vec<(BigUint, BigUint)>>,
 }
 
@@ -62,8 +74,7 @@ impl<'m> Reference<'m> {
                 if let Some(forbidden) = contexts.forbidden.get(c) {
                     holes.extend(forbidden.iter().map(|&(lo, hi)| (BigUint::from(lo), BigUint::from(hi))));
                 }
-                holes.sort();
-                holes
+                merge(holes)
             })
             .collect();
         Reference {
@@ -84,7 +95,11 @@ impl<'m> Reference<'m> {
     /// not have is read as 0).
     fn valid_in(&self, context: usize, lo: &BigUint, hi: &BigUint) -> Vec<(BigUint, BigUint)> {
         let holes = self.holes.get(context).unwrap_or(&self.holes[0]);
-        crate::sequences::subtract(lo, hi, holes)
+        // Only the holes that meet `lo..=hi` (they are disjoint and in order):
+        // a description with a thousand exclusions stays fast to interpret.
+        let first = holes.partition_point(|(_, hole_hi)| hole_hi < lo);
+        let end = holes.partition_point(|(hole_lo, _)| hole_lo <= hi).max(first);
+        crate::sequences::subtract(lo, hi, &holes[first..end])
     }
 
     /// Concrete forms that could hold a sequence of at least `len` units.
@@ -285,5 +300,21 @@ impl<'m> Reference<'m> {
         let payload = raw - &form.bias;
         let digits = self.model.payload_digits(&form.units, &payload);
         Some(form.units.iter().zip(digits).map(|(pat, d)| self.model.digit_unit(pat, d)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges(r: &[(u32, u32)]) -> Vec<(BigUint, BigUint)> {
+        r.iter().map(|&(lo, hi)| (lo.into(), hi.into())).collect()
+    }
+
+    #[test]
+    fn holes_merge_where_they_overlap_or_touch() {
+        let holes = merge(ranges(&[(20, 30), (1, 5), (4, 9), (10, 12), (25, 26), (40, 40)]));
+        assert_eq!(holes, ranges(&[(1, 12), (20, 30), (40, 40)]));
+        assert_eq!(merge(Vec::new()), Vec::new());
     }
 }
