@@ -136,3 +136,26 @@ impl fmt::Display for EncodeError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for EncodeError {}
+
+/// What [`Encoder::encode_into`](crate::Encoder::encode_into) reports when it
+/// stops before the last value: `out[..written]` holds the encodings of the
+/// values before `index`, and `error` says why `values[index]` was refused.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EncodeIntoError {
+    /// The refused value's index: the number of values encoded.
+    pub index: usize,
+    /// The units written, the encodings of the values before `index`.
+    pub written: usize,
+    /// Why the value was refused ([`EncodeError::BufferTooSmall`] when it did
+    /// not fit in the rest of the output).
+    pub error: EncodeError,
+}
+
+impl fmt::Display for EncodeIntoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "value {} (after {} units): {}", self.index, self.written, self.error)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for EncodeIntoError {}

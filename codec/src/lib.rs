@@ -59,7 +59,7 @@ pub use codec::{
 };
 pub use decode::{decode_lossy_by_restarts, decode_lossy_in_bulk, Decoder, Item, ItemError, Items, Step};
 pub use encode::Encoder;
-pub use error::{DecodeError, EncodeError};
+pub use error::{DecodeError, EncodeError, EncodeIntoError};
 /// The SIMD validators' kernel and tables (the `placemat-simd` crate).
 pub use placemat_simd as simd;
 pub use stream::StreamDecoder;

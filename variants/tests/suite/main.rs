@@ -13,6 +13,7 @@ mod common;
 mod automata;
 mod compare;
 mod corpus;
+mod encode_into;
 mod fuzz_seeds;
 mod historical;
 mod hostile;
