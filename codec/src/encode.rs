@@ -88,22 +88,9 @@ pub trait Encoder {
     fn encode_all(&self, values: &[Self::Value], out: &mut Vec<u8>) -> Result<(), (usize, EncodeError)> {
         let start = out.len();
         out.resize(start + self.max_encoded_len(values.len()), 0);
-        let mut pos = start;
-        for (i, &v) in values.iter().enumerate() {
-            if let Some(e) = forbidden(self, values, i) {
-                out.truncate(pos);
-                return Err((i, e));
-            }
-            match self.encode(v, &mut out[pos..]) {
-                Ok(n) => pos += n,
-                Err(e) => {
-                    out.truncate(pos);
-                    return Err((i, e));
-                }
-            }
-        }
-        out.truncate(pos);
-        Ok(())
+        let result = self.encode_into(values, &mut out[start..]);
+        out.truncate(start + result.as_ref().map_or_else(|e| e.written, |&n| n));
+        result.map(drop).map_err(|e| (e.index, e.error))
     }
 
     /// The length of `value`'s encoding, in units: what [`Encoder::encode`]

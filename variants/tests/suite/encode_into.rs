@@ -1,7 +1,9 @@
-//! Encoding into a caller's buffer (`Encoder::encode_into`) and the exact
-//! length (`Encoder::encoded_len`) against `Encoder::encode_all`: the same
-//! units, the same refusals at the same index, nothing written past the
-//! units written, and a buffer one unit short refused at the last value.
+//! Encoding into a caller's buffer (`Encoder::encode_into`), the exact length
+//! (`Encoder::encoded_len`) and `Encoder::encode_all` (which runs
+//! `encode_into`) against one value at a time (`Encoder::encode_push` and
+//! `Encoder::forbids`): the same units, the same refusals at the same index,
+//! nothing written past the units written, and a buffer one unit short
+//! refused at the last value.
 
 use placemat_codec::{EncodeError, EncodeIntoError, Encoder, Value};
 use placemat_compiler::LoadedCodec;
@@ -11,10 +13,31 @@ use placemat_variants::registry;
 /// A unit no encoder here writes after the end of its output in these tests.
 const UNTOUCHED: u8 = 0xA5;
 
-/// `encode_into` and `encoded_len` agree with `encode_all` on `values`.
+/// What the bulk calls must give: each value's units in turn, up to the first
+/// value refused (by itself, or by a rule after the value before it).
+fn one_at_a_time<E: Encoder>(encoder: &E, values: &[E::Value]) -> (Vec<u8>, Result<(), (usize, EncodeError)>) {
+    let mut out = Vec::new();
+    for (i, &v) in values.iter().enumerate() {
+        if let Some(&before) = i.checked_sub(1).map(|k| &values[k]) {
+            if encoder.forbids(before, v) {
+                let (before, value) = (before.to_u64(), v.to_u64());
+                return (out, Err((i, EncodeError::ForbiddenAfter { before, value })));
+            }
+        }
+        if let Err(e) = encoder.encode_push(v, &mut out) {
+            return (out, Err((i, e)));
+        }
+    }
+    (out, Ok(()))
+}
+
+/// `encode_all`, `encode_into` and `encoded_len` agree with one value at a
+/// time on `values`.
 fn agrees<E: Encoder>(encoder: &E, values: &[E::Value]) {
-    let mut all = Vec::new();
-    let appended = encoder.encode_all(values, &mut all);
+    let (all, appended) = one_at_a_time(encoder, values);
+    let mut bulk = vec![UNTOUCHED];
+    assert_eq!(encoder.encode_all(values, &mut bulk), appended, "encode_all of {values:X?}");
+    assert_eq!((bulk[0], &bulk[1..]), (UNTOUCHED, &all[..]), "encode_all appends, {values:X?}");
     assert_eq!(encoder.encoded_len(values), appended.map(|()| all.len()), "encoded_len of {values:X?}");
     let mut out = vec![UNTOUCHED; encoder.max_encoded_len(values.len()) + 8];
     let written = encoder.encode_into(values, &mut out);
