@@ -8,6 +8,7 @@
 //! blocks, and one value at a time) beside encoding_rs and std where they
 //! convert the pair, the first of them the baseline.
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::io::{Read, Write};
@@ -70,48 +71,56 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
         Box::new(move || usize::from(by_steps(codec, Strategy::Branching, bytes).is_ok())),
     ));
     if utf8 {
+        let out = RefCell::new(Vec::with_capacity(bytes.len()));
         let run = move || {
-            let text = std::str::from_utf8(bytes).unwrap_or("");
-            text.chars().map(u32::from).collect::<Vec<u32>>().len()
+            let mut out = out.borrow_mut();
+            out.clear();
+            out.extend(std::str::from_utf8(bytes).unwrap_or("").chars().map(u32::from));
+            out.len()
         };
         s.push(("decode", "std chars() into Vec<u32>".into(), Box::new(run)));
     }
     s.push((
         "decode",
         "table".into(),
-        Box::new(move || {
-            let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
-            let _ = codec.dfa().decode_table_into(bytes, &mut out);
-            out.len()
-        }),
+        Box::new(reusing(bytes.len(), move |out: &mut Vec<u64>| {
+            let _ = codec.dfa().decode_table_into(bytes, out);
+        })),
     ));
-    s.push(("decode", "branching".into(), Box::new(move || decode_by_steps(codec, bytes))));
+    let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
+        let _ = DynDecoder { codec, strategy: Strategy::Branching }.decode_into(bytes, out);
+    });
+    s.push(("decode", "branching".into(), Box::new(run)));
     if codec.dfa().simd().is_some() && codec.dfa().facts().continuation_bits != 0 {
-        let run = move || {
-            let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
-            let _ = codec.dfa().decode_validated_into(bytes, &mut out);
-            out.len()
-        };
+        let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
+            let _ = codec.dfa().decode_validated_into(bytes, out);
+        });
         s.push(("decode", "simd + unchecked".into(), Box::new(run)));
     }
     s.push((
         "encode",
         "generated encoder".into(),
-        Box::new(move || {
-            let mut out = Vec::with_capacity(bytes.len());
-            values.iter().filter(|&&v| codec.encode_push(v, &mut out).is_ok()).count()
-        }),
+        Box::new(reusing(bytes.len(), move |out| {
+            values.iter().for_each(|&v| {
+                let _ = codec.encode_push(v, out);
+            });
+        })),
     ));
     s
 }
 
-/// Decodes one sequence at a time with the branching decoder (the
-/// `Decoder` trait's loop, which carries the codec's contexts); the values
-/// before the first error count.
-fn decode_by_steps(codec: &dyn DynCodec, bytes: &[u8]) -> usize {
-    let mut out: Vec<u64> = Vec::with_capacity(bytes.len());
-    let _ = DynDecoder { codec, strategy: Strategy::Branching }.decode_into(bytes, &mut out);
-    out.len()
+/// A run that fills an output buffer of its own, kept across repetitions
+/// (cleared, not freed), as a program decoding many texts would: the time is
+/// the work's, not the page faults of fresh memory. Returns the buffer's
+/// length after `fill`.
+fn reusing<'a, T: 'a>(capacity: usize, fill: impl Fn(&mut Vec<T>) + 'a) -> impl Fn() -> usize + 'a {
+    let out = RefCell::new(Vec::with_capacity(capacity));
+    move || {
+        let mut out = out.borrow_mut();
+        out.clear();
+        fill(&mut out);
+        out.len()
+    }
 }
 
 /// Medians of interleaved repetitions, about `budget` per strategy. Before

@@ -3,6 +3,8 @@
 //! it (encoding_rs, validating, for UTF-8 ↔ UTF-16; std for UTF-8 into
 //! UTF-16 and UTF-32, and from UTF-16).
 
+use std::cell::RefCell;
+
 use placemat_codec::io::{ErrorMode, Transcoder};
 use placemat_codec::DynCodec;
 
@@ -20,11 +22,14 @@ pub(super) fn conversions<'a>(
     let mut runs = baselines(&from.info().name, &to.info().name, bytes);
     for per_value in [false, true] {
         let label = if per_value { "placemat one value at a time" } else { "placemat runs and blocks" };
+        let buffer = RefCell::new(Vec::with_capacity(4 * bytes.len()));
         let run = move || {
-            let mut out = Vec::with_capacity(2 * bytes.len());
+            let mut out = buffer.borrow_mut();
+            out.clear();
+            let out = &mut *out;
             let Ok(t) = Transcoder::new(from, to, ErrorMode::Strict) else { return 0 };
             let mut t = if per_value { t.one_value_at_a_time() } else { t };
-            let ok = t.push(bytes, &mut out).and_then(|()| t.finish(&mut out)).is_ok();
+            let ok = t.push(bytes, out).and_then(|()| t.finish(out)).is_ok();
             out.len() * usize::from(ok)
         };
         runs.push((OP, label.to_string(), Box::new(run)));
@@ -36,28 +41,52 @@ pub(super) fn conversions<'a>(
 fn baselines<'a>(from: &str, to: &str, bytes: &'a [u8]) -> Vec<(&'static str, String, Run<'a>)> {
     let mut runs: Vec<(&'static str, String, Run<'a>)> = Vec::new();
     match (from, to) {
-        ("utf8", "utf16le") => {
-            runs.push((OP, "encoding_rs".into(), Box::new(move || encoding_rs_to_utf16(bytes))));
-            runs.push((OP, "std encode_utf16".into(), Box::new(move || std_to_utf16(bytes, u16::to_le_bytes))));
+        ("utf8", "utf16le" | "utf16be") => {
+            let units = RefCell::new(vec![0u16; bytes.len() + 1]);
+            runs.push((
+                OP,
+                "encoding_rs".into(),
+                Box::new(move || encoding_rs_to_utf16(bytes, &mut units.borrow_mut())),
+            ));
+            let order = if to == "utf16le" { u16::to_le_bytes } else { u16::to_be_bytes };
+            let out = RefCell::new(Vec::with_capacity(2 * bytes.len()));
+            runs.push((
+                OP,
+                "std encode_utf16".into(),
+                Box::new(move || std_to_utf16(bytes, order, &mut out.borrow_mut())),
+            ));
         }
-        ("utf8", "utf16be") => {
-            runs.push((OP, "encoding_rs".into(), Box::new(move || encoding_rs_to_utf16(bytes))));
-            runs.push((OP, "std encode_utf16".into(), Box::new(move || std_to_utf16(bytes, u16::to_be_bytes))));
-        }
-        ("utf16le", "utf8") => {
-            let run = move || from_utf16_encoding_rs(encoding_rs::UTF_16LE, bytes);
+        ("utf16le" | "utf16be", "utf8") => {
+            let (encoding, order) = match from {
+                "utf16le" => (encoding_rs::UTF_16LE, u16::from_le_bytes as fn([u8; 2]) -> u16),
+                _ => (encoding_rs::UTF_16BE, u16::from_be_bytes as fn([u8; 2]) -> u16),
+            };
+            let out = RefCell::new(vec![0u8; 3 * bytes.len() / 2 + 16]);
+            let run = move || from_utf16_encoding_rs(encoding, bytes, &mut out.borrow_mut());
             runs.push((OP, "encoding_rs".into(), Box::new(run)));
-            runs.push((OP, "std from_utf16".into(), Box::new(move || std_from_utf16(bytes, u16::from_le_bytes))));
+            let units = RefCell::new(Vec::with_capacity(bytes.len() / 2));
+            let run = move || std_from_utf16(bytes, order, &mut units.borrow_mut());
+            runs.push((OP, "std from_utf16".into(), Box::new(run)));
         }
-        ("utf16be", "utf8") => {
-            let run = move || from_utf16_encoding_rs(encoding_rs::UTF_16BE, bytes);
-            runs.push((OP, "encoding_rs".into(), Box::new(run)));
-            runs.push((OP, "std from_utf16".into(), Box::new(move || std_from_utf16(bytes, u16::from_be_bytes))));
+        ("utf8", "utf32le" | "utf32be") => {
+            let out = RefCell::new(Vec::with_capacity(4 * bytes.len()));
+            let big_endian = to == "utf32be";
+            runs.push((
+                OP,
+                "std chars()".into(),
+                Box::new(move || std_to_utf32(bytes, big_endian, &mut out.borrow_mut())),
+            ));
         }
-        ("utf8", "utf32le") => runs.push((OP, "std chars()".into(), Box::new(move || std_to_utf32(bytes, false)))),
-        ("utf8", "utf32be") => runs.push((OP, "std chars()".into(), Box::new(move || std_to_utf32(bytes, true)))),
         ("utf8", "utf8") => {
-            let run = move || std::str::from_utf8(bytes).map_or(0, |s| s.as_bytes().to_vec().len());
+            let out = RefCell::new(Vec::with_capacity(bytes.len()));
+            let run = move || {
+                let mut out = out.borrow_mut();
+                out.clear();
+                std::str::from_utf8(bytes).map_or(0, |s| {
+                    out.extend_from_slice(s.as_bytes());
+                    out.len()
+                })
+            };
             runs.push((OP, "std from_utf8 + copy".into(), Box::new(run)));
         }
         _ => {}
@@ -67,10 +96,9 @@ fn baselines<'a>(from: &str, to: &str, bytes: &'a [u8]) -> Vec<(&'static str, St
 
 /// encoding_rs's validating UTF-8 decoder into UTF-16 code units (in the
 /// machine's byte order, as it writes them; the bytes they take).
-fn encoding_rs_to_utf16(bytes: &[u8]) -> usize {
+fn encoding_rs_to_utf16(bytes: &[u8], units: &mut [u16]) -> usize {
     let mut decoder = encoding_rs::UTF_8.new_decoder_without_bom_handling();
-    let mut units = vec![0u16; bytes.len() + 1];
-    let (result, _, written) = decoder.decode_to_utf16_without_replacement(bytes, &mut units, true);
+    let (result, _, written) = decoder.decode_to_utf16_without_replacement(bytes, units, true);
     if result != encoding_rs::DecoderResult::InputEmpty {
         return 0;
     }
@@ -78,25 +106,41 @@ fn encoding_rs_to_utf16(bytes: &[u8]) -> usize {
 }
 
 /// encoding_rs's validating UTF-16 decoder (in its byte order) into UTF-8.
-fn from_utf16_encoding_rs(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> usize {
-    encoding.decode_without_bom_handling_and_without_replacement(bytes).map_or(0, |s| s.len())
+fn from_utf16_encoding_rs(encoding: &'static encoding_rs::Encoding, bytes: &[u8], out: &mut [u8]) -> usize {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let (result, _, written) = decoder.decode_to_utf8_without_replacement(bytes, out, true);
+    if result != encoding_rs::DecoderResult::InputEmpty {
+        return 0;
+    }
+    written
 }
 
 /// std: `from_utf8`, then `encode_utf16`, as bytes.
-fn std_to_utf16(bytes: &[u8], order: fn(u16) -> [u8; 2]) -> usize {
+fn std_to_utf16(bytes: &[u8], order: fn(u16) -> [u8; 2], out: &mut Vec<u8>) -> usize {
+    out.clear();
     let Ok(text) = std::str::from_utf8(bytes) else { return 0 };
-    text.encode_utf16().flat_map(order).collect::<Vec<u8>>().len()
+    out.extend(text.encode_utf16().flat_map(order));
+    out.len()
 }
 
 /// std: `from_utf8`, then each `char` as four bytes.
-fn std_to_utf32(bytes: &[u8], big_endian: bool) -> usize {
+fn std_to_utf32(bytes: &[u8], big_endian: bool, out: &mut Vec<u8>) -> usize {
+    out.clear();
     let Ok(text) = std::str::from_utf8(bytes) else { return 0 };
     let order = if big_endian { u32::to_be_bytes } else { u32::to_le_bytes };
-    text.chars().flat_map(|c| order(u32::from(c))).collect::<Vec<u8>>().len()
+    out.extend(text.chars().flat_map(|c| order(u32::from(c))));
+    out.len()
 }
 
-/// std: the code units, then `String::from_utf16`.
-fn std_from_utf16(bytes: &[u8], order: fn([u8; 2]) -> u16) -> usize {
-    let units: Vec<u16> = bytes.chunks_exact(2).map(|p| order([p[0], p[1]])).collect();
-    String::from_utf16(&units).map_or(0, |s| s.len())
+/// std: the code units, then `char::decode_utf16` into a `String`'s bytes
+/// (what `String::from_utf16` does, into a buffer that is kept).
+fn std_from_utf16(bytes: &[u8], order: fn([u8; 2]) -> u16, out: &mut Vec<u8>) -> usize {
+    out.clear();
+    let units = bytes.chunks_exact(2).map(|p| order([p[0], p[1]]));
+    let mut utf8 = [0; 4];
+    for c in char::decode_utf16(units) {
+        let Ok(c) = c else { return 0 };
+        out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+    }
+    out.len()
 }

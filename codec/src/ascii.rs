@@ -178,6 +178,13 @@ impl AsciiRuns {
         }
     }
 
+    /// The value of the last code unit of a run [`AsciiRuns::prefix`] found
+    /// (`None` for an empty run), read in place.
+    pub fn last_value(self, run: &[u8]) -> Option<u8> {
+        let unit = run.len().checked_sub(self.unit_bytes())?;
+        run.get(unit + self.value_byte()).copied()
+    }
+
     /// The values of a run [`AsciiRuns::prefix`] found, one per code unit.
     #[inline(always)]
     pub fn values(self, run: &[u8]) -> impl Iterator<Item = u8> + '_ {
@@ -195,8 +202,8 @@ pub fn convert_run(from: AsciiRuns, to: AsciiRuns, run: &[u8], out: &mut alloc::
         return;
     }
     match (from.unit_bytes(), to) {
-        (1, AsciiRuns::U16Le) => out.extend(run.iter().flat_map(|&c| [c, 0])),
-        (1, AsciiRuns::U16Be) => out.extend(run.iter().flat_map(|&c| [0, c])),
+        (1, AsciiRuns::U16Le) => widen(run, out, |c| [c, 0]),
+        (1, AsciiRuns::U16Be) => widen(run, out, |c| [0, c]),
         (_, AsciiRuns::Bytes | AsciiRuns::NonZeroBytes) => out.extend(from.values(run)),
         _ => {
             let width = to.unit_bytes();
@@ -205,6 +212,24 @@ pub fn convert_run(from: AsciiRuns, to: AsciiRuns, run: &[u8], out: &mut alloc::
             }
         }
     }
+}
+
+/// Writes each byte of `run` as the two bytes `unit` makes of it, sixteen
+/// at a time through a fixed block (which the compiler widens with vector
+/// instructions), then the rest one by one.
+#[inline(always)]
+fn widen(run: &[u8], out: &mut alloc::vec::Vec<u8>, unit: impl Fn(u8) -> [u8; 2]) {
+    out.reserve(2 * run.len());
+    let blocks = run.chunks_exact(16);
+    let rest = blocks.remainder();
+    for block in blocks {
+        let mut wide = [0u8; 32];
+        for (pair, &c) in wide.chunks_exact_mut(2).zip(block) {
+            pair.copy_from_slice(&unit(c));
+        }
+        out.extend_from_slice(&wide);
+    }
+    out.extend(rest.iter().flat_map(|&c| unit(c)));
 }
 
 #[cfg(test)]
@@ -230,6 +255,9 @@ mod tests {
         for from in AsciiRuns::ALL.into_iter().skip(1) {
             let run: alloc::vec::Vec<u8> =
                 text.iter().flat_map(|&c| from.code_unit(c)[..from.unit_bytes()].to_vec()).collect();
+            assert_eq!(from.last_value(&run), Some(0x7F), "{from:?}");
+            assert_eq!(from.last_value(&run[..from.unit_bytes()]), Some(1), "{from:?}");
+            assert_eq!(from.last_value(&[]), None);
             for to in AsciiRuns::ALL.into_iter().skip(1) {
                 let mut out = alloc::vec::Vec::new();
                 convert_run(from, to, &run, &mut out);

@@ -15,7 +15,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use crate::{dfa::Dfa, AsciiRuns, DecodeError, Decoder, EncodeError, Encoder, Step};
+use crate::{dfa::Dfa, AsciiRuns, DecodeError, Decoder, EncodeError, Encoder, Step, WideForms};
 
 /// What a codec's units are.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +55,11 @@ pub struct CodecInfo {
     /// codec so that a tool can say it without rebuilding the automaton.
     /// Empty for a codec whose tables have SIMD tables.
     pub no_simd: Cow<'static, str>,
+    /// For a codec of 16- or 32-bit code units, the forms its encoder writes
+    /// most values with, as data ([`WideForms`]): derived by the compiler
+    /// from the description's forms, they are part of the encoder, and the
+    /// bulk encoder ([`DynCodec::encode_block`]) writes with them.
+    pub wide_forms: WideForms,
 }
 
 impl CodecInfo {
@@ -81,7 +86,14 @@ impl CodecInfo {
             max_units,
             unbounded: false,
             no_simd: Cow::Borrowed(""),
+            wide_forms: WideForms::NONE,
         }
+    }
+
+    /// The same facts for a codec whose encoder writes most values with `forms`.
+    pub const fn with_wide_forms(mut self, forms: WideForms) -> Self {
+        self.wide_forms = forms;
+        self
     }
 
     /// The same facts for a codec that has no SIMD validator, for the reason `why`.
@@ -308,10 +320,35 @@ pub fn ascii_runs_of<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>) -> Ascii
     }
 }
 
-/// [`DynCodec::encode_block`] for a codec without rules across values: one
+/// [`DynCodec::encode_block`] for a codec without rules across values: the
+/// values its [`WideForms`] write in their tight loop, the others by one
 /// loop over `encoder`, writing in place into room for the longest
-/// encodings, the rest cut off after.
-pub fn encode_in_place<E: Encoder + ?Sized>(encoder: &E, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
+/// encodings, the rest cut off after. On a value the codec cannot encode, the
+/// encodings before it have been appended, and its index is the error.
+pub fn encode_in_place<E: Encoder + ?Sized>(
+    encoder: &E,
+    forms: &WideForms,
+    values: &[u64],
+    out: &mut Vec<u8>,
+) -> Result<(), usize> {
+    if !forms.is_some() {
+        return encode_each_in_place(encoder, values, out);
+    }
+    let mut done = 0;
+    loop {
+        done += forms.encode(&values[done..], out);
+        let Some(&value) = values.get(done) else { return Ok(()) };
+        // A value neither form writes: the encoder's other forms, or a refusal.
+        let encoded = crate::Value::from_u64(value).is_some_and(|v| encoder.encode_push(v, out).is_ok());
+        if !encoded {
+            return Err(done);
+        }
+        done += 1;
+    }
+}
+
+/// [`encode_in_place`] without forms: each value by `encoder`.
+fn encode_each_in_place<E: Encoder + ?Sized>(encoder: &E, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
     let start = out.len();
     out.resize(start + values.len().saturating_mul(encoder.max_units()), 0);
     let mut pos = start;
@@ -437,7 +474,7 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
         if C::dfa().contexts() > 1 || C::info().unbounded {
             return encode_by_values(self, before, values, out);
         }
-        encode_in_place(self, values, out)
+        encode_in_place(self, &C::info().wide_forms, values, out)
     }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)

@@ -58,6 +58,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         max_units: model.max_units(),
         unbounded: !model.is_bounded(),
         no_simd: Cow::Borrowed(""),
+        wide_forms: placemat_codec::WideForms::NONE,
     })
 }
 
@@ -66,6 +67,7 @@ impl LoadedCodec {
     pub fn new(model: Model, options: BuildOptions) -> Result<Self, BuildError> {
         let automaton = Automaton::build(&model, options)?;
         let mut info = info(&model)?;
+        info.wide_forms = automaton.wide_forms;
         if let Err(e) = &automaton.local {
             info.no_simd = Cow::Owned(e.reason.clone());
         }
@@ -169,22 +171,7 @@ impl Encoder for LoadedCodec {
         if out.len() < n {
             return Err(EncodeError::BufferTooSmall { needed: n });
         }
-        let payload = raw - form.bias;
-        if self.automaton.radix {
-            // The last digit is the payload modulo its radix, and so on.
-            let mut rest = payload;
-            for (u, slot) in form.units.iter().zip(out.iter_mut()).rev() {
-                let radix = self.model.radix(u);
-                *slot = self.model.digit_unit(u, rest % radix);
-                rest /= radix;
-            }
-            return Ok(n);
-        }
-        // Each unit takes its share of the payload from its place.
-        for ((u, at), slot) in form.units.iter().zip(&form.places).zip(out.iter_mut()) {
-            let share = payload.checked_shr(*at).unwrap_or(0) & ((1u64 << u.payload_bits) - 1);
-            *slot = self.model.unit_byte(u.fixed_bits | share as u8);
-        }
+        form.write(&self.model, self.automaton.radix, raw - form.bias, &mut out[..n]);
         Ok(n)
     }
 }
@@ -219,7 +206,7 @@ impl DynCodec for LoadedCodec {
         if self.dfa.contexts() > 1 || self.info.unbounded {
             return placemat_codec::encode_by_values(self, before, values, out);
         }
-        placemat_codec::encode_in_place(self, values, out)
+        placemat_codec::encode_in_place(self, &self.info.wide_forms, values, out)
     }
     fn step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
         Decoder::step_in(self, context, input)

@@ -81,9 +81,11 @@
 extern crate alloc;
 
 mod decode;
+mod narrow;
 mod shared;
 mod validate;
 
 pub use decode::{decode_u32, decode_u64, decodes_on};
+pub use narrow::{narrow, Units};
 pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use validate::{reference, validate};

@@ -58,6 +58,30 @@ fn unmapped(model: &Model, names: &Names) -> TokenStream {
     }
 }
 
+/// `.with_wide_forms(..)` for a codec with wide forms, else nothing.
+fn wide_forms(forms: &placemat_codec::WideForms) -> TokenStream {
+    if !forms.is_some() {
+        return quote!();
+    }
+    let units = proc_macro2::Ident::new(&format!("{:?}", forms.units), Span::call_site());
+    let [(a, b), (c, d)] = forms.single.map(|(lo, hi)| (Literal::u32_unsuffixed(lo), Literal::u32_unsuffixed(hi)));
+    let pair = match forms.pair {
+        Some(p) => {
+            let (lo, hi, bias, high, low) = (p.lo, p.hi, p.bias, p.high, p.low);
+            let low_bits = p.low_bits;
+            quote!(::core::option::Option::Some(::placemat_codec::PairForm {
+                lo: #lo, hi: #hi, bias: #bias, high: #high, low: #low, low_bits: #low_bits,
+            }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote!(.with_wide_forms(::placemat_codec::WideForms {
+        units: ::placemat_codec::AsciiRuns::#units,
+        single: [(#a, #b), (#c, #d)],
+        pair: #pair,
+    }))
+}
+
 /// The `CodecInfo` constructor, with the compiler's verdict on a SIMD validator.
 fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
     let (name, summary) = (&model.name, &model.summary);
@@ -85,12 +109,13 @@ fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
             quote!(.with_no_simd(#why))
         }
     };
+    let wide = wide_forms(&a.wide_forms);
     let doc = format!(" The facts of `{name}`.");
     Ok(quote! {
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded #no_simd;
+        )#unbounded #no_simd #wide;
         &INFO
     })
 }

@@ -307,7 +307,7 @@ impl<'a> Transcoder<'a> {
         let Some((from, to)) = self.run_kinds() else { return 0 };
         let n = from.prefix(data);
         // (Neither codec has rules across values: their runs would be none.)
-        let Some(last) = from.values(&data[..n]).last() else { return 0 };
+        let Some(last) = from.last_value(&data[..n]) else { return 0 };
         crate::convert_run(from, to, &data[..n], out);
         self.last = Some(u64::from(last));
         self.context = self.from.context_after(u64::from(last));
@@ -333,13 +333,28 @@ impl<'a> Transcoder<'a> {
     /// then takes without values), else after `self.block` units. A block may
     /// end inside a sequence: the source's bulk decoder stops before it.
     fn block_end(&self, data: &[u8]) -> usize {
-        let end = data.len().min(self.block);
+        let end = self.before_lead(data, data.len().min(self.block));
         let Some((from, _)) = self.run_kinds() else { return end };
-        let span = 2 * crate::ASCII_BLOCK;
+        // A source that the SIMD decoding kernel reads takes ASCII at its
+        // speed too: its blocks end only at long runs, so that text which
+        // changes script every few words is not cut into short blocks.
+        let kernel = self.from.dfa().decoding_shape().is_some();
+        let span = if kernel { 16 } else { 2 } * crate::ASCII_BLOCK;
         (crate::ASCII_BLOCK..end.saturating_sub(span))
             .step_by(crate::ASCII_BLOCK)
             .find(|&k| from.prefix(&data[k..k + span]) == span)
             .unwrap_or(end)
+    }
+
+    /// `end` moved back, for a source with SIMD tables, to the last unit
+    /// before it that is no continuation unit (at most its longest sequence
+    /// back in valid input), so that the block's last sequence is whole and
+    /// its bulk decoder does not stop at a cut one; `end` itself otherwise,
+    /// or if no such unit lies within 16 units.
+    fn before_lead(&self, data: &[u8], end: usize) -> usize {
+        let dfa = self.from.dfa();
+        let Some(t) = dfa.simd().filter(|_| end < data.len()) else { return end };
+        (end.saturating_sub(16)..=end).rev().find(|&k| k > 0 && !t.is_continuation(data[k])).unwrap_or(end)
     }
 
     /// Transcodes a block at the start of `data` in bulk; returns the units

@@ -56,6 +56,7 @@ pub mod pack;
 mod paths;
 pub mod shift_layout;
 mod shift_search;
+pub mod wide_forms;
 pub mod wide_runs;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -219,6 +220,26 @@ impl EncodeForm {
             places: model.places(units),
         })
     }
+
+    /// Writes the units of `payload` (the value less [`EncodeForm::bias`])
+    /// into `out`, which holds exactly one per unit pattern: with digit units
+    /// the last digit is the payload modulo its radix, and so on; else each
+    /// unit takes its share of the payload from its place.
+    pub fn write(&self, model: &Model, radix: bool, payload: u64, out: &mut [u8]) {
+        if radix {
+            let mut rest = payload;
+            for (u, slot) in self.units.iter().zip(out.iter_mut()).rev() {
+                let radix = model.radix(u);
+                *slot = model.digit_unit(u, rest % radix);
+                rest /= radix;
+            }
+            return;
+        }
+        for ((u, at), slot) in self.units.iter().zip(&self.places).zip(out.iter_mut()) {
+            let share = payload.checked_shr(*at).unwrap_or(0) & ((1u64 << u.payload_bits) - 1);
+            *slot = model.unit_byte(u.fixed_bits | share as u8);
+        }
+    }
 }
 
 /// The minimal automaton of a model and everything derived from it.
@@ -261,6 +282,9 @@ pub struct Automaton {
     /// (`placemat_codec::dfa::Facts::of`), with the wide runs this crate's
     /// search found ([`wide_runs`]).
     pub facts: Facts,
+    /// The forms the encoder writes most values of wide code units with
+    /// ([`wide_forms`]), for the runtime's `CodecInfo`.
+    pub wide_forms: placemat_codec::WideForms,
     /// What the compiler's searches found, with their proofs ([`certificates`]).
     pub certificates: Certificates,
     /// The validator's shift layout.
@@ -325,6 +349,7 @@ impl Automaton {
             context_ranges: model.contexts().ranges,
             unit_bytes: model.unit_bytes,
             facts: pack::UNSET_FACTS,
+            wide_forms: placemat_codec::WideForms::NONE,
             certificates: Certificates::default(),
             shift: ShiftLayout::default(),
             transitions: Vec::new(),
@@ -343,6 +368,7 @@ impl Automaton {
         a.pending_entries = pack::pending(&a)?;
         a.certificates = certificates::derive(&a);
         a.facts = pack::facts(&a, wide_runs::derive(&a));
+        a.wide_forms = wide_forms::derive(&a, model);
         a.expanded = pack::expanded(&a);
         a.direct = pack::direct(&a);
         a.shift = shift_layout::layout(&a);

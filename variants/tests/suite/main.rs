@@ -29,4 +29,5 @@ mod transcode_bulk;
 mod utf1;
 mod utf16;
 mod utf8;
+mod wide_forms;
 mod wtf8;
