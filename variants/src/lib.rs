@@ -2,9 +2,10 @@
 //!
 //! The encodings of September 1992 and their descendants, each generated at compile
 //! time from a description ([`codecs`]), the texts they are measured and analysed
-//! on ([`corpus`]), and the registry the `placemat` CLI (crate `placemat-cli`)
-//! looks them up in ([`registry`]). Only the codecs, the corpora and the registry
-//! live here.
+//! on ([`corpus`]), the registry the `placemat` CLI (crate `placemat-cli`)
+//! looks them up in ([`registry`]), and conversions between any codec and
+//! Rust's text types, `str` and UTF-16/32 code units ([`text`]). Only the
+//! codecs, the corpora, the registry and those conversions live here.
 //!
 //! ```
 //! use placemat_variants::registry;
@@ -41,6 +42,7 @@
 pub mod codecs;
 pub mod corpus;
 pub mod registry;
+pub mod text;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

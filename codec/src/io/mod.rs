@@ -264,6 +264,12 @@ pub struct TranscodeError {
 }
 
 impl TranscodeError {
+    /// The error `kind` at `offset` units from the start of the input stream
+    /// (for adapters built on [`Transcoder`] that report its errors' kinds).
+    pub fn new(offset: u64, kind: TranscodeErrorKind) -> Self {
+        TranscodeError { offset, kind }
+    }
+
     /// Offset of the bad sequence (or of the unencodable value's sequence), in units
     /// from the start of the input stream.
     pub fn offset(&self) -> u64 {

@@ -14,7 +14,7 @@ use std::fmt;
 
 use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
 use crate::dfa::DEAD;
-use crate::{AsciiRuns, DynCodec, Step, Strategy};
+use crate::{AsciiRuns, DynCodec, Step, Strategy, WideRuns};
 
 /// The transcoding engine without I/O: push chunks of source units, collect target
 /// units.
@@ -280,10 +280,14 @@ impl<'a> Transcoder<'a> {
         let (mut pos, mut bulk_at) = (0, 0);
         while pos < data.len() {
             if self.bulk && pos >= bulk_at && self.context == 0 && data.len() - pos >= MIN_BULK {
-                let took = match self.ascii_run(&data[pos..], out) {
-                    0 => self.bulk(&data[pos..], out),
-                    run => run,
-                };
+                let data = &data[pos..];
+                let mut took = self.ascii_run(data, out);
+                if took == 0 {
+                    took = self.wide_run(data, out);
+                }
+                if took == 0 {
+                    took = self.bulk(data, out);
+                }
                 pos += took;
                 if took == 0 {
                     bulk_at = pos + RETRY;
@@ -328,12 +332,24 @@ impl<'a> Transcoder<'a> {
         (from != AsciiRuns::None && to != AsciiRuns::None).then_some((from, to))
     }
 
-    /// Where a block at the start of `data` ends: at the first run of two
-    /// 16-byte blocks of ASCII the two codecs share (which [`Self::ascii_run`]
-    /// then takes without values), else after `self.block` units. A block may
+    /// Where a block at the start of `data` ends: for a source with wide
+    /// runs, before the first long one (which [`Self::wide_run`] then takes);
+    /// else at the first run of 16-byte blocks of ASCII the two codecs share
+    /// (which [`Self::ascii_run`] then takes without values); else after
+    /// `self.block` units. A block may
     /// end inside a sequence: the source's bulk decoder stops before it.
     fn block_end(&self, data: &[u8]) -> usize {
         let end = self.before_lead(data, data.len().min(self.block));
+        let wide = self.wide_runs();
+        if wide.is_some() {
+            // Before a run of 32 code units (which `wide_run` then takes), found
+            // by looking every 16 units.
+            let (step, span) = (16 * wide.units.unit_bytes(), 32 * wide.units.unit_bytes());
+            return (step..end.saturating_sub(span))
+                .step_by(step)
+                .find(|&k| wide.prefix(&data[k..k + span]) == span)
+                .unwrap_or(end);
+        }
         let Some((from, _)) = self.run_kinds() else { return end };
         // A source that the SIMD decoding kernel reads takes ASCII at its
         // speed too: its blocks end only at long runs, so that text which
@@ -363,7 +379,41 @@ impl<'a> Transcoder<'a> {
     fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
         let block = &data[..self.block_end(data)];
         self.values.clear();
-        let mut took = self.from.decode_block(block, &mut self.values);
+        let took = self.from.decode_block(block, &mut self.values);
+        self.encode_values(block, took, out)
+    }
+
+    /// Transcodes the run of wide code units at the start of `data` that are
+    /// whole sequences of their own value in the source ([`WideRuns`], from
+    /// context 0) without walking its automaton: the code units are the
+    /// values the target's bulk encoder writes. Returns the units taken: 0
+    /// for a source without wide runs or a run shorter than [`MIN_BULK`]
+    /// units (a surrogate pair in UTF-16 text, say, goes to the blocks).
+    fn wide_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
+        let runs = self.wide_runs();
+        let n = runs.prefix(data);
+        if n < MIN_BULK * runs.units.unit_bytes() {
+            return 0;
+        }
+        self.values.clear();
+        self.values.extend(runs.values(&data[..n]).map(u64::from));
+        self.encode_values(&data[..n], n, out)
+    }
+
+    /// The source's wide runs, none for a codec with rules across values.
+    fn wide_runs(&self) -> WideRuns {
+        let dfa = self.from.dfa();
+        if dfa.contexts() > 1 {
+            return WideRuns::NONE;
+        }
+        dfa.facts().wide_runs
+    }
+
+    /// Writes the values in hand, which are those of the first `took` units
+    /// of `block`, with the target's bulk encoder; returns the units of the
+    /// values the target took, up to the first one it refused (found again
+    /// by stepping, and left to the per-value path).
+    fn encode_values(&mut self, block: &[u8], mut took: usize, out: &mut Vec<u8>) -> usize {
         let encoded = match self.to.encode_block(self.last, &self.values, out) {
             Ok(()) => {
                 self.block = (self.block * 2).min(BLOCK);

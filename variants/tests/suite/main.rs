@@ -25,6 +25,7 @@ mod printable6;
 mod real_world;
 mod shift_validate;
 mod table_walk;
+mod text;
 mod transcode_bulk;
 mod utf1;
 mod utf16;
