@@ -1,9 +1,10 @@
 //! # placemat-benches
 //!
-//! Everything the benchmarks (`benches/codecs.rs`) share: the list of codecs
-//! under test, the corpora transcoded into each codec, and the baselines that are
-//! not in a crate ([`hoehrmann`], Bjoern Hoehrmann's DFA decoder in C; [`naive`], a
-//! plain branching decoder). The report generator `bench-report`
+//! Everything the benchmarks (`benches/codecs.rs`, `benches/transcode.rs`)
+//! share: the list of codecs under test, the corpora transcoded into each
+//! codec, the baselines that are not in a crate ([`hoehrmann`], Bjoern
+//! Hoehrmann's DFA decoder in C; [`naive`], a plain branching decoder), and the
+//! other libraries' conversions behind one signature ([`converters`]). The report generator `bench-report`
 //! (`bin/bench-report.rs`) runs them and writes `papers/benchmarks.md` with
 //! `placemat_cli::report::benchmarks`.
 //!
@@ -25,6 +26,7 @@
 use placemat_codec::{Codec, Encoder, Value};
 use placemat_variants::corpus::{self, Corpus};
 
+pub mod converters;
 pub mod hoehrmann;
 pub mod naive;
 

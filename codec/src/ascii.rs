@@ -204,30 +204,32 @@ pub fn convert_run(from: AsciiRuns, to: AsciiRuns, run: &[u8], out: &mut alloc::
     match (from.unit_bytes(), to) {
         (1, AsciiRuns::U16Le) => widen(run, out, |c| [c, 0]),
         (1, AsciiRuns::U16Be) => widen(run, out, |c| [0, c]),
+        (1, AsciiRuns::U32Le) => widen(run, out, |c| [c, 0, 0, 0]),
+        (1, AsciiRuns::U32Be) => widen(run, out, |c| [0, 0, 0, c]),
         (_, AsciiRuns::Bytes | AsciiRuns::NonZeroBytes) => out.extend(from.values(run)),
-        _ => {
-            let width = to.unit_bytes();
-            for c in from.values(run) {
-                out.extend_from_slice(&to.code_unit(c)[..width]);
-            }
+        // Between wide units: a fixed-size array per unit (a copy of a
+        // run-time length would be a call per unit).
+        (_, AsciiRuns::U16Le | AsciiRuns::U16Be) => {
+            out.extend(from.values(run).flat_map(|c| <[u8; 2]>::try_from(&to.code_unit(c)[..2]).unwrap_or_default()));
         }
+        _ => out.extend(from.values(run).flat_map(|c| to.code_unit(c))),
     }
 }
 
-/// Writes each byte of `run` as the two bytes `unit` makes of it, sixteen
+/// Writes each byte of `run` as the `N` bytes `unit` makes of it, sixteen
 /// at a time through a fixed block (which the compiler widens with vector
 /// instructions), then the rest one by one.
 #[inline(always)]
-fn widen(run: &[u8], out: &mut alloc::vec::Vec<u8>, unit: impl Fn(u8) -> [u8; 2]) {
-    out.reserve(2 * run.len());
+fn widen<const N: usize>(run: &[u8], out: &mut alloc::vec::Vec<u8>, unit: impl Fn(u8) -> [u8; N]) {
+    out.reserve(N * run.len());
     let blocks = run.chunks_exact(16);
     let rest = blocks.remainder();
     for block in blocks {
-        let mut wide = [0u8; 32];
-        for (pair, &c) in wide.chunks_exact_mut(2).zip(block) {
-            pair.copy_from_slice(&unit(c));
+        let mut wide = [[0u8; N]; 16];
+        for (slot, &c) in wide.iter_mut().zip(block) {
+            *slot = unit(c);
         }
-        out.extend_from_slice(&wide);
+        out.extend_from_slice(wide.as_flattened());
     }
     out.extend(rest.iter().flat_map(|&c| unit(c)));
 }

@@ -321,8 +321,8 @@ pub fn ascii_runs_of<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>) -> Ascii
 }
 
 /// [`DynCodec::encode_block`] for a codec without rules across values: the
-/// values its [`WideForms`] write in their tight loop, the others by one
-/// loop over `encoder`, writing in place into room for the longest
+/// values its [`WideForms`] write in their tight loop, the runs of others by
+/// one loop over `encoder`, writing in place into room for the longest
 /// encodings, the rest cut off after. On a value the codec cannot encode, the
 /// encodings before it have been appended, and its index is the error.
 pub fn encode_in_place<E: Encoder + ?Sized>(
@@ -337,14 +337,51 @@ pub fn encode_in_place<E: Encoder + ?Sized>(
     let mut done = 0;
     loop {
         done += forms.encode(&values[done..], out);
-        let Some(&value) = values.get(done) else { return Ok(()) };
-        // A value neither form writes: the encoder's other forms, or a refusal.
-        let encoded = crate::Value::from_u64(value).is_some_and(|v| encoder.encode_push(v, out).is_ok());
-        if !encoded {
-            return Err(done);
+        if done == values.len() {
+            return Ok(());
         }
-        done += 1;
+        // Values neither form writes (UTF-8's three-byte ones, say), up to
+        // the next one a form writes: the encoder's other forms, or a refusal.
+        match encode_others(encoder, forms, &values[done..], out).map_err(|i| done + i)? {
+            // (Not reached with forms that agree with `takes`; one value by
+            // the encoder keeps the loop going whatever the forms say.)
+            0 => {
+                encode_each_in_place(encoder, &values[done..=done], out).map_err(|_| done)?;
+                done += 1;
+            }
+            others => done += others,
+        }
     }
+}
+
+/// The values at the start of `values` that no form of `forms` writes, at
+/// most 64 (so that the room made for them stays small), by `encoder`: how
+/// many were written, or the index of the one refused.
+fn encode_others<E: Encoder + ?Sized>(
+    encoder: &E,
+    forms: &WideForms,
+    values: &[u64],
+    out: &mut Vec<u8>,
+) -> Result<usize, usize> {
+    let values = &values[..values.len().min(64)];
+    let start = out.len();
+    out.resize(start + values.len() * encoder.max_units(), 0);
+    let mut pos = start;
+    for (i, &value) in values.iter().enumerate() {
+        if forms.takes(value) {
+            out.truncate(pos);
+            return Ok(i);
+        }
+        match crate::Value::from_u64(value).and_then(|v| encoder.encode(v, &mut out[pos..]).ok()) {
+            Some(n) => pos += n,
+            None => {
+                out.truncate(pos);
+                return Err(i);
+            }
+        }
+    }
+    out.truncate(pos);
+    Ok(values.len())
 }
 
 /// [`encode_in_place`] without forms: each value by `encoder`.

@@ -10,9 +10,17 @@
 //! two forms as data; the compiler derives them from the description's forms
 //! (`placemat_compiler::automaton::wide_forms`, which proves each bit of every
 //! unit written against the encoder's own formula), and
-//! [`WideForms::encode`] writes a block of values with them in one tight loop
-//! per width and byte order, stopping at the first value neither form takes
-//! (the codec's encoder then takes it, or refuses it).
+//! [`WideForms::encode`] writes a block of values with them in one loop per
+//! width and byte order (runs of single units by the SIMD kernel
+//! `placemat_simd::narrow`, the rest without a branch on the form), stopping
+//! at the first value neither form takes (the codec's encoder then takes it,
+//! or refuses it).
+//!
+//! The same forms exist in byte codecs (UTF-8's ASCII and two-byte
+//! sequences), but there the values they leave (three and four bytes) are
+//! most of the text in many scripts, and switching between this loop and the
+//! encoder's measured slower than the encoder alone: the compiler derives
+//! them for wide units only.
 //!
 //! ```
 //! use placemat_codec::{AsciiRuns, PairForm, WideForms};
@@ -77,10 +85,8 @@ impl Default for WideForms {
 trait Order {
     /// Most significant byte first.
     const BIG_ENDIAN: bool;
-    /// One unit.
-    fn push(unit: u32, out: &mut Vec<u8>);
-    /// Eight units (values that fit the width), in one write.
-    fn push8(units: &[u64], out: &mut Vec<u8>);
+    /// Writes `unit` into `buf` at `at`.
+    fn put(unit: u32, buf: &mut [u8], at: usize);
 }
 
 macro_rules! order {
@@ -89,17 +95,8 @@ macro_rules! order {
         impl Order for $name {
             const BIG_ENDIAN: bool = $big;
             #[inline(always)]
-            fn push(unit: u32, out: &mut Vec<u8>) {
-                out.extend_from_slice(&(unit as $int).$to());
-            }
-            #[inline(always)]
-            fn push8(units: &[u64], out: &mut Vec<u8>) {
-                const N: usize = core::mem::size_of::<$int>();
-                let mut block = [0u8; 8 * N];
-                for (slot, &u) in block.chunks_exact_mut(N).zip(units) {
-                    slot.copy_from_slice(&(u as $int).$to());
-                }
-                out.extend_from_slice(&block);
+            fn put(unit: u32, buf: &mut [u8], at: usize) {
+                buf[at..at + core::mem::size_of::<$int>()].copy_from_slice(&(unit as $int).$to());
             }
         }
     };
@@ -119,6 +116,23 @@ impl WideForms {
         matches!(self.units, AsciiRuns::U16Le | AsciiRuns::U16Be | AsciiRuns::U32Le | AsciiRuns::U32Be)
     }
 
+    /// Whether one of the forms writes `value`: exactly the values
+    /// [`WideForms::encode`] takes.
+    #[inline]
+    pub fn takes(&self, value: u64) -> bool {
+        let [a, b] = self.singles();
+        let inside = |(lo, hi): (u64, u64)| lo <= value && value <= hi;
+        self.is_some() && (inside(a) | inside(b) | self.pair.is_some_and(|p| inside((p.lo.into(), p.hi.into()))))
+    }
+
+    /// The single-unit ranges, each cut at the largest code unit of the width
+    /// (a range that starts above it is empty: low end above high end).
+    #[inline]
+    fn singles(&self) -> [(u64, u64); 2] {
+        let top = if self.units.unit_bytes() == 2 { 0xFFFF } else { u64::from(u32::MAX) };
+        self.single.map(|(lo, hi)| (u64::from(lo), u64::from(hi).min(top)))
+    }
+
     /// Appends the encodings of the longest prefix of `values` that the two
     /// forms write, and returns its length: the value at that index (if any)
     /// is one neither form takes.
@@ -135,47 +149,58 @@ impl WideForms {
 
     #[inline(always)]
     fn encode_as<O: Order>(&self, values: &[u64], out: &mut Vec<u8>, bytes: usize) -> usize {
-        let ranges = self.single.map(|(lo, hi)| (u64::from(lo), u64::from(hi)));
+        let ranges = self.singles();
         // (An empty range, low end above high end, holds nothing.)
         let single = |v: u64| (ranges[0].0 <= v && v <= ranges[0].1) | (ranges[1].0 <= v && v <= ranges[1].1);
         let pair = self.pair.filter(|p| p.lo <= p.hi);
-        // The worst case, two units per value, reserved once.
-        out.reserve(values.len() * 2 * bytes);
+        let p = pair.unwrap_or(PairForm { lo: 0, hi: 0, bias: 0, high: 0, low: 0, low_bits: 0 });
+        let (has_pair, p_lo, p_span) = (pair.is_some(), u64::from(p.lo), u64::from(p.hi - p.lo));
+        let low_mask = 1u32.checked_shl(u32::from(p.low_bits)).map_or(u32::MAX, |b| b - 1);
         let isa = crate::simd::Isa::detect();
         let units = crate::simd::Units { bytes, big_endian: O::BIG_ENDIAN, single: self.single };
-        let mut i = 0;
+        // Where the SIMD kernel is tried next: after a group it did not take,
+        // the next group goes value by value.
+        let (mut i, mut kernel_at) = (0, 0);
         while i < values.len() {
-            // Runs of single units by the SIMD kernel where there is one.
-            if let Some(isa) = isa {
-                i += crate::simd::narrow(isa, &units, &values[i..], out);
-            }
-            // Eight values at once where all eight are single units: no early
-            // exit inside, so that the checks and the narrowing are vector code.
-            if let Some(eight) = values.get(i..i + 8) {
-                if eight.iter().fold(true, |all, &v| all & single(v)) {
-                    O::push8(eight, out);
-                    i += 8;
-                    continue;
+            if let Some(isa) = isa.filter(|_| i >= kernel_at) {
+                let taken = crate::simd::narrow(isa, &units, &values[i..], out);
+                i += taken;
+                if taken == 0 {
+                    kernel_at = i + GROUP;
                 }
+                continue;
             }
-            // Else up to eight one by one.
-            let end = values.len().min(i + 8);
+            // A group one value at a time, written into a local buffer (no
+            // capacity check per unit) and appended once.
+            let end = values.len().min(i + GROUP);
+            let mut buf = [0u8; GROUP * 2 * 4];
+            let mut n = 0;
             for (k, &v) in values[..end].iter().enumerate().skip(i) {
-                match pair {
-                    _ if single(v) => O::push(v as u32, out),
-                    Some(p) if u64::from(p.lo) <= v && v <= u64::from(p.hi) => {
-                        let u = v as u32 - p.bias;
-                        O::push(p.high + (u >> p.low_bits), out);
-                        O::push(p.low + (u & ((1 << p.low_bits) - 1)), out);
-                    }
-                    _ => return k,
+                // Both units are written whatever the form, and the pair's
+                // second kept only for a pair: no branch on which form, as
+                // text that mixes them (emoji between words) would mispredict.
+                let in_pair = has_pair & (v.wrapping_sub(p_lo) <= p_span);
+                if !(in_pair | single(v)) {
+                    out.extend_from_slice(&buf[..n]);
+                    return k;
                 }
+                let u = (v as u32).wrapping_sub(p.bias);
+                let high = p.high.wrapping_add(u.checked_shr(u32::from(p.low_bits)).unwrap_or(0));
+                let first = if in_pair { high } else { v as u32 };
+                O::put(first, &mut buf, n);
+                O::put(p.low.wrapping_add(u & low_mask), &mut buf, n + bytes);
+                n += bytes << usize::from(in_pair);
             }
+            out.extend_from_slice(&buf[..n]);
             i = end;
         }
         values.len()
     }
 }
+
+/// Values [`WideForms::encode`] writes one at a time between tries of the
+/// SIMD kernel.
+const GROUP: usize = 32;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,123 @@
+//! The `transcode` group: converting a whole buffer from one encoding to
+//! another, placemat's engine (`placemat_variants::text` and
+//! `transcode_into`, validating, strict) beside the libraries a user would
+//! pick for the same pair ([`placemat_benches::converters`]): encoding_rs
+//! for UTF-8 ↔ UTF-16, the `cesu8` crate for CESU-8 and modified UTF-8,
+//! simdutf (with `--features simdutf`) for UTF-8 ↔ UTF-16LE/UTF-32. Ids are
+//! `<implementation>/<pair>/<corpus>`, throughput in bytes of the source.
+//! Every output buffer is allocated once, outside the timed loop.
+//!
+//! ```sh
+//! cargo bench -p placemat-benches --bench transcode [--features simdutf]
+//! ```
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
+use placemat_benches::converters;
+use placemat_codec::io::{transcode_into, ErrorMode};
+use placemat_codec::DynCodec;
+use placemat_variants::codecs::{Cesu8, Mutf8, Utf16Le, Utf32Le, Utf8};
+use placemat_variants::corpus;
+use placemat_variants::text;
+
+type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+fn config() -> Criterion {
+    let quick = std::env::var_os("PLACEMAT_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0");
+    let c = Criterion::default().sample_size(10).without_plots();
+    if quick {
+        c.warm_up_time(Duration::from_millis(50)).measurement_time(Duration::from_millis(150))
+    } else {
+        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(800))
+    }
+}
+
+/// Times `f` as `<imp>/<pair>/<corpus>` over `bytes` of input.
+fn run(g: &mut Group, imp: &str, pair: &str, corpus: &str, bytes: usize, mut f: impl FnMut() -> usize) {
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function(BenchmarkId::new(format!("{imp}/{pair}"), corpus), |b| b.iter(|| black_box(f())));
+}
+
+/// placemat's engine from `from` to `to` on `input`, into a kept buffer.
+fn placemat(g: &mut Group, pair: &str, corpus: &str, from: &dyn DynCodec, to: &dyn DynCodec, input: &[u8]) {
+    let mut out = Vec::with_capacity(4 * input.len());
+    run(g, "placemat", pair, corpus, input.len(), || {
+        out.clear();
+        transcode_into(from, to, ErrorMode::Strict, input, &mut out).map_or(0, |()| out.len())
+    });
+}
+
+fn transcode(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("transcode");
+    for c in corpus::all() {
+        let name = c.name;
+        let text: String = c.text.iter().filter_map(|&v| char::from_u32(v)).collect();
+        let utf8 = text.as_bytes();
+        let utf16: Vec<u16> = text.encode_utf16().collect();
+        let utf16le: Vec<u8> = utf16.iter().flat_map(|u| u.to_le_bytes()).collect();
+
+        placemat(&mut g, "utf8-utf16le", name, &Utf8, &Utf16Le, utf8);
+        let mut units = vec![0u16; utf8.len() + 1];
+        run(&mut g, "encoding_rs", "utf8-utf16le", name, utf8.len(), || {
+            converters::encoding_rs_utf8_to_utf16(utf8, &mut units).unwrap_or(0)
+        });
+        #[cfg(feature = "simdutf")]
+        run(&mut g, "simdutf", "utf8-utf16le", name, utf8.len(), || {
+            converters::simdutf::utf8_to_utf16le(utf8, &mut units).unwrap_or(0)
+        });
+
+        placemat(&mut g, "utf16le-utf8", name, &Utf16Le, &Utf8, &utf16le);
+        let mut bytes = vec![0u8; 3 * utf16.len() + 16];
+        run(&mut g, "encoding_rs", "utf16le-utf8", name, utf16le.len(), || {
+            converters::encoding_rs_utf16le_to_utf8(&utf16le, &mut bytes).unwrap_or(0)
+        });
+        #[cfg(feature = "simdutf")]
+        run(&mut g, "simdutf", "utf16le-utf8", name, utf16le.len(), || {
+            converters::simdutf::utf16le_to_utf8(&utf16, &mut bytes).unwrap_or(0)
+        });
+
+        placemat(&mut g, "utf8-utf32le", name, &Utf8, &Utf32Le, utf8);
+        #[cfg(feature = "simdutf")]
+        {
+            let mut wide = vec![0u32; utf8.len()];
+            run(&mut g, "simdutf", "utf8-utf32le", name, utf8.len(), || {
+                converters::simdutf::utf8_to_utf32(utf8, &mut wide).unwrap_or(0)
+            });
+        }
+
+        cesu8_pairs(&mut g, name, &text);
+    }
+    g.finish();
+}
+
+/// CESU-8 and modified UTF-8 to and from text: `text::to_str`/`from_str`
+/// beside the `cesu8` crate.
+fn cesu8_pairs(g: &mut Group, name: &str, text: &str) {
+    let cesu = converters::utf8_to_cesu8(text).into_owned();
+    let java = converters::utf8_to_mutf8(text).into_owned();
+    run(g, "placemat", "cesu8-string", name, cesu.len(), || {
+        text::to_str(&Cesu8, &cesu, ErrorMode::Strict).map_or(0, |s| s.len())
+    });
+    run(g, "cesu8-crate", "cesu8-string", name, cesu.len(), || converters::cesu8_to_utf8(&cesu).map_or(0, |s| s.len()));
+    run(g, "placemat", "mutf8-string", name, java.len(), || {
+        text::to_str(&Mutf8, &java, ErrorMode::Strict).map_or(0, |s| s.len())
+    });
+    run(g, "cesu8-crate", "mutf8-string", name, java.len(), || converters::mutf8_to_utf8(&java).map_or(0, |s| s.len()));
+    run(g, "placemat", "string-cesu8", name, text.len(), || {
+        text::from_str(&Cesu8, text, ErrorMode::Strict).map_or(0, |b| b.len())
+    });
+    run(g, "cesu8-crate", "string-cesu8", name, text.len(), || converters::utf8_to_cesu8(text).len());
+    run(g, "placemat", "string-mutf8", name, text.len(), || {
+        text::from_str(&Mutf8, text, ErrorMode::Strict).map_or(0, |b| b.len())
+    });
+    run(g, "cesu8-crate", "string-mutf8", name, text.len(), || converters::utf8_to_mutf8(text).len());
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = transcode
+}
+criterion_main!(benches);
