@@ -1,7 +1,8 @@
 //! The strategies of `placemat bench A --to B`: the transcoder's paths and
 //! the baselines a user would pick instead for the pair, where one converts
 //! it (encoding_rs, validating, for UTF-8 ↔ UTF-16; std for UTF-8 into
-//! UTF-16 and UTF-32, and from UTF-16).
+//! UTF-16 and UTF-32, and from UTF-16; the `cesu8` crate for CESU-8 and
+//! modified UTF-8 ↔ UTF-8, borrowing when nothing changes as it does).
 
 use std::cell::RefCell;
 
@@ -76,6 +77,26 @@ fn baselines<'a>(from: &str, to: &str, bytes: &'a [u8]) -> Vec<(&'static str, St
                 "std chars()".into(),
                 Box::new(move || std_to_utf32(bytes, big_endian, &mut out.borrow_mut())),
             ));
+        }
+        ("cesu8" | "mutf8", "utf8") => {
+            let java = from == "mutf8";
+            let run = move || {
+                let text = if java { cesu8::from_java_cesu8(bytes) } else { cesu8::from_cesu8(bytes) };
+                text.map_or(0, |t| t.len())
+            };
+            runs.push((OP, "cesu8 crate".into(), Box::new(run)));
+        }
+        ("utf8", "cesu8" | "mutf8") => {
+            let java = to == "mutf8";
+            let run = move || {
+                let Ok(text) = std::str::from_utf8(bytes) else { return 0 };
+                if java {
+                    cesu8::to_java_cesu8(text).len()
+                } else {
+                    cesu8::to_cesu8(text).len()
+                }
+            };
+            runs.push((OP, "cesu8 crate".into(), Box::new(run)));
         }
         ("utf8", "utf8") => {
             let out = RefCell::new(Vec::with_capacity(bytes.len()));

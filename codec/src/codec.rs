@@ -237,6 +237,11 @@ pub trait DynCodec: Send + Sync {
         let _ = (input, out);
         0
     }
+    /// Whether decoded values are mapped after the table's walk (`premap`):
+    /// the table's values are then not the codec's ([`Codec::PREMAPPED`]).
+    fn premapped(&self) -> bool {
+        false
+    }
     /// The ASCII code units that are whole sequences of their own value from
     /// the start state, in a codec without rules across values
     /// ([`crate::dfa::Facts::ascii_runs`]): a transcoder copies, widens or
@@ -503,6 +508,9 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
             return 0;
         }
         decode_to_cut(dfa, input, out)
+    }
+    fn premapped(&self) -> bool {
+        C::PREMAPPED
     }
     fn ascii_runs(&self) -> AsciiRuns {
         ascii_runs_of(C::dfa())

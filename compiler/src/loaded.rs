@@ -199,6 +199,9 @@ impl DynCodec for LoadedCodec {
         }
         placemat_codec::decode_to_cut(&self.dfa.as_ref(), input, out)
     }
+    fn premapped(&self) -> bool {
+        self.premap_inverse.is_some()
+    }
     fn ascii_runs(&self) -> placemat_codec::AsciiRuns {
         placemat_codec::ascii_runs_of(&self.dfa)
     }

@@ -54,6 +54,9 @@ const CHUNK: usize = 1 << 16;
 /// As [`placemat_codec::io::transcode_into`]: in strict mode the first
 /// problem, at its offset in `input`.
 pub fn to_str<'a>(from: &dyn DynCodec, input: &'a [u8], mode: ErrorMode) -> Result<Cow<'a, str>, TranscodeError> {
+    if let Some(text) = already_utf8(from, input) {
+        return Ok(Cow::Borrowed(text));
+    }
     // The engine writes UTF-8 only valid (the suite's tests hold it to std),
     // so neither check fails; if one did, its offset would be reported.
     Ok(match same_or_converted(from, &Utf8, input, mode)? {
@@ -134,6 +137,25 @@ fn from_code_units<U, const N: usize>(
     engine.finish(&mut out)?;
     Ok(out)
 }
+
+/// `input` as text, without converting, when it is valid UTF-8, valid in
+/// `from`, and `from` reads every input it shares with UTF-8 alike (the same
+/// sequences and values: [`placemat_codec::dfa::Dfa::agrees_with`], values
+/// not mapped after): the conversion would write `input` itself (UTF-8 has
+/// one encoding per value). Two validators instead of a conversion: CESU-8
+/// and modified UTF-8 that hold no character above U+FFFF (nor, for the
+/// latter, U+0000) are borrowed at the validators' speed. `None` for short
+/// input, where walking the two automata side by side costs more than it saves.
+fn already_utf8<'a>(from: &dyn DynCodec, input: &'a [u8]) -> Option<&'a str> {
+    if input.len() < BORROW_CHECK_MIN || from.premapped() {
+        return None;
+    }
+    let text = simdutf8::basic::from_utf8(input).ok()?;
+    (from.validate(input).is_ok() && from.dfa().agrees_with(&Utf8.dfa())).then_some(text)
+}
+
+/// Input below this length is converted without looking for a borrow first.
+const BORROW_CHECK_MIN: usize = 4096;
 
 /// `input` converted from `from` to `to`, borrowed if the output is `input`
 /// itself: the output is compared with the input as it is written, and

@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 
 use placemat_codec::io::{transcode_into, ErrorMode};
+use placemat_codec::Codec;
 use placemat_codec::DynCodec;
 use placemat_variants::codecs::{Cesu8, Mutf8, Utf16Le, Utf8};
 use placemat_variants::{corpus, registry, text};
@@ -90,4 +91,59 @@ fn code_units_that_are_no_text() {
     assert!(matches!(text::from_str(&Cesu8, "abc é", ErrorMode::Strict).unwrap(), Cow::Borrowed(_)));
     assert!(matches!(text::from_str(&Mutf8, "a\0b", ErrorMode::Strict).unwrap(), Cow::Owned(_)));
     assert_eq!(text::to_str(&Utf8, b"", ErrorMode::Strict).unwrap(), "");
+}
+
+#[test]
+fn long_text_is_borrowed_after_the_validators_alone() {
+    // BMP text without U+0000: the same bytes in CESU-8, modified UTF-8 and UTF-8.
+    let (_, bytes) = sample(&Utf8);
+    let bmp: String = String::from_utf8(bytes).unwrap().chars().filter(|&c| c > '\0' && c < '\u{10000}').collect();
+    assert!(bmp.len() > 8192);
+    for codec in [&Cesu8 as &dyn DynCodec, &Mutf8, &Utf8] {
+        let got = text::to_str(codec, bmp.as_bytes(), ErrorMode::Strict).unwrap();
+        assert!(matches!(got, Cow::Borrowed(t) if t == bmp), "{}", codec.info().name);
+        // One emoji at the end, in each codec's form: converted, not borrowed.
+        let mut with_emoji = bmp.as_bytes().to_vec();
+        codec.encode_push(0x1F600, &mut with_emoji).unwrap();
+        let got = text::to_str(codec, &with_emoji, ErrorMode::Strict).unwrap();
+        assert_eq!(got, bmp.clone() + "😀", "{}", codec.info().name);
+        assert_eq!(matches!(got, Cow::Borrowed(_)), codec.info().name == "utf8");
+    }
+}
+
+#[test]
+fn codecs_that_read_shared_inputs_as_utf8_does() {
+    let utf8 = Utf8.dfa();
+    let agreeing: Vec<&str> =
+        registry::all().iter().filter(|c| c.dfa().agrees_with(&utf8)).map(|c| &*c.info().name).collect();
+    let expected =
+        ["utf8", "fss-utf-plan9", "ken-draft", "utf8-ext36", "utf8-ext42", "wtf8", "cesu8", "mutf8", "perl-utf8"];
+    assert_eq!(agreeing, expected);
+    // Sound: where the check says alike, every input of one or two bytes, and
+    // random longer ones, that both decode whole decodes to the same values.
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut inputs: Vec<Vec<u8>> = (0..=0xFFFFu32).map(|v| v.to_be_bytes()[2..].to_vec()).collect();
+    inputs.extend((0..=0xFFu8).map(|b| vec![b]));
+    for _ in 0..200_000 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let len = 3 + (x >> 60) as usize % 4;
+        inputs.push(x.to_le_bytes()[..len].iter().map(|&b| b | 0x80).collect());
+    }
+    let differs = |codec: &dyn DynCodec, input: &[u8]| {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let both =
+            codec.dfa().decode_into::<u64>(input, &mut a).is_ok() && utf8.decode_into::<u64>(input, &mut b).is_ok();
+        both && a != b
+    };
+    for &codec in registry::all().iter().filter(|c| c.dfa().agrees_with(&utf8)) {
+        if let Some(input) = inputs.iter().find(|i| differs(codec, i)) {
+            panic!("{} and utf8 read {input:02X?} differently", codec.info().name);
+        }
+    }
+    // The inputs find a difference where there is one: X/Open's FSS-UTF,
+    // whose forms differ from UTF-8's, reads some input both accept as
+    // other values.
+    let xopen = registry::find("fss-utf-xopen").unwrap();
+    assert!(!xopen.dfa().agrees_with(&utf8));
+    assert!(inputs.iter().any(|i| differs(xopen, i)));
 }
