@@ -137,7 +137,8 @@ fn bench_refuses_text_that_is_not_utf8_and_values_the_codec_cannot_encode() {
 
 /// `bench A --to B`: the transcoder's two paths, encoding_rs and std as the
 /// baselines of UTF-8 → UTF-16LE (encoding_rs first: the ratios are to it),
-/// the paths alone for a pair without a baseline, and the target by `--to-spec`.
+/// the `cesu8` crate for CESU-8 → UTF-8, the paths alone for a pair without a
+/// baseline, and the target by `--to-spec`.
 #[test]
 fn bench_to_times_conversions_against_the_baselines_of_the_pair() {
     let path = bench_file("to");
@@ -152,7 +153,12 @@ fn bench_to_times_conversions_against_the_baselines_of_the_pair() {
     assert!(rows
         .iter()
         .all(|r| r[1] == "transcode" && r[6] == "encoding_rs" && r[3] == (TEXT.len() * 200).to_string()));
+    // CESU-8 into UTF-8 (loaded from its description): the `cesu8` crate converts the pair.
     let csv = String::from_utf8(ok(&["bench", "cesu8", "--to-spec", SPEC, file, "--format", "csv"], b"")).unwrap();
+    let strategies: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();
+    assert_eq!(strategies, ["cesu8 crate", "placemat runs and blocks", "placemat one value at a time"]);
+    // UTF-1 into UTF-8: no baseline converts it.
+    let csv = String::from_utf8(ok(&["bench", "utf1", "--to-spec", SPEC, file, "--format", "csv"], b"")).unwrap();
     let strategies: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();
     assert_eq!(strategies, ["placemat runs and blocks", "placemat one value at a time"]);
     let stderr = usage(&["bench", "utf8", "--to", "utf16le", "--to-spec", SPEC, file], b"");

@@ -14,7 +14,7 @@
 //! states then stands for those values, and the sequence must end in both at
 //! once with equal values. A state with a pending value (`overlap: longest`)
 //! in either, or placed payload, ends the check with "no". The walk visits at
-//! most [`MAX_PAIRS`] pairs: a hostile pair of automata costs bounded time,
+//! most 4096 (`MAX_PAIRS`) pairs: a hostile pair of automata costs bounded time,
 //! and a pair that needs more is answered "no".
 //!
 //! ```
@@ -41,7 +41,7 @@ use super::{Dfa, Transition, DEAD};
 
 /// The most pairs of states (with their values where they differ) the walk
 /// visits.
-pub const MAX_PAIRS: usize = 4096;
+const MAX_PAIRS: usize = 4096;
 
 /// Where the walk is: a state of each automaton, and the values read so far
 /// if they may differ (`None`: equal; at a boundary both are 0).
@@ -51,7 +51,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// Whether this automaton and `other` read every input both accept as
     /// the same sequences of the same values (see the module docs): `false`
     /// also when they differ in unit width, or the walk would pass
-    /// [`MAX_PAIRS`] pairs of states.
+    /// 4096 (`MAX_PAIRS`) pairs of states.
     pub fn agrees_with<T2: AsRef<[u32]>, B2: AsRef<[u64]>>(&self, other: &Dfa<T2, B2>) -> bool {
         if self.facts.unit_bytes != other.facts.unit_bytes || self.places().is_some() || other.places().is_some() {
             return false;

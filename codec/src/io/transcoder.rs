@@ -281,8 +281,14 @@ impl<'a> Transcoder<'a> {
         while pos < data.len() {
             if self.bulk && pos >= bulk_at && self.context == 0 && data.len() - pos >= MIN_BULK {
                 let data = &data[pos..];
-                let mut took = self.ascii_run(data, out);
+                // Between codecs of wide units, a wide run takes ASCII too, and
+                // faster than the ASCII path, which moves unit by unit.
+                let wide_first = self.to.info().wide_forms.is_some();
+                let mut took = if wide_first { self.wide_run(data, out) } else { 0 };
                 if took == 0 {
+                    took = self.ascii_run(data, out);
+                }
+                if took == 0 && !wide_first {
                     took = self.wide_run(data, out);
                 }
                 if took == 0 {

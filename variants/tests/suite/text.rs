@@ -6,7 +6,6 @@
 use std::borrow::Cow;
 
 use placemat_codec::io::{transcode_into, ErrorMode};
-use placemat_codec::Codec;
 use placemat_codec::DynCodec;
 use placemat_variants::codecs::{Cesu8, Mutf8, Utf16Le, Utf8};
 use placemat_variants::{corpus, registry, text};
