@@ -325,11 +325,14 @@ pub fn ascii_runs_of<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>) -> Ascii
     }
 }
 
-/// [`DynCodec::encode_block`] for a codec without rules across values: the
-/// values its [`WideForms`] write in their tight loop, the runs of others by
-/// one loop over `encoder`, writing in place into room for the longest
-/// encodings, the rest cut off after. On a value the codec cannot encode, the
-/// encodings before it have been appended, and its index is the error.
+/// [`DynCodec::encode_block`] for a generated codec without rules across
+/// values: runs of values its [`WideForms`] write as single units by the SIMD
+/// kernel ([`WideForms::encode_singles`]), the rest by one loop over
+/// `encoder` (whose generated code writes a pair of UTF-16 surrogates faster
+/// than the forms' data-driven loop), writing in place into room for the
+/// longest encodings, the rest cut off after. On a value the codec cannot
+/// encode, the encodings before it have been appended, and its index is the
+/// error.
 pub fn encode_in_place<E: Encoder + ?Sized>(
     encoder: &E,
     forms: &WideForms,
@@ -339,54 +342,40 @@ pub fn encode_in_place<E: Encoder + ?Sized>(
     if !forms.is_some() {
         return encode_each_in_place(encoder, values, out);
     }
-    let mut done = 0;
-    loop {
-        done += forms.encode(&values[done..], out);
-        if done == values.len() {
-            return Ok(());
-        }
-        // Values neither form writes (UTF-8's three-byte ones, say), up to
-        // the next one a form writes: the encoder's other forms, or a refusal.
-        match encode_others(encoder, forms, &values[done..], out).map_err(|i| done + i)? {
-            // (Not reached with forms that agree with `takes`; one value by
-            // the encoder keeps the loop going whatever the forms say.)
-            0 => {
-                encode_each_in_place(encoder, &values[done..=done], out).map_err(|_| done)?;
-                done += 1;
-            }
-            others => done += others,
-        }
-    }
+    encode_with(encoder, values, out, |rest, out| forms.encode_singles(rest, out))
 }
 
-/// The values at the start of `values` that no form of `forms` writes, at
-/// most 64 (so that the room made for them stays small), by `encoder`: how
-/// many were written, or the index of the one refused.
-fn encode_others<E: Encoder + ?Sized>(
+/// [`encode_in_place`] for an encoder interpreted at run time (a codec
+/// loaded from a description): both wide forms by [`WideForms::encode`],
+/// whose loop beats the interpreter, the rest by `encoder`.
+pub fn encode_by_forms<E: Encoder + ?Sized>(
     encoder: &E,
     forms: &WideForms,
     values: &[u64],
     out: &mut Vec<u8>,
-) -> Result<usize, usize> {
-    let values = &values[..values.len().min(64)];
-    let start = out.len();
-    out.resize(start + values.len() * encoder.max_units(), 0);
-    let mut pos = start;
-    for (i, &value) in values.iter().enumerate() {
-        if forms.takes(value) {
-            out.truncate(pos);
-            return Ok(i);
-        }
-        match crate::Value::from_u64(value).and_then(|v| encoder.encode(v, &mut out[pos..]).ok()) {
-            Some(n) => pos += n,
-            None => {
-                out.truncate(pos);
-                return Err(i);
-            }
-        }
+) -> Result<(), usize> {
+    encode_with(encoder, values, out, |rest, out| forms.encode(rest, out))
+}
+
+/// Values by `fast` wherever it takes some, else by `encoder` in runs of 64
+/// (doubling, up to 1024, while `fast` takes nothing at their ends: text its
+/// forms seldom write does not pay a failed try every 64 values).
+fn encode_with<E: Encoder + ?Sized>(
+    encoder: &E,
+    values: &[u64],
+    out: &mut Vec<u8>,
+    mut fast: impl FnMut(&[u64], &mut Vec<u8>) -> usize,
+) -> Result<(), usize> {
+    let (mut done, mut run) = (0, 64);
+    while done < values.len() {
+        let taken = fast(&values[done..], out);
+        done += taken;
+        run = if taken == 0 { (2 * run).min(1024) } else { 64 };
+        let end = values.len().min(done + run);
+        encode_each_in_place(encoder, &values[done..end], out).map_err(|i| done + i)?;
+        done = end;
     }
-    out.truncate(pos);
-    Ok(values.len())
+    Ok(())
 }
 
 /// [`encode_in_place`] without forms: each value by `encoder`.

@@ -55,8 +55,8 @@ mod wide_forms;
 pub use ascii::{ascii_prefix, convert_run, AsciiRuns, ASCII_BLOCK};
 pub use batch::Batch;
 pub use codec::{
-    ascii_runs_of, decode_to_cut, encode_by_values, encode_in_place, validate_by_steps, Codec, CodecInfo, DynCodec,
-    DynDecoder, Strategy, Unit,
+    ascii_runs_of, decode_to_cut, encode_by_forms, encode_by_values, encode_in_place, validate_by_steps, Codec,
+    CodecInfo, DynCodec, DynDecoder, Strategy, Unit,
 };
 pub use decode::{decode_lossy_by_restarts, decode_lossy_in_bulk, Decoder, Item, ItemError, Items, Step};
 pub use encode::Encoder;

@@ -116,13 +116,15 @@ impl WideForms {
         matches!(self.units, AsciiRuns::U16Le | AsciiRuns::U16Be | AsciiRuns::U32Le | AsciiRuns::U32Be)
     }
 
-    /// Whether one of the forms writes `value`: exactly the values
-    /// [`WideForms::encode`] takes.
-    #[inline]
-    pub fn takes(&self, value: u64) -> bool {
-        let [a, b] = self.singles();
-        let inside = |(lo, hi): (u64, u64)| lo <= value && value <= hi;
-        self.is_some() && (inside(a) | inside(b) | self.pair.is_some_and(|p| inside((p.lo.into(), p.hi.into()))))
+    /// Appends the longest run of whole groups of eight values at the start
+    /// of `values` that are all single units, by the SIMD kernel
+    /// (`placemat_simd::narrow`); returns its length (0 without a kernel for
+    /// this machine).
+    pub fn encode_singles(&self, values: &[u64], out: &mut Vec<u8>) -> usize {
+        let (Some(isa), true) = (crate::simd::Isa::detect(), self.is_some()) else { return 0 };
+        let big_endian = matches!(self.units, AsciiRuns::U16Be | AsciiRuns::U32Be);
+        let units = crate::simd::Units { bytes: self.units.unit_bytes(), big_endian, single: self.single };
+        crate::simd::narrow(isa, &units, values, out)
     }
 
     /// The single-unit ranges, each cut at the largest code unit of the width
@@ -160,13 +162,20 @@ impl WideForms {
         let units = crate::simd::Units { bytes, big_endian: O::BIG_ENDIAN, single: self.single };
         // Where the SIMD kernel is tried next: after a group it did not take,
         // the next group goes value by value.
-        let (mut i, mut kernel_at) = (0, 0);
+        // After each try of the kernel that takes nothing, the values one by
+        // one go on twice as long before the next (up to 1024), so that text
+        // where few groups of eight are all single units (emoji between
+        // words) does not pay for a failed try every group.
+        let (mut i, mut kernel_at, mut backoff) = (0, 0, GROUP);
         while i < values.len() {
             if let Some(isa) = isa.filter(|_| i >= kernel_at) {
                 let taken = crate::simd::narrow(isa, &units, &values[i..], out);
                 i += taken;
                 if taken == 0 {
-                    kernel_at = i + GROUP;
+                    kernel_at = i + backoff;
+                    backoff = (2 * backoff).min(1024);
+                } else {
+                    backoff = GROUP;
                 }
                 continue;
             }

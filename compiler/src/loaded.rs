@@ -209,7 +209,7 @@ impl DynCodec for LoadedCodec {
         if self.dfa.contexts() > 1 || self.info.unbounded {
             return placemat_codec::encode_by_values(self, before, values, out);
         }
-        placemat_codec::encode_in_place(self, &self.info.wide_forms, values, out)
+        placemat_codec::encode_by_forms(self, &self.info.wide_forms, values, out)
     }
     fn step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
         Decoder::step_in(self, context, input)
