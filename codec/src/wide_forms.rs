@@ -122,9 +122,23 @@ impl WideForms {
     /// this machine).
     pub fn encode_singles(&self, values: &[u64], out: &mut Vec<u8>) -> usize {
         let (Some(isa), true) = (crate::simd::Isa::detect(), self.is_some()) else { return 0 };
+        crate::simd::narrow(isa, &self.simd_units().0, values, out)
+    }
+
+    /// The forms as the SIMD kernels take them: the units' width, byte order
+    /// and single-unit ranges, and the pair form.
+    pub(crate) fn simd_units(&self) -> (crate::simd::Units, Option<crate::simd::Pair>) {
         let big_endian = matches!(self.units, AsciiRuns::U16Be | AsciiRuns::U32Be);
         let units = crate::simd::Units { bytes: self.units.unit_bytes(), big_endian, single: self.single };
-        crate::simd::narrow(isa, &units, values, out)
+        let pair = self.pair.map(|p| crate::simd::Pair {
+            lo: p.lo,
+            hi: p.hi,
+            bias: p.bias,
+            high: p.high,
+            low: p.low,
+            low_bits: p.low_bits,
+        });
+        (units, pair)
     }
 
     /// The single-unit ranges, each cut at the largest code unit of the width

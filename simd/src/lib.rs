@@ -83,9 +83,11 @@ extern crate alloc;
 mod decode;
 mod narrow;
 mod shared;
+mod to_units;
 mod validate;
 
 pub use decode::{decode_u32, decode_u64, decodes_on};
 pub use narrow::{narrow, Units};
 pub use shared::{Isa, Shape, Tables, CHUNK};
+pub use to_units::{decode_to_units, Pair};
 pub use validate::{reference, validate};

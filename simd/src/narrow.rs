@@ -38,6 +38,22 @@ pub struct Units {
     pub single: [(u32, u32); 2],
 }
 
+impl Units {
+    /// The same units with each range cut at the largest unit of the width
+    /// (a 16-bit unit holds no value above FFFF) and an empty range (low end
+    /// above high end) replaced by the other one; `None` when both are empty.
+    pub(crate) fn normalised(&self) -> Option<Units> {
+        let top = if self.bytes == 2 { 0xFFFF } else { u32::MAX };
+        let [a, b] = self.single.map(|(lo, hi)| (lo, hi.min(top))).map(|(lo, hi)| (lo <= hi).then_some((lo, hi)));
+        let single = match (a, b) {
+            (Some(a), Some(b)) => [a, b],
+            (Some(r), None) | (None, Some(r)) => [r, r],
+            (None, None) => return None,
+        };
+        Some(Units { single, ..*self })
+    }
+}
+
 /// Appends the longest run of whole groups of eight `values` that all lie in
 /// `units.single`, as code units; returns the values taken (a multiple of
 /// eight; 0 without a kernel for `isa`, or for a width other than 2 and 4).
@@ -48,21 +64,13 @@ pub fn narrow(isa: Isa, units: &Units, values: &[u64], out: &mut Vec<u8>) -> usi
     if !matches!(units.bytes, 2 | 4) {
         return 0;
     }
-    // A 16-bit unit holds no value above FFFF: such values are outside. An
-    // empty range (low end above high end) is replaced by the other one.
-    let top = if units.bytes == 2 { 0xFFFF } else { u32::MAX };
-    let [a, b] = units.single.map(|(lo, hi)| (lo, hi.min(top))).map(|(lo, hi)| (lo <= hi).then_some((lo, hi)));
-    let single = match (a, b) {
-        (Some(a), Some(b)) => [a, b],
-        (Some(r), None) | (None, Some(r)) => [r, r],
-        (None, None) => return 0,
-    };
-    run(isa, &Units { single, ..*units }, values, out)
+    let Some(units) = units.normalised() else { return 0 };
+    run(isa, &units, values, out)
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn run(isa: Isa, units: &Units, values: &[u64], out: &mut Vec<u8>) -> usize {
-    if isa != Isa::Avx2 {
+    if !matches!(isa, Isa::Avx2 | Isa::Avx512) {
         return 0;
     }
     out.reserve(values.len() * units.bytes);
@@ -217,7 +225,8 @@ mod tests {
                         .collect();
                     let mut out = vec![7];
                     let taken = narrow(isa, &units, &values, &mut out);
-                    let want = if isa == Isa::Avx2 { taken_by_groups(&units, &values) } else { 0 };
+                    let want =
+                        if matches!(isa, Isa::Avx2 | Isa::Avx512) { taken_by_groups(&units, &values) } else { 0 };
                     assert_eq!(taken, want, "round {round}, {bytes} bytes, big {big_endian}");
                     assert_eq!(out[1..], expected(&units, &values[..taken])[..], "round {round}");
                 }

@@ -11,6 +11,10 @@ pub const CHUNK: usize = 64;
 /// An instruction set the kernel is built for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Isa {
+    /// x86-64 with AVX-512 F, BW, VL, VBMI and VBMI2 (and AVX2): 64-byte
+    /// vectors for the conversion kernel ([`crate::decode_to_units`]); the
+    /// validator and the other kernels run their AVX2 code on it.
+    Avx512,
     /// x86-64 with SSSE3 and SSE4.1: 16-byte vectors.
     Sse41,
     /// x86-64 with AVX2: 32-byte vectors.
@@ -32,11 +36,12 @@ impl Isa {
 
     /// Every instruction set this machine has, best first, for tests and
     /// benchmarks that compare them.
-    pub fn all() -> [Option<Isa>; 3] {
+    pub fn all() -> [Option<Isa>; 4] {
         if cfg!(any(feature = "no-simd", miri)) {
-            return [None; 3];
+            return [None; 4];
         }
         [
+            has(Isa::Avx512).then_some(Isa::Avx512),
             has(Isa::Avx2).then_some(Isa::Avx2),
             has(Isa::Sse41).then_some(Isa::Sse41),
             has(Isa::Neon).then_some(Isa::Neon),
@@ -46,6 +51,7 @@ impl Isa {
     /// The name used by `placemat bench` and the reports.
     pub fn name(self) -> &'static str {
         match self {
+            Isa::Avx512 => "avx512",
             Isa::Sse41 => "sse4.1",
             Isa::Avx2 => "avx2",
             Isa::Neon => "neon",
@@ -56,6 +62,15 @@ impl Isa {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
 fn has(isa: Isa) -> bool {
     match isa {
+        Isa::Avx512 => {
+            has(Isa::Avx2)
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512vl")
+                && std::is_x86_feature_detected!("avx512vbmi")
+                && std::is_x86_feature_detected!("avx512vbmi2")
+                && std::is_x86_feature_detected!("bmi2")
+        }
         Isa::Avx2 => std::is_x86_feature_detected!("avx2"),
         Isa::Sse41 => std::is_x86_feature_detected!("ssse3") && std::is_x86_feature_detected!("sse4.1"),
         Isa::Neon => false,
@@ -65,6 +80,15 @@ fn has(isa: Isa) -> bool {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "std")))]
 fn has(isa: Isa) -> bool {
     match isa {
+        Isa::Avx512 => cfg!(all(
+            target_feature = "avx2",
+            target_feature = "avx512f",
+            target_feature = "avx512bw",
+            target_feature = "avx512vl",
+            target_feature = "avx512vbmi",
+            target_feature = "avx512vbmi2",
+            target_feature = "bmi2"
+        )),
         Isa::Avx2 => cfg!(target_feature = "avx2"),
         Isa::Sse41 => cfg!(all(target_feature = "ssse3", target_feature = "sse4.1")),
         Isa::Neon => false,

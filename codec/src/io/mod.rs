@@ -155,6 +155,7 @@
 use std::fmt;
 use std::io;
 
+mod fused;
 mod reader;
 mod transcoder;
 mod writer;

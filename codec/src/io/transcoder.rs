@@ -4,7 +4,9 @@
 //! Clean stretches go through in blocks: the source's bulk decoder
 //! ([`DynCodec::decode_block`], SIMD where the codec has it) fills a block of
 //! values up to a cut, and the target's bulk encoder
-//! ([`DynCodec::encode_block`]) writes them. The per-value path takes over
+//! ([`DynCodec::encode_block`]) writes them; from a source the SIMD decoding
+//! kernel reads to a target of wide code units, a valid block goes in one
+//! pass, without values (`fused.rs`). The per-value path takes over
 //! for what the blocks leave: an invalid or unencodable item (so that errors
 //! and replacements are exactly those of one value at a time), a sequence
 //! cut by the chunk's end, a context other than 0, and codecs without bulk
@@ -12,6 +14,7 @@
 
 use std::fmt;
 
+use super::fused::Fused;
 use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
 use crate::dfa::DEAD;
 use crate::{AsciiRuns, DynCodec, Step, Strategy, WideRuns};
@@ -86,6 +89,9 @@ pub struct Transcoder<'a> {
     block: usize,
     /// Whether the runs and blocks are taken ([`Transcoder::one_value_at_a_time`]).
     bulk: bool,
+    /// The one-pass path for this pair of codecs, looked up at the first
+    /// block (`None` until then).
+    fused: Option<Option<Fused>>,
 }
 
 /// The most units the bulk path decodes at once.
@@ -136,6 +142,7 @@ impl<'a> Transcoder<'a> {
             values: Vec::new(),
             block: BLOCK,
             bulk: true,
+            fused: None,
         })
     }
 
@@ -145,6 +152,25 @@ impl<'a> Transcoder<'a> {
     pub fn one_value_at_a_time(mut self) -> Self {
         self.bulk = false;
         self
+    }
+
+    /// The same transcoder without the one-pass kernel (so on the blocks of
+    /// values where it would run; [`Transcoder::one_pass`]). The output is
+    /// the same; it is there to be compared and measured.
+    pub fn without_one_pass(mut self) -> Self {
+        self.fused = Some(None);
+        self
+    }
+
+    /// Whether clean blocks go through the one-pass kernel: from a source the
+    /// SIMD decoding kernel reads (the UTF-8 family) to a target of wide code
+    /// units (UTF-16, UTF-32), on a machine with AVX-512 (`placemat_simd::decode_to_units`).
+    pub fn one_pass(&self) -> bool {
+        self.bulk
+            && match &self.fused {
+                Some(fused) => fused.is_some(),
+                None => Fused::of(self.from, self.to).is_some(),
+            }
     }
 
     /// The same transcoder accepting sequences of at most `units` units (see
@@ -280,20 +306,7 @@ impl<'a> Transcoder<'a> {
         let (mut pos, mut bulk_at) = (0, 0);
         while pos < data.len() {
             if self.bulk && pos >= bulk_at && self.context == 0 && data.len() - pos >= MIN_BULK {
-                let data = &data[pos..];
-                // Between codecs of wide units, a wide run takes ASCII too, and
-                // faster than the ASCII path, which moves unit by unit.
-                let wide_first = self.to.info().wide_forms.is_some();
-                let mut took = if wide_first { self.wide_run(data, out) } else { 0 };
-                if took == 0 {
-                    took = self.ascii_run(data, out);
-                }
-                if took == 0 && !wide_first {
-                    took = self.wide_run(data, out);
-                }
-                if took == 0 {
-                    took = self.bulk(data, out);
-                }
+                let took = self.bulk_item(&data[pos..], out);
                 pos += took;
                 if took == 0 {
                     bulk_at = pos + RETRY;
@@ -307,6 +320,29 @@ impl<'a> Transcoder<'a> {
             pos += self.item(step, &data[pos..], out)?;
         }
         Ok(())
+    }
+
+    /// Transcodes a run or a block at the start of `data` without stepping;
+    /// returns the units taken (0 when neither takes anything).
+    fn bulk_item(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
+        if self.fused.get_or_insert_with(|| Fused::of(self.from, self.to)).is_some() {
+            // The one-pass kernel takes ASCII as fast as the runs would.
+            return self.bulk(data, out);
+        }
+        // Between codecs of wide units, a wide run takes ASCII too, and
+        // faster than the ASCII path, which moves unit by unit.
+        let wide_first = self.to.info().wide_forms.is_some();
+        let mut took = if wide_first { self.wide_run(data, out) } else { 0 };
+        if took == 0 {
+            took = self.ascii_run(data, out);
+        }
+        if took == 0 && !wide_first {
+            took = self.wide_run(data, out);
+        }
+        if took == 0 {
+            took = self.bulk(data, out);
+        }
+        took
     }
 
     /// Moves the run of ASCII code units at the start of `data` that are
@@ -383,6 +419,15 @@ impl<'a> Transcoder<'a> {
     /// taken: those of the values the target took, up to the first one it
     /// refused (found again by stepping, and left to the per-value path).
     fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
+        if let Some(Some(fused)) = &self.fused {
+            let block = &data[..self.before_lead(data, data.len().min(BLOCK))];
+            if let (took, Some(last)) = fused.convert(block, out) {
+                self.last = Some(last);
+                self.context = self.from.context_after(last);
+                self.offset += took as u64;
+                return took;
+            }
+        }
         let block = &data[..self.block_end(data)];
         self.values.clear();
         let took = self.from.decode_block(block, &mut self.values);

@@ -67,7 +67,7 @@ use crate::shared::{Isa, Shape, Word};
 /// NEON); without one they take nothing and leave `input` to the caller.
 pub const fn decodes_on(isa: Isa) -> bool {
     match isa {
-        Isa::Sse41 | Isa::Avx2 => cfg!(all(target_arch = "x86_64", target_feature = "sse2")),
+        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => cfg!(all(target_arch = "x86_64", target_feature = "sse2")),
         Isa::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon")),
     }
 }
@@ -121,9 +121,9 @@ fn run<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<W>) -> usiz
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) -> (usize, usize) {
     match isa {
-        // SAFETY: both instruction sets include SSSE3 and SSE4.1; `out` as
+        // SAFETY: all three instruction sets include SSSE3 and SSE4.1; `out` as
         // the caller vouches.
-        Isa::Avx2 | Isa::Sse41 => unsafe { x86::decode(shape, input, out) },
+        Isa::Avx512 | Isa::Avx2 | Isa::Sse41 => unsafe { x86::decode(shape, input, out) },
         Isa::Neon => unreachable!("not listed by Isa::all on x86-64"),
     }
 }
@@ -138,7 +138,7 @@ unsafe fn kernel<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) ->
     match isa {
         // SAFETY: the target has NEON; `out` as the caller vouches.
         Isa::Neon => unsafe { neon::decode(shape, input, out) },
-        Isa::Avx2 | Isa::Sse41 => unreachable!("not listed by Isa::all on aarch64"),
+        _ => unreachable!("not listed by Isa::all on aarch64"),
     }
 }
 

@@ -16,7 +16,11 @@ type Outcome = (Vec<u8>, Option<TranscodeError>);
 
 /// `input` transcoded in the pieces `cuts` makes of it.
 fn transcode(from: &dyn DynCodec, to: &dyn DynCodec, mode: ErrorMode, input: &[u8], cuts: &[usize]) -> Outcome {
-    let mut engine = Transcoder::new(from, to, mode).unwrap();
+    transcode_with(Transcoder::new(from, to, mode).unwrap(), input, cuts)
+}
+
+/// `input` transcoded by `engine` in the pieces `cuts` makes of it.
+fn transcode_with(mut engine: Transcoder, input: &[u8], cuts: &[usize]) -> Outcome {
     let mut out = Vec::new();
     let mut at = 0;
     for &cut in cuts.iter().chain([&input.len()]) {
@@ -113,6 +117,45 @@ fn every_pair_transcodes_in_bulk_as_value_by_value() {
                         let single = transcode(&PerValue(from), &PerValue(to), mode, input, &cuts);
                         let (f, t) = (&from.info().name, &to.info().name);
                         assert!(bulk == single, "{f} -> {t} {mode:?} {input:02X?} cut at {cuts:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// From the UTF-8 family to UTF-16 and UTF-32 clean blocks go through the
+/// one-pass kernel where the machine has one: on long texts of every
+/// script mix, with errors, cut in every way, it gives what the blocks of
+/// values and the per-value path give.
+#[test]
+fn the_one_pass_kernel_agrees_with_the_blocks_and_the_per_value_path() {
+    let mut rng = Rng::new(0x0E_BA55);
+    let wide: Vec<_> = ["utf16le", "utf16be", "utf32le", "utf32be"].map(|n| registry::find(n).unwrap()).into();
+    let utf8 = registry::find("utf8").unwrap();
+    let kernel = placemat_codec::simd::Isa::detect() == Some(placemat_codec::simd::Isa::Avx512);
+    // The pair the kernel exists for qualifies, exactly where the machine runs it.
+    assert_eq!(Transcoder::new(utf8, wide[0], ErrorMode::Strict).unwrap().one_pass(), kernel);
+    let sources = registry::all().iter().filter(|c| c.dfa().decoding_shape().is_some());
+    for &from in sources {
+        let mut texts = Vec::new();
+        for other in [1, 3, 40] {
+            let text = valid_text(&mut rng, from, 3000, other);
+            let mut bad = text.clone();
+            let at = rng.below(bad.len());
+            bad[at] = rng.range(0x80, 0xFF) as u8;
+            texts.extend([text, bad]);
+        }
+        for &to in &wide {
+            for input in &texts {
+                for cuts in cuttings(&mut rng, input.len()) {
+                    for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+                        let new = || Transcoder::new(from, to, mode).unwrap();
+                        let fused = transcode_with(new(), input, &cuts);
+                        let blocks = transcode_with(new().without_one_pass(), input, &cuts);
+                        let single = transcode(&PerValue(from), &PerValue(to), mode, input, &cuts);
+                        let (f, t) = (&from.info().name, &to.info().name);
+                        assert!(fused == blocks && blocks == single, "{f} -> {t} {mode:?} cut at {cuts:?}");
                     }
                 }
             }
