@@ -3,7 +3,7 @@
 from criterion's saved results of one run (the corpora are the same texts,
 transcoded into each codec). Run the benchmarks first:
 
-    cargo bench -p placemat-benches --bench codecs -- 'decode/([a-z0-9-]+:)?table/'
+    cargo bench -p placemat-benches --features criterion --bench codecs -- 'decode/([a-z0-9-]+:)?table/'
     python3 benches/decode_ratios.py
 
 Prints a Markdown table (papers/beyond-the-seeds.md, "Decoding speed").

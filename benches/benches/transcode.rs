@@ -8,7 +8,7 @@
 //! Every output buffer is allocated once, outside the timed loop.
 //!
 //! ```sh
-//! cargo bench -p placemat-benches --bench transcode [--features simdutf]
+//! cargo bench -p placemat-benches --features criterion --bench transcode [--features simdutf]
 //! ```
 
 use std::hint::black_box;

@@ -60,6 +60,11 @@ pub struct CodecInfo {
     /// from the description's forms, they are part of the encoder, and the
     /// bulk encoder ([`DynCodec::encode_block`]) writes with them.
     pub wide_forms: WideForms,
+    /// For a codec of byte units whose encoder writes values as UTF-8 does,
+    /// those forms as data ([`ByteForms`](crate::simd::ByteForms)): derived
+    /// and proved by the compiler, they let the conversion engine write into
+    /// the codec from UTF-16/32 in one SIMD pass.
+    pub byte_forms: Option<crate::simd::ByteForms>,
 }
 
 impl CodecInfo {
@@ -87,12 +92,20 @@ impl CodecInfo {
             unbounded: false,
             no_simd: Cow::Borrowed(""),
             wide_forms: WideForms::NONE,
+            byte_forms: None,
         }
     }
 
     /// The same facts for a codec whose encoder writes most values with `forms`.
     pub const fn with_wide_forms(mut self, forms: WideForms) -> Self {
         self.wide_forms = forms;
+        self
+    }
+
+    /// The same facts for a codec whose encoder writes values of one to four
+    /// bytes with `forms`.
+    pub const fn with_byte_forms(mut self, forms: crate::simd::ByteForms) -> Self {
+        self.byte_forms = Some(forms);
         self
     }
 

@@ -59,6 +59,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         unbounded: !model.is_bounded(),
         no_simd: Cow::Borrowed(""),
         wide_forms: placemat_codec::WideForms::NONE,
+        byte_forms: None,
     })
 }
 
@@ -68,6 +69,7 @@ impl LoadedCodec {
         let automaton = Automaton::build(&model, options)?;
         let mut info = info(&model)?;
         info.wide_forms = automaton.wide_forms;
+        info.byte_forms = automaton.byte_forms;
         if let Err(e) = &automaton.local {
             info.no_simd = Cow::Owned(e.reason.clone());
         }

@@ -81,12 +81,14 @@
 extern crate alloc;
 
 mod decode;
+mod from_units;
 mod narrow;
 mod shared;
 mod to_units;
 mod validate;
 
 pub use decode::{decode_u32, decode_u64, decodes_on};
+pub use from_units::{encode_from_units, ByteForms};
 pub use narrow::{narrow, Units};
 pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use to_units::{decode_to_units, Pair};

@@ -74,7 +74,7 @@ impl Pair {
 
     /// Whether both units of every value of the pair fit in 16 bits, which
     /// the kernel writes them in.
-    const fn fits_16_bits(&self) -> bool {
+    pub(crate) const fn fits_16_bits(&self) -> bool {
         if self.lo > self.hi || self.lo < self.bias || self.low_bits > 16 {
             return false;
         }

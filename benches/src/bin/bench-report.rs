@@ -6,7 +6,7 @@
 //! cargo run --release -p placemat-benches --bin bench-report             # write from saved results
 //! ```
 //!
-//! Options: `--run` runs `cargo bench -p placemat-benches --bench codecs` first
+//! Options: `--run` runs `cargo bench -p placemat-benches --features criterion --bench codecs` first
 //! (with `--quick`, in the short mode of `PLACEMAT_BENCH_QUICK=1`);
 //! `--criterion DIR` reads results from DIR (default: `$CARGO_TARGET_DIR/criterion`
 //! or `target/criterion`); `--papers DIR` writes there (default: `papers/`).
@@ -54,7 +54,8 @@ fn main() -> ExitCode {
         Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("benches/ is inside the workspace").to_path_buf();
     if options.run {
         let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cmd.args(["bench", "-p", "placemat-benches", "--bench", "codecs"]).current_dir(&workspace);
+        cmd.args(["bench", "-p", "placemat-benches", "--features", "criterion", "--bench", "codecs"])
+            .current_dir(&workspace);
         if options.quick {
             cmd.env("PLACEMAT_BENCH_QUICK", "1");
         }

@@ -82,6 +82,18 @@ fn wide_forms(forms: &placemat_codec::WideForms) -> TokenStream {
     }))
 }
 
+/// `.with_byte_forms(..)` for a codec whose encoder writes values as UTF-8 does.
+fn byte_forms(f: &placemat_codec::simd::ByteForms) -> TokenStream {
+    let (lengths, first, continuation) = (f.lengths, f.first, f.continuation);
+    let [l0, l1, l2, l3] = f.last;
+    let [d0, d1, d2, d3] = f.lead;
+    let [(a, b), (c, d)] = f.allowed;
+    quote!(.with_byte_forms(::placemat_codec::simd::ByteForms {
+        lengths: #lengths, first: #first, last: [#l0, #l1, #l2, #l3], lead: [#d0, #d1, #d2, #d3],
+        continuation: #continuation, allowed: [(#a, #b), (#c, #d)],
+    }))
+}
+
 /// The `CodecInfo` constructor, with the compiler's verdict on a SIMD validator.
 fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
     let (name, summary) = (&model.name, &model.summary);
@@ -110,12 +122,13 @@ fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
         }
     };
     let wide = wide_forms(&a.wide_forms);
+    let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
     let doc = format!(" The facts of `{name}`.");
     Ok(quote! {
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded #no_simd #wide;
+        )#unbounded #no_simd #wide #bytes;
         &INFO
     })
 }

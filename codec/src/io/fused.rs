@@ -1,61 +1,136 @@
-//! The one-pass path of [`Transcoder`](super::Transcoder) from a codec that
-//! the SIMD decoding kernel reads (the UTF-8 family: a
-//! [`Shape`](crate::simd::Shape)) to one that writes most values as one or
-//! two wide code units (UTF-16 and UTF-32: [`WideForms`]).
+//! The one-pass paths of [`Transcoder`](super::Transcoder) between the UTF-8
+//! family and the codecs of wide code units (UTF-16, UTF-32), in both
+//! directions, without values in memory.
 //!
-//! Both facts come from the descriptions: the compiler derives the source's
-//! shape from its automaton and the target's forms from its encoder, so the
-//! pair qualifies without naming codecs. A block is validated by the
-//! source's SIMD validator and, if it passes, converted by
-//! [`placemat_simd::decode_to_units`](crate::simd::decode_to_units) straight
-//! into the target's code units, without values in memory; the kernel stops
-//! before a value the target writes otherwise (or refuses), and the engine's
-//! other paths take what it leaves.
+//! Every fact comes from the descriptions, so a pair qualifies without naming
+//! codecs:
+//!
+//! - **Into wide units**: a source the SIMD decoding kernel reads (a
+//!   [`Shape`], which the compiler derives from its automaton) and a target
+//!   with [`WideForms`](crate::WideForms) (derived from its encoder). A block
+//!   is validated by the source's SIMD validator and, if it passes, converted
+//!   by [`decode_to_units`](crate::simd::decode_to_units).
+//! - **From wide units**: a source whose code units are values of themselves
+//!   ([`WideRuns`](crate::WideRuns), from its automaton) or pairs of them (its
+//!   encoder's pair form, for a source of at most two units a sequence), and
+//!   a target with [`ByteForms`] (derived from its encoder). The kernel
+//!   [`encode_from_units`](crate::simd::encode_from_units) reads and checks
+//!   the source as it converts.
+//!
+//! Each kernel stops before what it does not convert (an invalid sequence, a
+//! value the target writes otherwise or refuses), and the engine's other paths
+//! take it from there, so errors and replacements are the per-value path's.
 
 use alloc::vec::Vec;
 
-use crate::simd::{self, Isa, Pair, Shape, Tables, Units};
-use crate::DynCodec;
+use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units};
+use crate::{AsciiRuns, DynCodec};
 
-/// What the one-pass path needs of a pair of codecs.
-pub(super) struct Fused {
-    isa: Isa,
-    tables: Tables,
-    shape: Shape,
-    units: Units,
-    pair: Option<Pair>,
+/// What a one-pass path needs of a pair of codecs.
+pub(super) enum Fused {
+    /// The UTF-8 family into wide code units.
+    ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair> },
+    /// Wide code units into the UTF-8 family.
+    FromUnits { isa: Isa, units: Units, pair: Option<Pair>, forms: ByteForms },
 }
 
 impl Fused {
     /// The path from `from` to `to`, if the pair qualifies and the machine
-    /// runs the kernel: the source has SIMD tables and a shape, reads values
-    /// as its table does (no `premap`), bounded, without rules across values;
-    /// the target has wide forms and no rules across values.
+    /// runs the kernels (AVX-512): both codecs bounded and without rules
+    /// across values, the source without `premap`, and the facts above.
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
         let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
-        let forms = &to.info().wide_forms;
-        let plain = |c: &dyn DynCodec| !c.info().unbounded && c.dfa().contexts() == 1;
-        if !forms.is_some() || from.premapped() || !plain(from) || !plain(to) {
+        let forms = (to.info().wide_forms, to.info().byte_forms);
+        if !forms.0.is_some() && forms.1.is_none() {
             return None;
         }
-        let dfa = from.dfa();
-        let (units, pair) = forms.simd_units();
-        Some(Fused { isa, tables: *dfa.simd()?, shape: dfa.decoding_shape()?, units, pair })
+        let plain = |c: &dyn DynCodec| !c.info().unbounded && c.dfa().contexts() == 1;
+        if from.premapped() || !plain(from) || !plain(to) {
+            return None;
+        }
+        if let (true, Some(shape), Some(&tables)) = (forms.0.is_some(), from.dfa().decoding_shape(), from.dfa().simd())
+        {
+            let (units, pair) = forms.0.simd_units();
+            return Some(Fused::ToUnits { isa, tables, shape, units, pair });
+        }
+        let (units, pair) = source_units(from)?;
+        Some(Fused::FromUnits { isa, units, pair, forms: forms.1? })
     }
 
-    /// Converts a prefix of `block` (which ends before a lead or at the end of
-    /// the input) if the block is valid: the units taken (0 when it is not,
-    /// or when the kernel took nothing) and the value of the last sequence
-    /// taken.
-    pub(super) fn convert(&self, block: &[u8], out: &mut Vec<u8>) -> (usize, Option<u64>) {
-        if simd::validate(self.isa, &self.tables, block).is_err() {
-            return (0, None);
+    /// Converts a prefix of `data`: the units taken (0 when the kernel took
+    /// nothing) and the value of the last sequence taken.
+    pub(super) fn convert(&self, data: &[u8], out: &mut Vec<u8>) -> (usize, Option<u64>) {
+        match self {
+            Fused::ToUnits { isa, tables, shape, units, pair } => {
+                // The block ends before a lead (or at the end of the input).
+                let end = (data.len().min(BLOCK).saturating_sub(16)..=data.len().min(BLOCK))
+                    .rev()
+                    .find(|&k| k == data.len() || !tables.is_continuation(data[k]))
+                    .unwrap_or(0);
+                let block = &data[..end];
+                if simd::validate(*isa, tables, block).is_err() {
+                    return (0, None);
+                }
+                let took = simd::decode_to_units(*isa, shape, units, pair.as_ref(), block, out);
+                let last = (took > 0).then(|| {
+                    let start = (0..took).rev().find(|&k| !tables.is_continuation(block[k])).unwrap_or(0);
+                    shape.value(&block[start..took])
+                });
+                (took, last)
+            }
+            Fused::FromUnits { isa, units, pair, forms } => {
+                let block = &data[..data.len().min(BLOCK)];
+                let took = simd::encode_from_units(*isa, units, pair.as_ref(), forms, block, out);
+                (took, (took > 0).then(|| last_value(units, pair.as_ref(), &block[..took])))
+            }
         }
-        let took = simd::decode_to_units(self.isa, &self.shape, &self.units, self.pair.as_ref(), block, out);
-        let last = (took > 0).then(|| {
-            let start = (0..took).rev().find(|&k| !self.tables.is_continuation(block[k])).unwrap_or(0);
-            self.shape.value(&block[start..took])
-        });
-        (took, last)
+    }
+}
+
+/// The most input one call converts.
+const BLOCK: usize = 1 << 14;
+
+/// How the kernel reads `from`'s code units: its wide runs as single units
+/// and its encoder's pair form, for a source of at most two units a
+/// sequence whose pair's units are no single units.
+fn source_units(from: &dyn DynCodec) -> Option<(Units, Option<Pair>)> {
+    let runs = from.dfa().facts().wide_runs;
+    let big_endian = match runs.units {
+        AsciiRuns::U16Le | AsciiRuns::U32Le => false,
+        AsciiRuns::U16Be | AsciiRuns::U32Be => true,
+        _ => return None,
+    };
+    let units = Units { bytes: runs.units.unit_bytes(), big_endian, single: runs.ranges };
+    let forms = from.info().wide_forms;
+    let (_, pair) = forms.simd_units();
+    let pair = pair.filter(|p| {
+        let (top, _) = p.units(p.hi);
+        let overlaps = |lo: u32, hi: u32| runs.ranges.iter().any(|&(a, b)| a <= hi && lo <= b);
+        forms.units == runs.units
+            // (Sequences are counted in bytes.)
+            && from.info().max_units == Some(2 * units.bytes)
+            && !overlaps(p.high, top)
+            && !overlaps(p.low, p.low + ((1 << p.low_bits) - 1))
+    });
+    Some((units, pair))
+}
+
+/// The value of the last sequence of `taken` (whole single units and pairs).
+fn last_value(units: &Units, pair: Option<&Pair>, taken: &[u8]) -> u64 {
+    let b = units.bytes;
+    let read = |at: usize| {
+        let v = taken[at..at + b].iter().fold(0u32, |v, &x| v << 8 | u32::from(x));
+        if units.big_endian {
+            v
+        } else {
+            v.swap_bytes() >> (32 - 8 * b)
+        }
+    };
+    let n = taken.len();
+    let unit = read(n - b);
+    let single = units.single.iter().any(|&(lo, hi)| lo <= unit && unit <= hi);
+    match pair.filter(|_| !single && n >= 2 * b) {
+        Some(p) => u64::from(((read(n - 2 * b) - p.high) << p.low_bits | (unit - p.low)) + p.bias),
+        None => u64::from(unit),
     }
 }

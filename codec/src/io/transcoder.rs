@@ -5,8 +5,8 @@
 //! ([`DynCodec::decode_block`], SIMD where the codec has it) fills a block of
 //! values up to a cut, and the target's bulk encoder
 //! ([`DynCodec::encode_block`]) writes them; from a source the SIMD decoding
-//! kernel reads to a target of wide code units, a valid block goes in one
-//! pass, without values (`fused.rs`). The per-value path takes over
+//! kernel reads to a target of wide code units and back, a valid block goes
+//! in one pass, without values (`fused.rs`). The per-value path takes over
 //! for what the blocks leave: an invalid or unencodable item (so that errors
 //! and replacements are exactly those of one value at a time), a sequence
 //! cut by the chunk's end, a context other than 0, and codecs without bulk
@@ -162,9 +162,10 @@ impl<'a> Transcoder<'a> {
         self
     }
 
-    /// Whether clean blocks go through the one-pass kernel: from a source the
+    /// Whether clean blocks go through a one-pass kernel: from a source the
     /// SIMD decoding kernel reads (the UTF-8 family) to a target of wide code
-    /// units (UTF-16, UTF-32), on a machine with AVX-512 (`placemat_simd::decode_to_units`).
+    /// units (UTF-16, UTF-32), or back, on a machine with AVX-512
+    /// (`placemat_simd::decode_to_units`, `encode_from_units`).
     pub fn one_pass(&self) -> bool {
         self.bulk
             && match &self.fused {
@@ -420,8 +421,7 @@ impl<'a> Transcoder<'a> {
     /// refused (found again by stepping, and left to the per-value path).
     fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
         if let Some(Some(fused)) = &self.fused {
-            let block = &data[..self.before_lead(data, data.len().min(BLOCK))];
-            if let (took, Some(last)) = fused.convert(block, out) {
+            if let (took, Some(last)) = fused.convert(data, out) {
                 self.last = Some(last);
                 self.context = self.from.context_after(last);
                 self.offset += took as u64;

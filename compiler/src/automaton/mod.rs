@@ -44,6 +44,7 @@
 //! the result for strict UTF-8 is Höhrmann's 12-class, 9-state automaton, derived
 //! rather than transcribed.
 
+pub mod byte_forms;
 mod determinize;
 pub use determinize::ConflictKind;
 use determinize::Failure;
@@ -285,6 +286,9 @@ pub struct Automaton {
     /// The forms the encoder writes most values of wide code units with
     /// ([`wide_forms`]), for the runtime's `CodecInfo`.
     pub wide_forms: placemat_codec::WideForms,
+    /// The forms the encoder writes values of one to four byte units with,
+    /// as UTF-8 does ([`byte_forms`]), for the runtime's `CodecInfo`.
+    pub byte_forms: Option<placemat_codec::simd::ByteForms>,
     /// What the compiler's searches found, with their proofs ([`certificates`]).
     pub certificates: Certificates,
     /// The validator's shift layout.
@@ -350,6 +354,7 @@ impl Automaton {
             unit_bytes: model.unit_bytes,
             facts: pack::UNSET_FACTS,
             wide_forms: placemat_codec::WideForms::NONE,
+            byte_forms: None,
             certificates: Certificates::default(),
             shift: ShiftLayout::default(),
             transitions: Vec::new(),
@@ -369,6 +374,7 @@ impl Automaton {
         a.certificates = certificates::derive(&a);
         a.facts = pack::facts(&a, wide_runs::derive(&a));
         a.wide_forms = wide_forms::derive(&a, model);
+        a.byte_forms = byte_forms::derive(&a, model);
         a.expanded = pack::expanded(&a);
         a.direct = pack::direct(&a);
         a.shift = shift_layout::layout(&a);

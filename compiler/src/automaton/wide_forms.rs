@@ -70,18 +70,29 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> WideForms {
 /// The values the encoder accepts, as sorted disjoint ranges within `u32`
 /// (`None` if the range does not fit 32 bits: no wide form holds such values).
 fn allowed(model: &Model) -> Option<Vec<(u64, u64)>> {
-    let (min, max) = (model.min.to_u32()?, model.max.as_ref()?.to_u32()?);
+    model.max.as_ref()?.to_u32()?;
+    allowed_below(model, u64::from(u32::MAX))
+}
+
+/// The values the encoder accepts up to `cap`, as sorted disjoint ranges
+/// (`None` for an unbounded model or a least value above `cap`).
+pub(super) fn allowed_below(model: &Model, cap: u64) -> Option<Vec<(u64, u64)>> {
+    let min = model.min.to_u64().filter(|&m| m <= cap)?;
+    let max = model.max.as_ref()?.to_u64().unwrap_or(u64::MAX).min(cap);
     let mut out = Vec::new();
-    let mut from = u64::from(min);
+    let mut from = min;
     for (lo, hi) in &model.excluded {
-        let (lo, hi) = (lo.to_u64()?, hi.to_u64()?);
+        let (lo, hi) = (lo.to_u64().unwrap_or(u64::MAX), hi.to_u64().unwrap_or(u64::MAX));
+        if lo > max {
+            break;
+        }
         if lo > from {
             out.push((from, lo - 1));
         }
-        from = from.max(hi + 1);
+        from = from.max(hi.saturating_add(1));
     }
-    if from <= u64::from(max) {
-        out.push((from, u64::from(max)));
+    if from <= max {
+        out.push((from, max));
     }
     Some(out)
 }
@@ -93,7 +104,7 @@ fn within(allowed: &[(u64, u64)], lo: u64, hi: u64) -> Vec<(u64, u64)> {
 
 /// The two longest of `ranges` (merged where they touch), low first; one
 /// repeated if there is one.
-fn two_longest(mut ranges: Vec<(u64, u64)>) -> Option<[(u32, u32); 2]> {
+pub(super) fn two_longest(mut ranges: Vec<(u64, u64)>) -> Option<[(u32, u32); 2]> {
     ranges.sort_unstable();
     let mut merged: Vec<(u64, u64)> = Vec::new();
     for (lo, hi) in ranges {

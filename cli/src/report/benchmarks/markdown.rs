@@ -16,7 +16,7 @@ use crate::report::chart::bar_chart;
 /// The command that regenerates the report (runs the benchmarks, then writes).
 pub const COMMAND: &str = "cargo run --release -p placemat-benches --bin bench-report -- --run";
 /// The benchmark command `--run` executes.
-pub const BENCH_COMMAND: &str = "cargo bench -p placemat-benches --bench codecs";
+pub const BENCH_COMMAND: &str = "cargo bench -p placemat-benches --features criterion --bench codecs";
 
 /// What each generated strategy does, in the terms the notes on missed targets use.
 const STRATEGIES: &str = "## The generated strategies\n\n\
