@@ -14,6 +14,22 @@ use super::bench::Run;
 /// The operation every conversion is filed under.
 const OP: &str = "transcode";
 
+/// The transcoder's paths `placemat bench A --to B` times.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Path {
+    /// The engine as it runs: the one-pass kernel where the pair has one.
+    Engine,
+    /// The engine without the one-pass kernel (listed where it has one).
+    Blocks,
+    /// The engine fed 4 KiB at a time, as a reader or writer feeds it.
+    Pushes,
+    /// The per-value path alone.
+    PerValue,
+}
+
+/// What a stream's small pushes are in [`Path::Pushes`].
+const PUSH: usize = 4096;
+
 /// The conversions of `bytes` (in `from`'s encoding) into `to`'s, baselines first.
 pub(super) fn conversions<'a>(
     from: &'a dyn DynCodec,
@@ -21,16 +37,30 @@ pub(super) fn conversions<'a>(
     bytes: &'a [u8],
 ) -> Vec<(&'static str, String, Run<'a>)> {
     let mut runs = baselines(&from.info().name, &to.info().name, bytes);
-    for per_value in [false, true] {
-        let label = if per_value { "placemat one value at a time" } else { "placemat runs and blocks" };
+    let one_pass = Transcoder::new(from, to, ErrorMode::Strict).is_ok_and(|t| t.one_pass());
+    for path in [Path::Engine, Path::Blocks, Path::Pushes, Path::PerValue] {
+        let label = match path {
+            Path::Engine if one_pass => "placemat one pass (avx512)",
+            Path::Engine => "placemat runs and blocks",
+            Path::Blocks if one_pass => "placemat runs and blocks",
+            Path::Blocks => continue,
+            Path::Pushes => "placemat 4 KiB pushes",
+            Path::PerValue => "placemat one value at a time",
+        };
         let buffer = RefCell::new(Vec::with_capacity(4 * bytes.len()));
         let run = move || {
             let mut out = buffer.borrow_mut();
             out.clear();
             let out = &mut *out;
             let Ok(t) = Transcoder::new(from, to, ErrorMode::Strict) else { return 0 };
-            let mut t = if per_value { t.one_value_at_a_time() } else { t };
-            let ok = t.push(bytes, out).and_then(|()| t.finish(out)).is_ok();
+            let mut t = match path {
+                Path::Blocks => t.without_one_pass(),
+                Path::PerValue => t.one_value_at_a_time(),
+                Path::Engine | Path::Pushes => t,
+            };
+            let chunk = if path == Path::Pushes { PUSH } else { bytes.len().max(1) };
+            let pushed = bytes.chunks(chunk).try_for_each(|piece| t.push(piece, out));
+            let ok = pushed.and_then(|()| t.finish(out)).is_ok();
             out.len() * usize::from(ok)
         };
         runs.push((OP, label.to_string(), Box::new(run)));

@@ -135,24 +135,31 @@ impl AsciiRuns {
     }
 
     /// The bits of a 16-byte block (read little-endian) that are 0 in a run
-    /// (`None` for [`AsciiRuns::None`]: no block is a run).
+    /// (`None` for [`AsciiRuns::None`]: no block is a run): per code unit,
+    /// bit 7 of the value byte and every bit of the others. Constants, so
+    /// that a caller's loop does not rebuild them per block.
     const fn zero_bits(self) -> Option<u128> {
-        // Per code unit: bit 7 of the value byte and every bit of the others.
-        let lane: u128 = match self {
-            AsciiRuns::None => return None,
-            AsciiRuns::Bytes | AsciiRuns::NonZeroBytes => 0x80,
-            AsciiRuns::U16Le => 0xFF80,
-            AsciiRuns::U16Be => 0x80FF,
-            AsciiRuns::U32Le => 0xFFFF_FF80,
-            AsciiRuns::U32Be => 0x80FF_FFFF,
-        };
-        let mut mask = 0u128;
-        let mut at = 0;
-        while at < 128 {
-            mask |= lane << at;
-            at += 8 * self.unit_bytes() as u32;
+        const fn repeated(lane: u128, bits: u32) -> u128 {
+            let (mut mask, mut at) = (0u128, 0);
+            while at < 128 {
+                mask |= lane << at;
+                at += bits;
+            }
+            mask
         }
-        Some(mask)
+        const BYTES: u128 = repeated(0x80, 8);
+        const U16_LE: u128 = repeated(0xFF80, 16);
+        const U16_BE: u128 = repeated(0x80FF, 16);
+        const U32_LE: u128 = repeated(0xFFFF_FF80, 32);
+        const U32_BE: u128 = repeated(0x80FF_FFFF, 32);
+        match self {
+            AsciiRuns::None => None,
+            AsciiRuns::Bytes | AsciiRuns::NonZeroBytes => Some(BYTES),
+            AsciiRuns::U16Le => Some(U16_LE),
+            AsciiRuns::U16Be => Some(U16_BE),
+            AsciiRuns::U32Le => Some(U32_LE),
+            AsciiRuns::U32Be => Some(U32_BE),
+        }
     }
 
     /// The length in bytes of the run of whole 16-byte blocks of these code

@@ -155,7 +155,56 @@ pub fn listing(name: &str, dfa: &Automaton) -> String {
     pending_lines(&mut s, dfa);
     wide_runs_line(&mut s, dfa);
     decoding_table_line(&mut s, dfa);
+    encoder_forms_line(&mut s, dfa);
     s
+}
+
+/// The encoder's forms the one-pass conversion kernels write with, if any:
+/// wide units ([`placemat_codec::WideForms`]) or UTF-8-like bytes
+/// ([`placemat_codec::simd::ByteForms`]).
+fn encoder_forms_line(s: &mut String, dfa: &Automaton) {
+    let ranges = |r: [(u32, u32); 2]| {
+        let [(a, b), (c, d)] = r;
+        if (a, b) == (c, d) {
+            format!("{a:X}-{b:X}")
+        } else {
+            format!("{a:X}-{b:X}, {c:X}-{d:X}")
+        }
+    };
+    let w = &dfa.wide_forms;
+    if w.is_some() {
+        let pair = w.pair.map_or(String::new(), |p| {
+            format!(
+                "; {:X}-{:X} as a pair ({:X} + the high bits, {:X} + the low {} bits, of the value less {:X})",
+                p.lo, p.hi, p.high, p.low, p.low_bits, p.bias
+            )
+        });
+        let single = if w.single[0].0 > w.single[0].1 { "none".to_string() } else { ranges(w.single) };
+        let _ = writeln!(s, "encoder forms (one-pass conversion): one unit of itself for {single}{pair}");
+    }
+    if let Some(f) = dfa.byte_forms {
+        let mut lo = f.first;
+        let lengths: Vec<String> = (0..usize::from(f.lengths))
+            .map(|n| {
+                let part = format!(
+                    "{} unit{} {lo:X}-{:X} (lead {:02X})",
+                    n + 1,
+                    if n == 0 { "" } else { "s" },
+                    f.last[n],
+                    f.lead[n]
+                );
+                lo = f.last[n] + 1;
+                part
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "encoder forms (one-pass conversion): {}; continuations {:02X} + 6 bits; values {}",
+            lengths.join(", "),
+            f.continuation,
+            ranges(f.allowed)
+        );
+    }
 }
 
 /// For wide code units, the ranges of units the walkers copy without

@@ -134,6 +134,19 @@ fn run(_: Isa, _: &Shape, _: &Units, _: Option<&Pair>, _: &[u8], _: &mut Vec<u8>
     0
 }
 
+/// The kernel writing every value as a 32-bit little-endian word (values
+/// for `decode_u32`): units taken and bytes written.
+///
+/// # Safety
+/// The machine must have AVX-512 ([`Isa::Avx512`]), and `out` must be valid
+/// for writes of `4 * input.len()` bytes.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(crate) unsafe fn decode_words(shape: &Shape, input: &[u8], out: *mut u8) -> (usize, usize) {
+    let words = Units { bytes: 4, big_endian: false, single: [(0, u32::MAX); 2] };
+    // SAFETY: as the caller vouches; `words` is normalised, without a pair.
+    unsafe { avx512::convert(shape, &words, None, input, out) }
+}
+
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod avx512 {
     use core::arch::x86_64::*;

@@ -485,15 +485,23 @@ impl ::placemat_codec::Codec for Utf8 {
     fn info() -> &'static ::placemat_codec::CodecInfo {
         /// The facts of `utf8`.
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
-            "utf8",
-            "strict UTF-8 (RFC 3629): U+0000..U+10FFFF, no surrogates, shortest form only",
-            ::placemat_codec::Unit::Byte,
-            32u32,
-            0,
-            1114111,
-            &[(55296, 57343)],
-            ::core::option::Option::Some(4),
-        );
+                "utf8",
+                "strict UTF-8 (RFC 3629): U+0000..U+10FFFF, no surrogates, shortest form only",
+                ::placemat_codec::Unit::Byte,
+                32u32,
+                0,
+                1114111,
+                &[(55296, 57343)],
+                ::core::option::Option::Some(4),
+            )
+            .with_byte_forms(::placemat_codec::simd::ByteForms {
+                lengths: 4u8,
+                first: 0u32,
+                last: [127u32, 2047u32, 65535u32, 1114111u32],
+                lead: [0u8, 192u8, 224u8, 240u8],
+                continuation: 128u8,
+                allowed: [(0u32, 55295u32), (57344u32, 1114111u32)],
+            });
         &INFO
     }
     fn dfa() -> &'static ::placemat_codec::dfa::Dfa {

@@ -6,7 +6,8 @@
 //! codecs:
 //!
 //! - **Into wide units**: a source the SIMD decoding kernel reads (a
-//!   [`Shape`], which the compiler derives from its automaton) and a target
+//!   [`Shape`], which the compiler derives from its automaton, without
+//!   pending values) and a target
 //!   with [`WideForms`](crate::WideForms) (derived from its encoder). A block
 //!   is validated by the source's SIMD validator and, if it passes, converted
 //!   by [`decode_to_units`](crate::simd::decode_to_units).
