@@ -63,11 +63,11 @@ impl Fused {
     pub(super) fn convert(&self, data: &[u8], out: &mut Vec<u8>) -> (usize, Option<u64>) {
         match self {
             Fused::ToUnits { isa, tables, shape, units, pair } => {
-                // The block ends before a lead (or at the end of the input).
-                let end = (data.len().min(BLOCK).saturating_sub(16)..=data.len().min(BLOCK))
-                    .rev()
-                    .find(|&k| k == data.len() || !tables.is_continuation(data[k]))
-                    .unwrap_or(0);
+                // The block ends before the last lead within reach, so that a
+                // chunk's end, which may cut a sequence, is left to the engine.
+                let limit = data.len().min(BLOCK);
+                let end =
+                    (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k])).unwrap_or(0);
                 let block = &data[..end];
                 if simd::validate(*isa, tables, block).is_err() {
                     return (0, None);
