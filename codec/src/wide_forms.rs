@@ -42,22 +42,9 @@ use crate::AsciiRuns;
 
 /// Values written as a pair of code units: `value − bias` split at
 /// `low_bits`, its high part added to `high` in the first unit and its low
-/// part to `low` in the second (UTF-16's surrogate pairs).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PairForm {
-    /// The first value written so.
-    pub lo: u32,
-    /// The last value written so.
-    pub hi: u32,
-    /// Taken off the value before it is split.
-    pub bias: u32,
-    /// The first unit's fixed bits (its payload bits zero).
-    pub high: u32,
-    /// The second unit's fixed bits (its payload bits zero).
-    pub low: u32,
-    /// Payload bits in the second unit: the low end of `value − bias`.
-    pub low_bits: u8,
-}
+/// part to `low` in the second (UTF-16's surrogate pairs). The SIMD kernels'
+/// own type ([`crate::simd::Pair`]), so that the fact has one definition.
+pub use crate::simd::Pair as PairForm;
 
 /// The forms of a codec of wide code units that [`WideForms::encode`] writes:
 /// values in `single` as one code unit equal to the value, values of `pair`
@@ -130,15 +117,7 @@ impl WideForms {
     pub(crate) fn simd_units(&self) -> (crate::simd::Units, Option<crate::simd::Pair>) {
         let big_endian = matches!(self.units, AsciiRuns::U16Be | AsciiRuns::U32Be);
         let units = crate::simd::Units { bytes: self.units.unit_bytes(), big_endian, single: self.single };
-        let pair = self.pair.map(|p| crate::simd::Pair {
-            lo: p.lo,
-            hi: p.hi,
-            bias: p.bias,
-            high: p.high,
-            low: p.low,
-            low_bits: p.low_bits,
-        });
-        (units, pair)
+        (units, self.pair)
     }
 
     /// The single-unit ranges, each cut at the largest code unit of the width

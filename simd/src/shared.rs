@@ -357,6 +357,26 @@ impl Word for u64 {
     }
 }
 
+/// What the one-pass kernels' tests (`to_units.rs`, `from_units.rs`) check
+/// of a run: `out` (after one byte the test put there) is the definition's
+/// output for the prefix taken, `prefix` (the units the definition converts
+/// of that prefix, and its output), and the run stops exactly where the
+/// definition stops on the whole input (`stop`), or takes nothing without
+/// AVX-512.
+#[cfg(test)]
+pub(crate) fn check_run(
+    isa: Isa,
+    taken: usize,
+    out: &[u8],
+    prefix: (usize, alloc::vec::Vec<u8>),
+    stop: usize,
+    case: &str,
+) {
+    assert_eq!((prefix.0, &out[1..]), (taken, &prefix.1[..]), "{case}");
+    let want = if isa == Isa::Avx512 { stop } else { 0 };
+    assert_eq!(taken, want, "{case}: where the run stops");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

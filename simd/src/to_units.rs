@@ -454,26 +454,15 @@ mod avx512 {
 mod tests {
     use super::*;
 
-    const BASE: [u8; 16] = [0, 0, 0xC0, 0xE0, 0xF0, 0xF8, 0xFC, 0xFE, 0, 0, 0, 0, 0, 0, 0, 0];
-
     /// Text of sequences of the 1992 shape (leads of 1–7 units), the lengths
     /// drawn from `lengths`.
     fn text(seed: u64, lengths: &[usize], values: usize) -> Vec<u8> {
-        let mut x = seed;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let mut bytes = Vec::new();
-        for _ in 0..values {
-            let len = lengths[next() as usize % lengths.len()];
-            let room = [0, 0x80, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01][len];
-            bytes.push(BASE[len] + (next() % room) as u8);
-            bytes.extend((1..len).map(|_| 0x80 + (next() % 64) as u8));
-        }
-        bytes
+        crate::decode::tests::text(seed, lengths, values).1
+    }
+
+    /// The 1992 shape the text is written in.
+    fn shape() -> Shape {
+        crate::decode::tests::text(0, &[1], 0).0
     }
 
     /// The definition: each sequence's value written as `units` and `pair`
@@ -515,7 +504,7 @@ mod tests {
         if std::is_x86_feature_detected!("avx512vbmi2") && std::is_x86_feature_detected!("avx512vl") {
             assert_eq!(isa, Isa::Avx512, "the machine has AVX-512: the kernel must run");
         }
-        let shape = Shape { continuation: (0x80, 0xBF), lead_base: BASE };
+        let shape = shape();
         let utf16 = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
         let odd = Pair { lo: 0x800, hi: 0xF_FFFF, bias: 0x800, high: 0x8000, low: 0xC000, low_bits: 12 };
         let targets = [
@@ -536,17 +525,12 @@ mod tests {
                         let input = &input[input.iter().position(|&u| !(0x80..=0xBF).contains(&u)).unwrap()..];
                         let mut out = vec![9];
                         let taken = decode_to_units(isa, &shape, &units, pair.as_ref(), input, &mut out);
+                        // It stops exactly at the first sequence it cannot
+                        // write, or at the end.
                         let (stop, _) = reference(&shape, &units, pair.as_ref(), input);
-                        let (upto, want) = reference(&shape, &units, pair.as_ref(), &input[..taken]);
+                        let prefix = reference(&shape, &units, pair.as_ref(), &input[..taken]);
                         let case = format!("target {t}, big {big_endian}, mix {seed}, skip {skip}");
-                        assert_eq!((upto, &out[1..]), (taken, &want[..]), "{case}");
-                        if isa == Isa::Avx512 {
-                            // It stops exactly at the first sequence it cannot
-                            // write, or at the end.
-                            assert_eq!(taken, stop, "{case}");
-                        } else {
-                            assert_eq!(taken, 0, "{case}");
-                        }
+                        crate::shared::check_run(isa, taken, &out, prefix, stop, &case);
                     }
                 }
             }
@@ -556,7 +540,7 @@ mod tests {
     #[test]
     fn any_input_is_converted_within_bounds() {
         let Some(isa) = Isa::detect() else { return };
-        let shape = Shape { continuation: (0x80, 0xBF), lead_base: BASE };
+        let shape = shape();
         let utf16 = Units { bytes: 2, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
         let pair = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
         let mut bytes = text(3, &[1, 2, 3, 4], 3000);

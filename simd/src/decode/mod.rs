@@ -180,7 +180,7 @@ fn run<W: Word>(_: Isa, _: &Shape, _: &[u8], _: &mut Vec<W>) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::steps::*;
     use super::*;
 
@@ -219,8 +219,9 @@ mod tests {
     }
 
     /// A 1992-style shape (leads of 1–7 units) and text of its sequences:
-    /// `lengths` picks each sequence's length from a random byte.
-    fn text(seed: u64, lengths: &[usize], values: usize) -> (Shape, Vec<u8>) {
+    /// `lengths` picks each sequence's length from a random byte (also the
+    /// text of the one-pass kernel's tests, `to_units.rs`).
+    pub(crate) fn text(seed: u64, lengths: &[usize], values: usize) -> (Shape, Vec<u8>) {
         let base = [0, 0, 0xC0, 0xE0, 0xF0, 0xF8, 0xFC, 0xFE, 0, 0, 0, 0, 0, 0, 0, 0];
         let shape = Shape { continuation: (0x80, 0xBF), lead_base: base };
         let mut x = seed;
