@@ -197,11 +197,12 @@ fn encoder_forms_line(s: &mut String, dfa: &Automaton) {
                 part
             })
             .collect();
+        let continuations =
+            if f.lengths > 1 { format!("continuations {:02X} + 6 bits; ", f.continuation) } else { String::new() };
         let _ = writeln!(
             s,
-            "encoder forms (one-pass conversion): {}; continuations {:02X} + 6 bits; values {}",
+            "encoder forms (one-pass conversion): {}; {continuations}values {}",
             lengths.join(", "),
-            f.continuation,
             ranges(f.allowed)
         );
     }

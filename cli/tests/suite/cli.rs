@@ -197,6 +197,27 @@ fn tables_say_whether_the_simd_decoding_kernel_reads_the_codec() {
     assert!(!text(ok(&["tables", "cesu8"], b"")).contains("SIMD decoding"));
 }
 
+/// `tables` prints the encoder forms the one-pass conversion kernels write
+/// with, as the compiler derived them: UTF-8's byte forms, UTF-16's wide
+/// forms, a varint's one-unit form, none for UTF-1.
+#[test]
+fn tables_print_the_forms_of_one_pass_conversion() {
+    let forms = |codec: &str| {
+        let out = text(ok(&["tables", codec], b""));
+        out.lines().find(|l| l.starts_with("encoder forms")).map(str::to_string)
+    };
+    let utf8 = "encoder forms (one-pass conversion): 1 unit 0-7F (lead 00), 2 units 80-7FF (lead C0), \
+        3 units 800-FFFF (lead E0), 4 units 10000-10FFFF (lead F0); continuations 80 + 6 bits; values 0-D7FF, E000-10FFFF";
+    assert_eq!(forms("utf8").as_deref(), Some(utf8));
+    let utf16 =
+        "encoder forms (one-pass conversion): one unit of itself for 0-D7FF, E000-FFFF; 10000-10FFFF as a pair \
+        (D800 + the high bits, DC00 + the low 10 bits, of the value less 10000)";
+    assert_eq!(forms("utf16le").as_deref(), Some(utf16));
+    let leb = forms("leb128").unwrap();
+    assert!(leb.contains("1 unit 0-7F (lead 00); values") && !leb.contains("continuations"), "{leb}");
+    assert_eq!(forms("utf1"), None);
+}
+
 #[test]
 fn tables_say_which_table_the_table_decoder_reads() {
     let line = |codec: &str| {
