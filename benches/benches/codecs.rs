@@ -1,5 +1,6 @@
 //! The benchmark matrix: one criterion group per operation
-//! (`validate`, `decode`, `decode_lossy`, `encode`), ids `<implementation>/<corpus>`.
+//! (`validate`, `decode`, `decode_lossy`, `encode`, `utf16`, and `step`: one
+//! value at a time by each decoder), ids `<implementation>/<corpus>`.
 //!
 //! Within a group the corpora are the outer loop, so every implementation of one
 //! corpus is measured back to back: ratios within a corpus are the numbers to read
@@ -13,7 +14,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use placemat_benches::{for_each_codec, hoehrmann, implementation, naive, Encoded};
 use placemat_codec::simd::Isa;
-use placemat_codec::{Codec, Decoder, Encoder};
+use placemat_codec::{Codec, Decoder, Encoder, Step, Value};
 use placemat_variants::corpus::{self, Corpus};
 
 type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
@@ -213,6 +214,43 @@ fn decode_lossy(cr: &mut Criterion) {
     g.finish();
 }
 
+// ---------------------------------------------------------------- step
+
+/// Sums the values of `bytes` read one at a time by `step` (a sequence's
+/// value and length), as a parser reads one value: no bulk loop.
+fn sum_steps<V: Value>(bytes: &[u8], step: impl Fn(&[u8]) -> Step<V>) -> u64 {
+    let (mut pos, mut sum) = (0, 0u64);
+    while let Step::Value { value, len } = step(&bytes[pos..]) {
+        sum = sum.wrapping_add(value.to_u64());
+        pos += len;
+    }
+    sum
+}
+
+/// One value at a time: `table` (the table walker, [`Codec::Table`]),
+/// `branching` ([`Codec::Branching`]) and `codec` (the codec type's own
+/// `step`, which runs the faster of the two).
+fn step_codec<C: Codec + Default>(g: &mut Group, c: &Corpus) {
+    let name = &C::info().name;
+    let e = Encoded::<C>::new(c);
+    run(g, &implementation(name, "table"), c.name, e.bytes.len(), &e.bytes[..], |b| {
+        black_box(sum_steps(b, |i| C::Table::default().step(i)));
+    });
+    run(g, &implementation(name, "branching"), c.name, e.bytes.len(), &e.bytes[..], |b| {
+        black_box(sum_steps(b, |i| C::Branching::default().step(i)));
+    });
+    run(g, &implementation(name, "codec"), c.name, e.bytes.len(), &e.bytes[..], |b| {
+        black_box(sum_steps(b, |i| C::default().step(i)));
+    });
+}
+
+fn step(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("step");
+    let mixed = corpora().iter().find(|c| c.name == "mixed").expect("the mixed corpus");
+    for_each_codec!(step_codec(&mut g, mixed));
+    g.finish();
+}
+
 // ---------------------------------------------------------------- encode
 
 fn encode_codec<C: Codec + Default>(g: &mut Group, c: &Corpus) {
@@ -331,6 +369,6 @@ fn utf16(cr: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = config();
-    targets = validate, decode, decode_lossy, encode, utf16
+    targets = validate, decode, decode_lossy, encode, utf16, step
 }
 criterion_main!(benches);

@@ -15,7 +15,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use crate::{dfa::Dfa, AsciiRuns, DecodeError, Decoder, EncodeError, Encoder, Step, WideForms};
+use crate::{dfa::Dfa, AsciiRuns, Decoder, Encoder, WideForms};
+#[cfg(feature = "big")]
+use crate::{EncodeError, Step};
 
 /// What a codec's units are.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -156,11 +158,17 @@ impl CodecInfo {
     }
 }
 
-/// A generated codec: an encoder and a default decoder (the table walker), a
-/// branching decoder, and the tables.
+/// A generated codec: an encoder, a decoder that runs the fastest strategy
+/// for each call, each strategy on its own (the branching and the table
+/// decoder), and the tables.
 pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
-    /// The branching decoder generated from the same description.
+    /// The branching decoder generated from the same description (what the
+    /// codec type's [`Decoder::step`] runs).
     type Branching: Decoder<Value = <Self as Encoder>::Value> + Default;
+    /// The table decoder generated from the same description: the table
+    /// walker alone, one unit at a time (what the codec type's bulk calls run
+    /// where no SIMD kernel reads the codec).
+    type Table: Decoder<Value = <Self as Encoder>::Value> + Default;
     /// The description the codec was generated from, as token text (it parses with
     /// `placemat_compiler::Description::parse_str`, giving the same model and tables).
     const DESCRIPTION: &'static str;
@@ -192,117 +200,8 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
 }
 
 #[cfg(feature = "big")]
-fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint> {
+pub(crate) fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint> {
     s.map(|value| crate::big::BigUint::from(value.to_u64()))
-}
-
-/// Which decoder of a codec to run.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Strategy {
-    /// The table walker over the codec's DFA.
-    Table,
-    /// The generated branching decoder (falls back to the table walker for codecs
-    /// built at run time, which have no generated code).
-    Branching,
-}
-
-/// A codec behind a trait object, with values widened to `u64`.
-pub trait DynCodec: Send + Sync {
-    /// The codec's facts.
-    fn info(&self) -> &CodecInfo;
-    /// The text of the description the codec was built from (parse it with
-    /// `placemat_compiler::Description::parse_str` to get the model).
-    fn description(&self) -> &str;
-    /// A borrowed view of the tables.
-    fn dfa(&self) -> Dfa<&[u32], &[u64]>;
-    /// Encodes `value`, appending to `out`.
-    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError>;
-    /// One decoding step with the chosen strategy.
-    fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64>;
-    /// One decoding step in `context` ([`Decoder::step_in`]).
-    fn step_in(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        let _ = context;
-        self.step(strategy, input)
-    }
-    /// One decoding step in `context` where more input may follow
-    /// ([`Decoder::step_open`]).
-    fn step_open(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.step_in(strategy, context, input)
-    }
-    /// The context after `value` ([`Decoder::context_after`]).
-    fn context_after(&self, value: u64) -> usize {
-        let _ = value;
-        0
-    }
-    /// Whether a rule forbids `value` right after `before` ([`Encoder::forbids`]).
-    fn forbids(&self, before: u64, value: u64) -> bool {
-        let _ = (before, value);
-        false
-    }
-    /// Decodes in bulk, starting in context 0, the longest prefix of `input`
-    /// that holds only whole valid sequences which no unit after `input` can
-    /// change ([`decode_to_cut`]): its values are appended to `out` and its
-    /// length returned. The values are those [`DynCodec::step_open`] gives
-    /// one at a time, whatever follows `input`. The default decodes nothing (returns 0): the caller steps.
-    /// Generated codecs and codecs loaded at run time decode with their
-    /// fastest bulk decoder ([`Dfa::decode_into`]).
-    fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        let _ = (input, out);
-        0
-    }
-    /// Whether decoded values are mapped after the table's walk (`premap`):
-    /// the table's values are then not the codec's ([`Codec::PREMAPPED`]).
-    fn premapped(&self) -> bool {
-        false
-    }
-    /// The ASCII code units that are whole sequences of their own value from
-    /// the start state, in a codec without rules across values
-    /// ([`crate::dfa::Facts::ascii_runs`]): a transcoder copies, widens or
-    /// narrows runs of them from one codec to another without values. The
-    /// default claims none.
-    fn ascii_runs(&self) -> AsciiRuns {
-        AsciiRuns::None
-    }
-    /// Encodes `values` in bulk, appending to `out`, the first of them right
-    /// after `before` (the value written last, if any, for the codec's rules
-    /// across values). On a value that cannot be encoded there (unencodable,
-    /// or forbidden after the one before it) the encodings of the values
-    /// before it have been appended, and its index is the error. The default
-    /// calls [`DynCodec::forbids`] and [`DynCodec::encode_push`] per value;
-    /// generated codecs run their encoder in one loop.
-    fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
-        encode_by_values(self, before, values, out)
-    }
-    /// Validates `input` with the codec's fastest validator.
-    fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
-        self.dfa().validate(input)
-    }
-    /// Validates `input` read in `context`; the verdict and the context at the
-    /// end of the valid prefix ([`Dfa::validate_in`]). The default steps with
-    /// [`DynCodec::step_in`] and [`DynCodec::context_after`].
-    fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
-        validate_by_steps(self, Strategy::Table, context, input, false)
-    }
-    /// [`DynCodec::validate_in`] where more input may follow (a chunk of a
-    /// stream; [`Dfa::validate_open`]). The default steps with
-    /// [`DynCodec::step_open`].
-    fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
-        validate_by_steps(self, Strategy::Table, context, input, true)
-    }
-    /// One decoding step to a value of any size (the only exact one for unbounded
-    /// codecs, whose [`DynCodec::step`] reports values above `u64::MAX` as invalid).
-    #[cfg(feature = "big")]
-    fn step_big(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigUint> {
-        widen_big(self.step(strategy, input))
-    }
-    /// Encodes a value of any size, appending to `out`.
-    #[cfg(feature = "big")]
-    fn encode_big(&self, value: &crate::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        match u64::try_from(value) {
-            Ok(v) => self.encode_push(v, out),
-            Err(_) => Err(EncodeError::TooLarge { bits: value.bits() }),
-        }
-    }
 }
 
 /// [`DynCodec::decode_block`] by a table's bulk decoder: the values of
@@ -408,164 +307,4 @@ fn encode_each_in_place<E: Encoder + ?Sized>(encoder: &E, values: &[u64], out: &
     }
     out.truncate(pos);
     Ok(())
-}
-
-/// What [`DynCodec::encode_block`] does by default: [`DynCodec::forbids`] and
-/// [`DynCodec::encode_push`] for each value.
-pub fn encode_by_values<C: DynCodec + ?Sized>(
-    codec: &C,
-    mut before: Option<u64>,
-    values: &[u64],
-    out: &mut Vec<u8>,
-) -> Result<(), usize> {
-    for (i, &value) in values.iter().enumerate() {
-        if before.is_some_and(|b| codec.forbids(b, value)) || codec.encode_push(value, out).is_err() {
-            return Err(i);
-        }
-        before = Some(value);
-    }
-    Ok(())
-}
-
-/// Validation one step at a time with `strategy`, from `context`, where more
-/// input may follow if `open` ([`DynCodec::step_open`]; else
-/// [`DynCodec::step_in`]): the verdict and the context at the end of the
-/// valid prefix. What [`DynCodec::validate_in`] and
-/// [`DynCodec::validate_open`] do by default, with the table strategy.
-pub fn validate_by_steps<C: DynCodec + ?Sized>(
-    codec: &C,
-    strategy: Strategy,
-    context: usize,
-    input: &[u8],
-    open: bool,
-) -> (Result<(), DecodeError>, usize) {
-    let (mut pos, mut context) = (0, context);
-    while pos < input.len() {
-        let step = if open {
-            codec.step_open(strategy, context, &input[pos..])
-        } else {
-            codec.step_in(strategy, context, &input[pos..])
-        };
-        match step {
-            Step::Value { len, value } => {
-                context = codec.context_after(value);
-                pos += len;
-            }
-            Step::Invalid { len } => return (Err(DecodeError::new(pos, Some(len))), context),
-            Step::Incomplete => return (Err(DecodeError::new(pos, None)), context),
-        }
-    }
-    (Ok(()), context)
-}
-
-impl<C: Codec + Default + Send + Sync> DynCodec for C {
-    fn info(&self) -> &CodecInfo {
-        C::info()
-    }
-    fn description(&self) -> &str {
-        C::DESCRIPTION
-    }
-    fn dfa(&self) -> Dfa<&[u32], &[u64]> {
-        C::dfa().as_ref()
-    }
-    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        match crate::Value::from_u64(value) {
-            Some(v) => Encoder::encode_push(self, v, out),
-            None => Err(EncodeError::Unencodable { value }),
-        }
-    }
-    fn step(&self, strategy: Strategy, input: &[u8]) -> Step<u64> {
-        match strategy {
-            Strategy::Table => Decoder::step(self, input),
-            Strategy::Branching => C::Branching::default().step(input),
-        }
-        .map(crate::Value::to_u64)
-    }
-    fn step_in(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        match strategy {
-            Strategy::Table => Decoder::step_in(self, context, input),
-            Strategy::Branching => C::Branching::default().step_in(context, input),
-        }
-        .map(crate::Value::to_u64)
-    }
-    fn step_open(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        match strategy {
-            Strategy::Table => Decoder::step_open(self, context, input),
-            Strategy::Branching => C::Branching::default().step_open(context, input),
-        }
-        .map(crate::Value::to_u64)
-    }
-    fn context_after(&self, value: u64) -> usize {
-        crate::Value::from_u64(value).map_or(0, |v| Decoder::context_after(self, &v))
-    }
-    fn forbids(&self, before: u64, value: u64) -> bool {
-        match (crate::Value::from_u64(before), crate::Value::from_u64(value)) {
-            (Some(b), Some(v)) => Encoder::forbids(self, b, v),
-            _ => false,
-        }
-    }
-    fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        let dfa = C::dfa();
-        if C::PREMAPPED || C::info().unbounded {
-            return 0;
-        }
-        decode_to_cut(dfa, input, out)
-    }
-    fn premapped(&self) -> bool {
-        C::PREMAPPED
-    }
-    fn ascii_runs(&self) -> AsciiRuns {
-        ascii_runs_of(C::dfa())
-    }
-    fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
-        if C::dfa().contexts() > 1 || C::info().unbounded {
-            return encode_by_values(self, before, values, out);
-        }
-        encode_in_place(self, &C::info().wide_forms, values, out)
-    }
-    fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
-        Decoder::validate(self, input)
-    }
-    fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
-        C::dfa().validate_in(context, input)
-    }
-    fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
-        C::dfa().validate_open(context, input)
-    }
-    #[cfg(feature = "big")]
-    fn step_big(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigUint> {
-        match strategy {
-            Strategy::Table => Codec::step_big(self, input),
-            Strategy::Branching => widen_big(C::Branching::default().step(input)),
-        }
-    }
-    #[cfg(feature = "big")]
-    fn encode_big(&self, value: &crate::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        Codec::encode_big(self, value, out)
-    }
-}
-
-/// Decodes with a [`DynCodec`] and a chosen strategy, as a [`Decoder`] over `u64`.
-#[derive(Copy, Clone)]
-pub struct DynDecoder<'a> {
-    /// The codec.
-    pub codec: &'a dyn DynCodec,
-    /// The strategy.
-    pub strategy: Strategy,
-}
-
-impl Decoder for DynDecoder<'_> {
-    type Value = u64;
-    fn step(&self, input: &[u8]) -> Step<u64> {
-        self.codec.step(self.strategy, input)
-    }
-    fn step_in(&self, context: usize, input: &[u8]) -> Step<u64> {
-        self.codec.step_in(self.strategy, context, input)
-    }
-    fn step_open(&self, context: usize, input: &[u8]) -> Step<u64> {
-        self.codec.step_open(self.strategy, context, input)
-    }
-    fn context_after(&self, value: &u64) -> usize {
-        self.codec.context_after(*value)
-    }
 }

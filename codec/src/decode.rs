@@ -98,6 +98,15 @@ impl<V: Value> Item<V> {
     }
 }
 
+/// How much of its input [`Decoder::decode_prefix`] decoded.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Prefix {
+    /// The values written.
+    pub values: usize,
+    /// The units they took, from the start of the input.
+    pub units: usize,
+}
+
 /// A decoding strategy. Implementors provide [`Decoder::step`]; every other method
 /// is derived from it, and fast strategies override the bulk ones.
 ///
@@ -178,6 +187,64 @@ pub trait Decoder {
             }
         }
         Ok(())
+    }
+
+    /// Decodes values from the start of `input` into `out`, one per slot,
+    /// until `out` is full, the input ends, or what follows is no whole valid
+    /// sequence: how many values were written and how many units they took.
+    /// For a parser that reads a run of values followed by other fields (a
+    /// count of varints, then bytes): the units after [`Prefix::units`] are
+    /// untouched, and a step there tells why decoding stopped, if `out` has
+    /// room left. Runs [`Decoder::step_in`], the codec's fastest one-value
+    /// decoder, in the contexts its rules give.
+    ///
+    /// ```
+    /// use placemat_codec::{Decoder, Prefix, Step};
+    /// # struct Ascii;
+    /// # impl Decoder for Ascii {
+    /// #     type Value = u32;
+    /// #     fn step(&self, input: &[u8]) -> Step<u32> {
+    /// #         match input.first() {
+    /// #             None => Step::Incomplete,
+    /// #             Some(&b) if b < 0x80 => Step::Value { value: b.into(), len: 1 },
+    /// #             Some(_) => Step::Invalid { len: 1 },
+    /// #         }
+    /// #     }
+    /// # }
+    /// let mut values = [0u32; 2];
+    /// assert_eq!(Ascii.decode_prefix(b"abc", &mut values), Prefix { values: 2, units: 2 });
+    /// assert_eq!(Ascii.decode_prefix(b"a\xFFb", &mut values), Prefix { values: 1, units: 1 });
+    /// assert_eq!(values[0], 0x61);
+    /// ```
+    fn decode_prefix(&self, input: &[u8], out: &mut [Self::Value]) -> Prefix {
+        let (mut units, mut context) = (0, 0);
+        for (values, slot) in out.iter_mut().enumerate() {
+            match self.step_in(context, &input[units..]) {
+                Step::Value { value, len } => {
+                    context = self.context_after(&value);
+                    *slot = value;
+                    units += len;
+                }
+                _ => return Prefix { values, units },
+            }
+        }
+        Prefix { values: out.len(), units }
+    }
+
+    /// [`Decoder::decode_prefix`] appending at most `max` values to `out`.
+    fn decode_prefix_into(&self, input: &[u8], max: usize, out: &mut Vec<Self::Value>) -> Prefix {
+        let (mut units, mut context) = (0, 0);
+        for values in 0..max {
+            match self.step_in(context, &input[units..]) {
+                Step::Value { value, len } => {
+                    context = self.context_after(&value);
+                    out.push(value);
+                    units += len;
+                }
+                _ => return Prefix { values, units },
+            }
+        }
+        Prefix { values: max, units }
     }
 
     /// Decodes all of `input`, or reports the first error.
@@ -348,6 +415,12 @@ impl<D: Decoder + ?Sized> Decoder for &D {
     }
     fn decode_lossy_into(&self, input: &[u8], out: &mut Vec<Self::Value>) {
         (**self).decode_lossy_into(input, out)
+    }
+    fn decode_prefix(&self, input: &[u8], out: &mut [Self::Value]) -> Prefix {
+        (**self).decode_prefix(input, out)
+    }
+    fn decode_prefix_into(&self, input: &[u8], max: usize, out: &mut Vec<Self::Value>) -> Prefix {
+        (**self).decode_prefix_into(input, max, out)
     }
 }
 

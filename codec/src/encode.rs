@@ -85,16 +85,29 @@ pub trait Encoder {
     /// values before the refused one have been appended; the error's index is the
     /// number of values encoded. A value a rule forbids after the one before it
     /// ([`Encoder::forbids`]) is refused with [`EncodeError::ForbiddenAfter`].
+    ///
+    /// It writes [`ENCODE_RUN`] values at a time into room for their longest
+    /// encodings, so the room made ready beforehand stays small (and in
+    /// cache) whatever the number of values.
     fn encode_all(&self, values: &[Self::Value], out: &mut Vec<u8>) -> Result<(), (usize, EncodeError)> {
-        let start = out.len();
-        out.resize(start + self.max_encoded_len(values.len()), 0);
-        let result = self.encode_into(values, &mut out[start..]);
-        out.truncate(start + result.as_ref().map_or_else(|e| e.written, |&n| n));
-        result.map(drop).map_err(|e| (e.index, e.error))
+        for (k, run) in values.chunks(ENCODE_RUN).enumerate() {
+            let done = k * ENCODE_RUN;
+            if let Some(e) = forbidden(self, values, done) {
+                return Err((done, e));
+            }
+            let start = out.len();
+            out.resize(start + self.max_encoded_len(run.len()), 0);
+            let result = self.encode_into(run, &mut out[start..]);
+            out.truncate(start + result.as_ref().map_or_else(|e| e.written, |&n| n));
+            result.map_err(|e| (done + e.index, e.error))?;
+        }
+        Ok(())
     }
 
     /// The length of `value`'s encoding, in units: what [`Encoder::encode`]
-    /// returns for it. The default encodes it into a scratch buffer.
+    /// returns for it, and its error for a value it refuses. The default
+    /// encodes it into a scratch buffer; generated codecs choose the form as
+    /// their encoder does, without writing.
     fn encoded_units(&self, value: Self::Value) -> Result<usize, EncodeError> {
         let mut scratch = [0u8; SCRATCH];
         if self.max_units() <= SCRATCH {
@@ -162,6 +175,9 @@ pub trait Encoder {
         Ok(written)
     }
 }
+
+/// How many values [`Encoder::encode_all`] writes at a time.
+pub const ENCODE_RUN: usize = 256;
 
 /// Scratch room, in units, for [`Encoder::encoded_units`]'s default: longer
 /// encodings take a buffer from the heap.

@@ -26,6 +26,26 @@
 //! assert_eq!(Ascii.validate(b"o\xFF"), Err(DecodeError::new(1, Some(1))));
 //! ```
 //!
+//! # Which call do I use
+//!
+//! A generated codec type (`Utf8`, `Leb128`, …) runs the fastest strategy it
+//! has for each call; its `Branching` and `Table` types ([`Codec::Branching`],
+//! [`Codec::Table`]) run one strategy alone, for comparison. All the traits
+//! can be imported together: no two name the same call for one type.
+//!
+//! | to … | call |
+//! |---|---|
+//! | read one value at the start of a buffer | [`Decoder::step`] (a parser's loop; the branching decoder) |
+//! | read up to `n` values, then other fields | [`Decoder::decode_prefix`] (into a slice), [`Decoder::decode_prefix_into`] (onto a `Vec`): values and units read |
+//! | read a whole buffer of values | [`Decoder::decode_into`] / [`Decoder::decode`] (SIMD kernels or the tables), errors with positions |
+//! | read damaged input | [`Decoder::decode_lossy_into`], or [`Decoder::items`] for each value or error with its span |
+//! | check a buffer | [`Decoder::validate`] |
+//! | read a stream in chunks | [`StreamDecoder`], [`StreamValidator`], the [`io`] adapters |
+//! | write one value | [`Encoder::encode`] (into a slice), [`Encoder::encode_push`] (onto a `Vec`); its length: [`Encoder::encoded_units`] |
+//! | write many values | [`Encoder::encode_all`] (onto a `Vec`), [`Encoder::encode_into`] (into a slice sized by [`Encoder::encoded_len`] or [`Encoder::max_encoded_len`]) |
+//! | convert text between two codecs | [`io::transcode_into`], [`io::Transcoder`], [`io::TranscodeReader`], [`io::TranscodeWriter`] |
+//! | use a codec chosen at run time | [`DynCodec`] (`&dyn DynCodec`: the same calls over `u64` values) |
+//!
 //! The crate is `no_std` (with `alloc`) unless the `std` feature (on by default) is
 //! enabled. It holds run-time code only: no parser, no automaton construction.
 
@@ -42,6 +62,7 @@ pub mod big;
 mod codec;
 mod decode;
 pub mod dfa;
+mod dyn_codec;
 mod encode;
 mod error;
 #[cfg(feature = "std")]
@@ -54,12 +75,10 @@ mod wide_forms;
 
 pub use ascii::{ascii_prefix, convert_run, AsciiRuns, ASCII_BLOCK};
 pub use batch::Batch;
-pub use codec::{
-    ascii_runs_of, decode_to_cut, encode_by_forms, encode_by_values, encode_in_place, validate_by_steps, Codec,
-    CodecInfo, DynCodec, DynDecoder, Strategy, Unit,
-};
-pub use decode::{decode_lossy_by_restarts, decode_lossy_in_bulk, Decoder, Item, ItemError, Items, Step};
-pub use encode::Encoder;
+pub use codec::{ascii_runs_of, decode_to_cut, encode_by_forms, encode_in_place, Codec, CodecInfo, Unit};
+pub use decode::{decode_lossy_by_restarts, decode_lossy_in_bulk, Decoder, Item, ItemError, Items, Prefix, Step};
+pub use dyn_codec::{encode_by_values, validate_by_steps, DynCodec, DynDecoder, Strategy};
+pub use encode::{Encoder, ENCODE_RUN};
 pub use error::{DecodeError, EncodeError, EncodeIntoError};
 /// The SIMD validators' kernel and tables (the `placemat-simd` crate).
 pub use placemat_simd as simd;

@@ -94,6 +94,11 @@ impl LoadedCodec {
         Ok(codec)
     }
 
+    /// The codec's facts (the same as [`DynCodec::dyn_info`]).
+    pub fn info(&self) -> &CodecInfo {
+        &self.info
+    }
+
     /// The model.
     pub fn model(&self) -> &Model {
         &self.model
@@ -179,20 +184,20 @@ impl Encoder for LoadedCodec {
 }
 
 impl DynCodec for LoadedCodec {
-    fn info(&self) -> &CodecInfo {
-        &self.info
+    fn dyn_info(&self) -> &CodecInfo {
+        self.info()
     }
     /// The text given to [`LoadedCodec::from_text`] (empty for [`LoadedCodec::new`]).
     fn description(&self) -> &str {
         &self.source
     }
-    fn dfa(&self) -> Dfa<&[u32], &[u64]> {
-        self.dfa.as_ref()
+    fn dyn_dfa(&self) -> Dfa<&[u32], &[u64]> {
+        self.dfa()
     }
-    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         Encoder::encode_push(self, value, out)
     }
-    fn step(&self, _strategy: Strategy, input: &[u8]) -> Step<u64> {
+    fn dyn_step(&self, _strategy: Strategy, input: &[u8]) -> Step<u64> {
         Decoder::step(self, input)
     }
     fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
@@ -213,19 +218,19 @@ impl DynCodec for LoadedCodec {
         }
         placemat_codec::encode_by_forms(self, &self.info.wide_forms, values, out)
     }
-    fn step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+    fn dyn_step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
         Decoder::step_in(self, context, input)
     }
-    fn step_open(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
+    fn dyn_step_open(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
         Decoder::step_open(self, context, input)
     }
-    fn context_after(&self, value: u64) -> usize {
+    fn dyn_context_after(&self, value: u64) -> usize {
         self.contexts.after(value)
     }
-    fn forbids(&self, before: u64, value: u64) -> bool {
+    fn dyn_forbids(&self, before: u64, value: u64) -> bool {
         Encoder::forbids(self, before, value)
     }
-    fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
+    fn dyn_validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)
     }
     fn validate_in(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
@@ -234,13 +239,13 @@ impl DynCodec for LoadedCodec {
     fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
         self.dfa.validate_open(context, input)
     }
-    fn step_big(&self, _strategy: Strategy, input: &[u8]) -> Step<BigUint> {
+    fn dyn_step_big(&self, _strategy: Strategy, input: &[u8]) -> Step<BigUint> {
         self.dfa.step_big(input).map(|value| match u64::try_from(&value) {
             Ok(small) => BigUint::from(self.unmap(small)),
             Err(_) => value,
         })
     }
-    fn encode_big(&self, value: &BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    fn dyn_encode_big(&self, value: &BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if let Ok(small) = u64::try_from(value) {
             return Encoder::encode_push(self, small, out);
         }

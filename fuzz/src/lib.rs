@@ -313,37 +313,37 @@ fn stream_of<C: Codec + Default + Send + Sync>(index: usize, seed: u32, input: &
 pub struct PerValue<'a>(pub &'a dyn DynCodec);
 
 impl DynCodec for PerValue<'_> {
-    fn info(&self) -> &placemat_codec::CodecInfo {
+    fn dyn_info(&self) -> &placemat_codec::CodecInfo {
         self.0.info()
     }
     fn description(&self) -> &str {
         self.0.description()
     }
-    fn dfa(&self) -> placemat_codec::dfa::Dfa<&[u32], &[u64]> {
+    fn dyn_dfa(&self) -> placemat_codec::dfa::Dfa<&[u32], &[u64]> {
         self.0.dfa()
     }
-    fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
+    fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
         self.0.encode_push(value, out)
     }
-    fn step(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> Step<u64> {
+    fn dyn_step(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> Step<u64> {
         self.0.step(strategy, input)
     }
-    fn step_in(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
+    fn dyn_step_in(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
         self.0.step_in(strategy, context, input)
     }
-    fn step_open(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
+    fn dyn_step_open(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
         self.0.step_open(strategy, context, input)
     }
-    fn context_after(&self, value: u64) -> usize {
+    fn dyn_context_after(&self, value: u64) -> usize {
         self.0.context_after(value)
     }
-    fn forbids(&self, before: u64, value: u64) -> bool {
+    fn dyn_forbids(&self, before: u64, value: u64) -> bool {
         self.0.forbids(before, value)
     }
-    fn step_big(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> Step<BigUint> {
+    fn dyn_step_big(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> Step<BigUint> {
         self.0.step_big(strategy, input)
     }
-    fn encode_big(&self, value: &BigUint, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
+    fn dyn_encode_big(&self, value: &BigUint, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
         self.0.encode_big(value, out)
     }
 }
@@ -413,7 +413,7 @@ fn round_trip_of<C: Codec + Default>(index: usize, data: &[u8]) {
         let want = reference.encode(&BigUint::from(value));
         assert_eq!(encoded.as_ref().ok(), want.as_ref(), "generated vs reference encoder on U+{value:X}");
         let mut by_runtime = Vec::new();
-        let runtime_ok = DynCodec::encode_push(runtime, value, &mut by_runtime).is_ok();
+        let runtime_ok = runtime.dyn_encode_push(value, &mut by_runtime).is_ok();
         assert_eq!(runtime_ok.then_some(&by_runtime), want.as_ref(), "run-time vs reference encoder on U+{value:X}");
         if let Ok(units) = encoded {
             let want = Step::Value { value, len: units.len() };

@@ -38,7 +38,7 @@
 use std::borrow::Cow;
 
 use placemat_codec::io::{ErrorMode, TranscodeError, TranscodeErrorKind, Transcoder};
-use placemat_codec::DynCodec;
+use placemat_codec::{Codec, DynCodec};
 
 use crate::codecs::{Utf16Le, Utf32Le, Utf8};
 
@@ -151,7 +151,7 @@ fn already_utf8<'a>(from: &dyn DynCodec, input: &'a [u8]) -> Option<&'a str> {
         return None;
     }
     let text = simdutf8::basic::from_utf8(input).ok()?;
-    (from.validate(input).is_ok() && from.dfa().agrees_with(&Utf8.dfa())).then_some(text)
+    (from.validate(input).is_ok() && from.dfa().agrees_with(&Utf8::dfa().as_ref())).then_some(text)
 }
 
 /// Input below this length is converted without looking for a borrow first.

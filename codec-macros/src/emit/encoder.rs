@@ -11,8 +11,19 @@ fn lit(v: u64) -> Literal {
     Literal::u64_unsuffixed(v)
 }
 
-/// The body of `Encoder::encode` for a bounded model; `value` and `out` are in scope.
-pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result<TokenStream> {
+/// What a body emitted here computes.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// `Encoder::encode`: `value` and `out` are in scope.
+    Encode,
+    /// `Encoder::encoded_units`: the same choice of form and the same
+    /// refusals, without writing (`value` is in scope).
+    Length,
+}
+
+/// The body of `Encoder::encode` or `Encoder::encoded_units` for a bounded
+/// model.
+pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream, body: Body) -> syn::Result<TokenStream> {
     let to_u64 = |v: &num_bigint::BigUint| {
         v.to_u64().ok_or_else(|| syn::Error::new(proc_macro2::Span::call_site(), "a value does not fit 64 bits"))
     };
@@ -85,6 +96,10 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
                 inner.push(quote!(if #ex { #refuse }));
             }
         }
+        if body == Body::Length {
+            arms.push(quote!(if #cond { #(#inner)* return Ok(#n); }));
+            continue;
+        }
         let writes = if model.is_radix() {
             digit_writes(model, &f.units, value_ty)
         } else {
@@ -103,7 +118,7 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> syn::Result
             }
         });
     }
-    let units = unit_tables(model);
+    let units = if body == Body::Encode { unit_tables(model) } else { quote!() };
     Ok(quote! {
         #units
         #(#checks)*

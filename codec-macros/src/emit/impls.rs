@@ -1,6 +1,7 @@
-//! Emits the trait impls of the codec type (`Encoder`, `Decoder` over the
-//! tables, `Codec` with the codec's facts and its checked `static` walker) and
-//! of the branching decoder type, and the inverse pre-mapping where the
+//! Emits the trait impls of the codec type (`Encoder`, `Decoder` by the
+//! fastest strategy for each call, `Codec` with the codec's facts and its
+//! checked `static` walker), of the table and branching decoder types (each
+//! strategy alone, for comparison), and the inverse pre-mapping where the
 //! description has a pre-mapping.
 
 use num_traits::ToPrimitive;
@@ -133,26 +134,28 @@ fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
     })
 }
 
-/// `decode_into` through `Dfa::decode_into` (decoding behind SIMD validation
-/// where the SIMD decoding kernel reads the codec, else the table decoder's
-/// bulk walker; values unmapped after) and `decode_lossy_into` on it, or
+/// `decode_into` through `walk`, a path to a `Dfa` method with the contract of
+/// `Decoder::decode_into` (`Dfa::decode_into`: decoding behind SIMD
+/// validation where the SIMD decoding kernel reads the codec, else the table
+/// decoder's bulk walker; `Dfa::decode_table_into`: the bulk walker alone;
+/// values unmapped after) and `decode_lossy_into` on it, or
 /// nothing for unbounded codecs, whose values may outgrow the accumulator and
 /// are decoded step by step, checked.
-fn decode_into(model: &Model, names: &Names) -> TokenStream {
-    let value_ty = &names.value;
+fn decode_into(model: &Model, names: &Names, walk: TokenStream) -> TokenStream {
+    let (ty, value_ty) = (&names.ty, &names.value);
     let body = if !model.is_bounded() {
         return quote!();
     } else if model.premap.is_some() {
         quote! {
             let start = out.len();
-            let result = <Self as ::placemat_codec::Codec>::dfa().decode_into(input, out);
+            let result = #walk(input, out);
             for v in &mut out[start..] {
-                *v = Self::unmap(*v);
+                *v = #ty::unmap(*v);
             }
             result
         }
     } else {
-        quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into(input, out))
+        quote!(#walk(input, out))
     };
     quote! {
         #[inline]
@@ -218,24 +221,20 @@ fn big_methods(model: &Model) -> TokenStream {
     }
 }
 
-/// The impls of the codec type.
+/// The impls of the codec type: every call by the fastest strategy (one value
+/// by the branching decoder's state functions, bulk calls by the tables and
+/// their SIMD kernels), and `Codec` with the codec's facts.
 fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn::Result<TokenStream> {
-    let (ty, branching, value_ty) = (&names.ty, &names.branching, &names.value);
-    let encode_body = encoder::emit(model, a, value_ty)?;
+    let (ty, branching, table, value_ty) = (&names.ty, &names.branching, &names.table, &names.value);
+    let encode_body = encoder::emit(model, a, value_ty, encoder::Body::Encode)?;
+    let length_body = encoder::emit(model, a, value_ty, encoder::Body::Length)?;
     let max_units = Literal::usize_unsuffixed(a.encode_forms.iter().map(|f| f.units.len()).max().unwrap_or(1));
-    let table_step = if a.facts.cyclic {
-        quote!(<Self as ::placemat_codec::Codec>::dfa().step_checked(input))
-    } else {
-        quote!(<Self as ::placemat_codec::Codec>::dfa().step::<#value_ty>(input))
+    let branching_step = match model.premap {
+        Some(_) => quote!(#branching::state_1(input, 0, 0).map(#ty::unmap)),
+        None => quote!(#branching::state_1(input, 0, 0)),
     };
-    let step = if model.premap.is_some() { quote!(#table_step.map(Self::unmap)) } else { table_step };
-    let decode_into = decode_into(model, names);
-    let table_in = if a.facts.cyclic {
-        quote!(<Self as ::placemat_codec::Codec>::dfa().step_in(context, input))
-    } else {
-        quote!(<Self as ::placemat_codec::Codec>::dfa().step_in::<#value_ty>(context, input))
-    };
-    let contexts = context_methods(a, names, table_in);
+    let decode_into = decode_into(model, names, quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into));
+    let contexts = context_methods(a, names, branching_step_in(a, branching));
     let open = step_open(model, a, names);
     let forbids = forbids(model, value_ty);
     let info = info(model, a)?;
@@ -260,6 +259,11 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
             fn encode(&self, value: #value_ty, out: &mut [u8]) -> ::core::result::Result<usize, ::placemat_codec::EncodeError> {
                 #encode_body
             }
+            #[inline]
+            #[allow(unused_comparisons, clippy::absurd_extreme_comparisons)]
+            fn encoded_units(&self, value: #value_ty) -> ::core::result::Result<usize, ::placemat_codec::EncodeError> {
+                #length_body
+            }
             #forbids
         }
 
@@ -267,7 +271,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
             type Value = #value_ty;
             #[inline]
             fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
-                #step
+                #branching_step
             }
             #[inline]
             fn validate(&self, input: &[u8]) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
@@ -280,6 +284,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
 
         impl ::placemat_codec::Codec for #ty {
             type Branching = #branching;
+            type Table = #table;
             const DESCRIPTION: &'static str = #source;
             #premapped
             fn info() -> &'static ::placemat_codec::CodecInfo {
@@ -291,6 +296,47 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
             #big
         }
     })
+}
+
+/// The `Decoder` impl of the table decoder type: the table walker alone.
+fn table_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
+    let (ty, table, value_ty) = (&names.ty, &names.table, &names.value);
+    let dfa = quote!(<#ty as ::placemat_codec::Codec>::dfa());
+    let (table_step, table_in) = if a.facts.cyclic {
+        (quote!(#dfa.step_checked(input)), quote!(#dfa.step_in(context, input)))
+    } else {
+        (quote!(#dfa.step::<#value_ty>(input)), quote!(#dfa.step_in::<#value_ty>(context, input)))
+    };
+    let step = if model.premap.is_some() { quote!(#table_step.map(#ty::unmap)) } else { table_step };
+    let contexts = context_methods(a, names, table_in);
+    let open = step_open(model, a, names);
+    let decode_into = decode_into(model, names, quote!(#dfa.decode_table_into));
+    quote! {
+        impl ::placemat_codec::Decoder for #table {
+            type Value = #value_ty;
+            #[inline]
+            fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
+                #step
+            }
+            fn validate(&self, input: &[u8]) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+                #dfa.validate_by_table(input)
+            }
+            #decode_into
+            #contexts
+            #open
+        }
+    }
+}
+
+/// The branching decoder's step in `context`: the state function that starts
+/// each context, on `input`.
+fn branching_step_in(a: &Automaton, branching: &proc_macro2::Ident) -> TokenStream {
+    let starts = (0..a.contexts).map(|c| {
+        let state = proc_macro2::Ident::new(&format!("state_{}", c + 1), Span::call_site());
+        let c = Literal::usize_unsuffixed(c);
+        quote!(#c => #branching::#state(input, 0, 0),)
+    });
+    quote!(match context { #(#starts)* _ => #branching::state_1(input, 0, 0) })
 }
 
 /// `step_open` for a codec with pending values (`overlap: longest`), by the
@@ -359,12 +405,7 @@ fn forbids(model: &Model, value_ty: &TokenStream) -> TokenStream {
 fn branching_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
     let (branching, value_ty) = (&names.branching, &names.value);
     let unmapped = unmapped(model, names);
-    let starts = (0..a.contexts).map(|c| {
-        let state = proc_macro2::Ident::new(&format!("state_{}", c + 1), Span::call_site());
-        let c = Literal::usize_unsuffixed(c);
-        quote!(#c => Self::#state(input, 0, 0),)
-    });
-    let step_in = quote!(match context { #(#starts)* _ => Self::state_1(input, 0, 0) });
+    let step_in = branching_step_in(a, branching);
     let contexts = context_methods(a, names, step_in);
     let open = step_open(model, a, names);
     quote! {
@@ -398,6 +439,7 @@ fn branching_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
 /// Every impl of the generated types.
 pub fn emit(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn::Result<TokenStream> {
     let codec = codec_impls(model, a, names, source)?;
+    let table = table_impl(model, a, names);
     let branching = branching_impl(model, a, names);
-    Ok(quote!(#codec #branching))
+    Ok(quote!(#codec #table #branching))
 }

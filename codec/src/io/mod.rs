@@ -12,30 +12,30 @@
 //! # /// Latin-1 as a toy codec: one byte per value, values 00–FF.
 //! # struct Latin1(CodecInfo);
 //! # impl DynCodec for Latin1 {
-//! #     fn info(&self) -> &CodecInfo { &self.0 }
+//! #     fn dyn_info(&self) -> &CodecInfo { &self.0 }
 //! #     fn description(&self) -> &str { "" }
-//! #     fn dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
-//! #     fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+//! #     fn dyn_dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
+//! #     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
 //! #         let b = u8::try_from(value).map_err(|_| EncodeError::Unencodable { value })?;
 //! #         out.push(b);
 //! #         Ok(())
 //! #     }
-//! #     fn step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
+//! #     fn dyn_step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
 //! #         input.first().map_or(Step::Incomplete, |&b| Step::Value { value: b.into(), len: 1 })
 //! #     }
 //! # }
 //! # /// Seven-bit ASCII as a toy codec.
 //! # struct Ascii(CodecInfo);
 //! # impl DynCodec for Ascii {
-//! #     fn info(&self) -> &CodecInfo { &self.0 }
+//! #     fn dyn_info(&self) -> &CodecInfo { &self.0 }
 //! #     fn description(&self) -> &str { "" }
-//! #     fn dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
-//! #     fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+//! #     fn dyn_dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
+//! #     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
 //! #         if value > 0x7F { return Err(EncodeError::Unencodable { value }); }
 //! #         out.push(value as u8);
 //! #         Ok(())
 //! #     }
-//! #     fn step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
+//! #     fn dyn_step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
 //! #         match input.first() {
 //! #             None => Step::Incomplete,
 //! #             Some(&b) if b < 0x80 => Step::Value { value: b.into(), len: 1 },
@@ -94,15 +94,15 @@
 //! # use placemat_codec::{dfa::Dfa, CodecInfo, DynCodec, EncodeError, Step, Strategy, Unit};
 //! # struct Latin1(CodecInfo);
 //! # impl DynCodec for Latin1 {
-//! #     fn info(&self) -> &CodecInfo { &self.0 }
+//! #     fn dyn_info(&self) -> &CodecInfo { &self.0 }
 //! #     fn description(&self) -> &str { "" }
-//! #     fn dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
-//! #     fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+//! #     fn dyn_dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
+//! #     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
 //! #         let b = u8::try_from(value).map_err(|_| EncodeError::Unencodable { value })?;
 //! #         out.push(b);
 //! #         Ok(())
 //! #     }
-//! #     fn step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
+//! #     fn dyn_step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
 //! #         input.first().map_or(Step::Incomplete, |&b| Step::Value { value: b.into(), len: 1 })
 //! #     }
 //! # }

@@ -28,15 +28,15 @@ use crate::{AsciiRuns, DynCodec, Step, Strategy, WideRuns};
 /// # /// A toy codec: `01 x` is the value `x`, anything else is invalid.
 /// # struct Pairs(CodecInfo);
 /// # impl DynCodec for Pairs {
-/// #     fn info(&self) -> &CodecInfo { &self.0 }
+/// #     fn dyn_info(&self) -> &CodecInfo { &self.0 }
 /// #     fn description(&self) -> &str { "" }
-/// #     fn dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
-/// #     fn encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+/// #     fn dyn_dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
+/// #     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
 /// #         let b = u8::try_from(value).map_err(|_| EncodeError::Unencodable { value })?;
 /// #         out.extend_from_slice(&[1, b]);
 /// #         Ok(())
 /// #     }
-/// #     fn step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
+/// #     fn dyn_step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
 /// #         match input {
 /// #             [] | [1] => Step::Incomplete,
 /// #             [1, x, ..] => Step::Value { value: (*x).into(), len: 2 },

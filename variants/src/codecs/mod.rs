@@ -39,21 +39,22 @@ mod utf8_ext;
 mod varints;
 mod wtf8;
 
-pub use cesu8::{Cesu8, Cesu8Branching, Mutf8, Mutf8Branching};
-pub use fss_utf_plan9::{FssUtfPlan9, FssUtfPlan9Branching};
-pub use fss_utf_xopen::{FssUtfXopen, FssUtfXopenBranching};
-pub use ken_draft::{KenDraft, KenDraftBranching};
-pub use perl_utf8::{PerlUtf8, PerlUtf8Branching};
-pub use printable6::{Printable6, Printable6Branching};
-pub use printable6_big::{Printable6Big, Printable6BigBranching};
-pub use utf1::{Utf1, Utf1Branching};
+pub use cesu8::{Cesu8, Cesu8Branching, Cesu8Table, Mutf8, Mutf8Branching, Mutf8Table};
+pub use fss_utf_plan9::{FssUtfPlan9, FssUtfPlan9Branching, FssUtfPlan9Table};
+pub use fss_utf_xopen::{FssUtfXopen, FssUtfXopenBranching, FssUtfXopenTable};
+pub use ken_draft::{KenDraft, KenDraftBranching, KenDraftTable};
+pub use perl_utf8::{PerlUtf8, PerlUtf8Branching, PerlUtf8Table};
+pub use printable6::{Printable6, Printable6Branching, Printable6Table};
+pub use printable6_big::{Printable6Big, Printable6BigBranching, Printable6BigTable};
+pub use utf1::{Utf1, Utf1Branching, Utf1Table};
 pub use utf16::{
-    Utf16Be, Utf16BeBranching, Utf16Le, Utf16LeBranching, Utf32Be, Utf32BeBranching, Utf32Le, Utf32LeBranching,
+    Utf16Be, Utf16BeBranching, Utf16BeTable, Utf16Le, Utf16LeBranching, Utf16LeTable, Utf32Be, Utf32BeBranching,
+    Utf32BeTable, Utf32Le, Utf32LeBranching, Utf32LeTable,
 };
-pub use utf8::{Utf8, Utf8Branching};
-pub use utf8_ext::{Utf8Ext36, Utf8Ext36Branching, Utf8Ext42, Utf8Ext42Branching};
+pub use utf8::{Utf8, Utf8Branching, Utf8Table};
+pub use utf8_ext::{Utf8Ext36, Utf8Ext36Branching, Utf8Ext36Table, Utf8Ext42, Utf8Ext42Branching, Utf8Ext42Table};
 pub use varints::{
-    GitOfs, GitOfsBranching, Leb128, Leb128Branching, QuicVarint, QuicVarintBranching, SqliteVarint,
-    SqliteVarintBranching, Vlq, VlqBranching,
+    GitOfs, GitOfsBranching, GitOfsTable, Leb128, Leb128Branching, Leb128Table, QuicVarint, QuicVarintBranching,
+    QuicVarintTable, SqliteVarint, SqliteVarintBranching, SqliteVarintTable, Vlq, VlqBranching, VlqTable,
 };
-pub use wtf8::{Wtf8, Wtf8Branching};
+pub use wtf8::{Wtf8, Wtf8Branching, Wtf8Table};

@@ -179,6 +179,6 @@ fn every_codec_carries_the_simd_verdict() {
         assert_eq!(codec.info().no_simd, reason, "{name}");
         assert_eq!(reason.is_empty(), codec.dfa().simd().is_some(), "{name}");
         let loaded = LoadedCodec::from_text(codec.description()).unwrap();
-        assert_eq!(DynCodec::info(&loaded).no_simd, reason, "{name} loaded");
+        assert_eq!(loaded.dyn_info().no_simd, reason, "{name} loaded");
     }
 }

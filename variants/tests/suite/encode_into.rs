@@ -125,3 +125,40 @@ fn a_forbidden_pair_is_refused_at_its_second_value() {
     assert_eq!(Wtf8.encoded_len(&values), Err((2, error)));
     agrees(&Wtf8, &values);
 }
+
+/// A forbidden pair across the edge of `encode_all`'s runs of values is
+/// refused as inside one: the second value of the pair first in a run.
+#[test]
+fn a_forbidden_pair_across_two_runs_of_encode_all_is_refused() {
+    let run = placemat_codec::ENCODE_RUN;
+    let mut values = vec![0x41u32; 2 * run + 5];
+    values[run - 1] = 0xDBFF;
+    values[run] = 0xDFFF;
+    let error = EncodeError::ForbiddenAfter { before: 0xDBFF, value: 0xDFFF };
+    let mut out = Vec::new();
+    assert_eq!(Wtf8.encode_all(&values, &mut out), Err((run, error)));
+    assert_eq!(out.len(), run - 1 + 3, "the values before the pair's second, the first's three units");
+    values[run] = 0x42;
+    agrees(&Wtf8, &values);
+}
+
+/// The generated `encoded_units` (the form chosen without writing) gives
+/// `encode`'s length, or its refusal, for every value tried.
+#[test]
+fn generated_encoded_units_is_the_length_encode_writes() {
+    fn typed<E: Encoder>(encoder: &E, bits: u32) {
+        let mut buf = vec![0u8; encoder.max_units()];
+        for v in values(bits.min(64) + 1, 4_000).into_iter().filter_map(E::Value::from_u64) {
+            assert_eq!(encoder.encoded_units(v), encoder.encode(v, &mut buf), "{v:X?}");
+        }
+    }
+    typed(&Utf8, 21);
+    typed(&Cesu8, 21);
+    typed(&Utf16Le, 21);
+    typed(&Wtf8, 21);
+    typed(&Leb128, 64);
+    typed(&placemat_variants::codecs::QuicVarint, 64);
+    typed(&placemat_variants::codecs::SqliteVarint, 64);
+    typed(&placemat_variants::codecs::Printable6, 21);
+    typed(&placemat_variants::codecs::Utf1, 31);
+}

@@ -301,7 +301,7 @@ fn agrees_on_every_value<C: Codec + Encoder<Value = u32> + DynCodec + Default>(c
     let model = Description::parse_str(C::DESCRIPTION).unwrap().model;
     let reference = Reference::new(&model);
     let loaded = LoadedCodec::from_text(C::DESCRIPTION).unwrap();
-    assert_eq!(loaded.dfa(), DynCodec::dfa(&codec), "compiled and loaded tables");
+    assert_eq!(loaded.dfa(), codec.dyn_dfa(), "compiled and loaded tables");
     let branching = C::Branching::default();
     for v in 0..=0x10FFFFu32 {
         let mut ours = Vec::new();

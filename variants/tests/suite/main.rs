@@ -20,6 +20,7 @@ mod hostile;
 mod io;
 mod large_descriptions;
 mod mutf8;
+mod one_import;
 mod panic_free;
 mod printable6;
 mod real_world;

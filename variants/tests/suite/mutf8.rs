@@ -17,7 +17,7 @@
 use std::io::Read;
 
 use placemat_codec::io::{ErrorMode, TranscodeReader};
-use placemat_codec::{DecodeError, Decoder, DynCodec, EncodeError, Encoder, Item, StreamValidator};
+use placemat_codec::{Codec, DecodeError, Decoder, DynCodec, EncodeError, Encoder, Item, StreamValidator};
 use placemat_variants::codecs::{Mutf8, Mutf8Branching, Wtf8};
 
 use crate::common::{check_agreement, check_split, strategies};
@@ -120,8 +120,8 @@ fn long_inputs_with_lone_surrogates_anywhere() {
         let want: Vec<u32> = Mutf8.items(&input).map(|i| i.value.unwrap()).collect();
         assert_eq!(Mutf8.decode(&input).unwrap(), want, "round {round}");
         assert_eq!(Mutf8Branching.decode(&input).unwrap(), want, "round {round}");
-        assert_eq!(Mutf8.dfa().validate_scalar(&input), Ok(()), "round {round}");
-        assert_eq!(Mutf8.dfa().validate_by_table(&input), Ok(()), "round {round}");
+        assert_eq!(Mutf8::dfa().validate_scalar(&input), Ok(()), "round {round}");
+        assert_eq!(Mutf8::dfa().validate_by_table(&input), Ok(()), "round {round}");
         // A low surrogate right after a lone high one is an error there.
         let at = input.len() / 2;
         let at = (0..=at).rev().find(|&k| input[k] < 0x80).unwrap();
@@ -227,7 +227,7 @@ fn longest_match_is_not_local() {
     let a = placemat_compiler::automaton_of(&Mutf8).unwrap();
     let not = a.local.unwrap_err();
     assert_eq!((not.short.as_str(), not.witness.as_deref()), ("longest match", Some(HIGH)));
-    assert!(Mutf8.dfa().simd().is_none() && Mutf8.dfa().has_pending());
+    assert!(Mutf8::dfa().simd().is_none() && Mutf8::dfa().has_pending());
     // The three states on the pair's way after a lone high surrogate hold
     // its value (bias 0xD800), 0, 1 and 2 units back.
     let backs: Vec<u32> = a.pending.iter().flatten().map(|p| p.back).collect();

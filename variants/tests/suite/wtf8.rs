@@ -93,8 +93,8 @@ fn long_inputs_find_the_pair_anywhere() {
         input.splice(at..at, PAIR.iter().copied());
         let err = DecodeError::new(at + 3, Some(1));
         assert_eq!(Decoder::validate(&Wtf8, &input), Err(err), "pair at {at}");
-        assert_eq!(Wtf8.dfa().validate_scalar(&input), Err(err), "pair at {at}");
-        assert_eq!(Wtf8.dfa().validate_by_table(&input), Err(err), "pair at {at}");
+        assert_eq!(Wtf8::dfa().validate_scalar(&input), Err(err), "pair at {at}");
+        assert_eq!(Wtf8::dfa().validate_by_table(&input), Err(err), "pair at {at}");
         assert_eq!(Wtf8.decode(&input), Err(err), "pair at {at}");
         assert_eq!(Wtf8Branching.decode(&input), Err(err), "pair at {at}");
     }
@@ -112,8 +112,8 @@ fn the_encoder_refuses_the_pair_naming_the_second_value() {
     assert_eq!(out, [0xED, 0xB0, 0x80, 0xED, 0xA0, 0x80, 0xF0, 0x90, 0x80, 0x80]);
     // The codec loaded at run time says the same.
     let loaded = placemat_compiler::LoadedCodec::from_text(Wtf8::DESCRIPTION).unwrap();
-    assert!(DynCodec::forbids(&loaded, 0xD800, 0xDC00) && !DynCodec::forbids(&loaded, 0xDC00, 0xD800));
-    assert!(DynCodec::forbids(&Wtf8, 0xDBFF, 0xDFFF) && !DynCodec::forbids(&Wtf8, 0xD800, 0x41));
+    assert!(loaded.dyn_forbids(0xD800, 0xDC00) && !loaded.dyn_forbids(0xDC00, 0xD800));
+    assert!(Wtf8.dyn_forbids(0xDBFF, 0xDFFF) && !Wtf8.dyn_forbids(0xD800, 0x41));
 }
 
 /// The context crosses chunk boundaries: the stream decoder and validator
@@ -158,5 +158,5 @@ fn the_rule_is_not_local() {
     let a = placemat_compiler::automaton_of(&Wtf8).unwrap();
     let not = a.local.unwrap_err();
     assert_eq!(not.witness.as_deref(), Some(PAIR));
-    assert!(Wtf8.dfa().simd().is_none() && Wtf8.dfa().contexts() == 2);
+    assert!(Wtf8::dfa().simd().is_none() && Wtf8::dfa().contexts() == 2);
 }

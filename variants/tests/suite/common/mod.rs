@@ -37,7 +37,7 @@ pub fn model_of<C: Codec>() -> placemat_compiler::Model {
     Description::parse_str(C::DESCRIPTION).expect("the built-in description parses").model
 }
 
-/// Table, branching, run-time tables without minimization, run-time tables with
+/// The codec type, table, branching, run-time tables without minimization, run-time tables with
 /// classes off, and the reference interpreter; built once per codec and thread
 /// (property tests ask for them in every case, and building the run-time
 /// tables of the 1992 codecs twice per case was most of the suite's time).
@@ -70,7 +70,8 @@ where
     let (unminimized, singleton): (&'static _, &'static _) =
         (Box::leak(Box::new(unminimized)), Box::leak(Box::new(singleton)));
     vec![
-        with_contexts("table", Box::new(|c, s| widen(C::default().step_in(c, s))), &after),
+        with_contexts("codec", Box::new(|c, s| widen(C::default().step_in(c, s))), &after),
+        with_contexts("table", Box::new(|c, s| widen(C::Table::default().step_in(c, s))), &after),
         with_contexts("branching", Box::new(|c, s| widen(C::Branching::default().step_in(c, s))), &after),
         with_contexts("unminimized", Box::new(move |c, s| unminimized.step_in(c, s)), &after),
         with_contexts("classes-off", Box::new(move |c, s| singleton.step_in(c, s)), &after),
@@ -129,8 +130,11 @@ where
     let codec = C::default();
     let validate = codec.validate(input);
     let decoded = codec.decode(input);
-    // The branching decoder's bulk loop gives the same values and errors.
+    // The branching and table decoders' bulk loops give the same values and errors.
     assert_eq!(C::Branching::default().decode(input), decoded, "branching decode on {input:02X?}");
+    assert_eq!(C::Table::default().decode(input), decoded, "table decode on {input:02X?}");
+    assert_eq!(C::Table::default().validate(input), validate, "table validate on {input:02X?}");
+    check_prefix(&codec, input, &want);
     match first_error {
         None => {
             assert!(validate.is_ok(), "validate on {input:02X?}");
@@ -154,6 +158,25 @@ where
     assert_eq!(lossy, want.iter().map(|i| i.value.unwrap_or(0xFFFD)).collect::<Vec<_>>());
     let branching: Vec<u64> = C::Branching::default().decode_lossy(input).into_iter().map(Value::to_u64).collect();
     assert_eq!(branching, lossy, "branching lossy on {input:02X?}");
+}
+
+/// Decoding a prefix (`Decoder::decode_prefix`, `decode_prefix_into`) takes
+/// the items before the first error, up to the room given: every count from
+/// none to all of them, and more room than values.
+fn check_prefix<C: Codec>(codec: &C, input: &[u8], items: &[Item<u64>]) {
+    let leading: Vec<&Item<u64>> = items.iter().take_while(|i| i.value.is_ok()).collect();
+    let counts = [0, 1, leading.len() / 2, leading.len().saturating_sub(1), leading.len(), leading.len() + 3];
+    for room in counts {
+        let n = room.min(leading.len());
+        let want = placemat_codec::Prefix { values: n, units: n.checked_sub(1).map_or(0, |k| leading[k].span.end) };
+        let mut slots = vec![<C as Decoder>::Value::from_u64_lossy(0); room];
+        assert_eq!(codec.decode_prefix(input, &mut slots), want, "prefix of {room} values of {input:02X?}");
+        let mut out = vec![<C as Decoder>::Value::from_u64_lossy(7)];
+        assert_eq!(codec.decode_prefix_into(input, room, &mut out), want, "prefix into a Vec, {room}");
+        let values: Vec<u64> = leading[..n].iter().map(|i| *i.value.as_ref().unwrap()).collect();
+        assert_eq!(slots[..n].iter().map(|v| v.to_u64()).collect::<Vec<_>>(), values);
+        assert_eq!(out[1..].iter().map(|v| v.to_u64()).collect::<Vec<_>>(), values, "after what was in the Vec");
+    }
 }
 
 /// Feeding `input` split at `cut` gives the whole input's items.
