@@ -60,7 +60,7 @@ pub struct CodecInfo {
     /// For a codec of 16- or 32-bit code units, the forms its encoder writes
     /// most values with, as data ([`WideForms`]): derived by the compiler
     /// from the description's forms, they are part of the encoder, and the
-    /// bulk encoder ([`DynCodec::encode_block`]) writes with them.
+    /// bulk encoder ([`DynCodec::encode_block`](crate::DynCodec::encode_block)) writes with them.
     pub wide_forms: WideForms,
     /// For a codec of byte units whose encoder writes values as UTF-8 does,
     /// those forms as data ([`ByteForms`](crate::simd::ByteForms)): derived
@@ -177,7 +177,7 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     /// The codec's tables.
     fn dfa() -> &'static Dfa;
     /// Whether values are mapped after decoding (`premap`): the table's
-    /// values are then not the codec's, and [`DynCodec::decode_block`]
+    /// values are then not the codec's, and [`DynCodec::decode_block`](crate::DynCodec::decode_block)
     /// decodes nothing in bulk.
     const PREMAPPED: bool = false;
 
@@ -204,7 +204,7 @@ pub(crate) fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint
     s.map(|value| crate::big::BigUint::from(value.to_u64()))
 }
 
-/// [`DynCodec::decode_block`] by a table's bulk decoder: the values of
+/// [`DynCodec::decode_block`](crate::DynCodec::decode_block) by a table's bulk decoder: the values of
 /// `input` up to its first error or a sequence its end cuts, appended to
 /// `out`; the units they take. A whole sequence at the end of `input` is
 /// final, but for a codec whose forms overlap by design (a pending value a
@@ -227,7 +227,7 @@ pub fn decode_to_cut(dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>
     }
 }
 
-/// [`DynCodec::ascii_runs`] of a table: its facts' ASCII runs, none for a
+/// [`DynCodec::ascii_runs`](crate::DynCodec::ascii_runs) of a table: its facts' ASCII runs, none for a
 /// codec with rules across values.
 pub fn ascii_runs_of<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>) -> AsciiRuns {
     if dfa.contexts() > 1 {
@@ -237,7 +237,7 @@ pub fn ascii_runs_of<T: AsRef<[u32]>, B: AsRef<[u64]>>(dfa: &Dfa<T, B>) -> Ascii
     }
 }
 
-/// [`DynCodec::encode_block`] for a generated codec without rules across
+/// [`DynCodec::encode_block`](crate::DynCodec::encode_block) for a generated codec without rules across
 /// values: runs of values its [`WideForms`] write as single units by the SIMD
 /// kernel ([`WideForms::encode_singles`]), the rest by one loop over
 /// `encoder` (whose generated code writes a pair of UTF-16 surrogates faster
