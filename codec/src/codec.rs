@@ -67,6 +67,10 @@ pub struct CodecInfo {
     /// and proved by the compiler, they let the conversion engine write into
     /// the codec from UTF-16/32 in one SIMD pass.
     pub byte_forms: Option<crate::simd::ByteForms>,
+    /// For an integer codec whose units mark where values end, how
+    /// ([`Flagged`](crate::Flagged)): derived by the compiler, it lets bulk
+    /// decoding read values a word at a time.
+    pub flagged: Option<crate::Flagged>,
 }
 
 impl CodecInfo {
@@ -95,7 +99,14 @@ impl CodecInfo {
             no_simd: Cow::Borrowed(""),
             wide_forms: WideForms::NONE,
             byte_forms: None,
+            flagged: None,
         }
+    }
+
+    /// The same facts for an integer codec whose units mark where values end.
+    pub const fn with_flagged(mut self, flagged: crate::Flagged) -> Self {
+        self.flagged = Some(flagged);
+        self
     }
 
     /// The same facts for a codec whose encoder writes most values with `forms`.

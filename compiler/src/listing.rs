@@ -156,6 +156,7 @@ pub fn listing(name: &str, dfa: &Automaton) -> String {
     wide_runs_line(&mut s, dfa);
     decoding_table_line(&mut s, dfa);
     encoder_forms_line(&mut s, dfa);
+    flagged_line(&mut s, dfa);
     s
 }
 
@@ -205,6 +206,25 @@ fn encoder_forms_line(s: &mut String, dfa: &Automaton) {
             lengths.join(", "),
             ranges(f.allowed)
         );
+    }
+}
+
+/// The flagged-stream verdict ([`crate::automaton::flagged`]): how the
+/// codec's units mark where values end, or why they do not.
+fn flagged_line(s: &mut String, dfa: &Automaton) {
+    match &dfa.flagged {
+        Ok(f) => {
+            let _ = writeln!(
+                s,
+                "flagged stream (bulk decoding a word at a time): yes, bit 7 {} continues, groups {} significant first, 1-{} units",
+                if f.continues_when_set { "set" } else { "clear" },
+                if f.lsb_first { "least" } else { "most" },
+                f.lengths
+            );
+        }
+        Err(why) => {
+            let _ = writeln!(s, "flagged stream (bulk decoding a word at a time): no, {why}");
+        }
     }
 }
 

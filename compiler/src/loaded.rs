@@ -60,6 +60,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         no_simd: Cow::Borrowed(""),
         wide_forms: placemat_codec::WideForms::NONE,
         byte_forms: None,
+        flagged: None,
     })
 }
 
@@ -70,6 +71,7 @@ impl LoadedCodec {
         let mut info = info(&model)?;
         info.wide_forms = automaton.wide_forms;
         info.byte_forms = automaton.byte_forms;
+        info.flagged = automaton.flagged.clone().ok();
         if let Err(e) = &automaton.local {
             info.no_simd = Cow::Owned(e.reason.clone());
         }
@@ -153,6 +155,34 @@ impl Decoder for LoadedCodec {
     }
     fn validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         self.dfa.validate(input)
+    }
+    fn decode_into(&self, input: &[u8], out: &mut Vec<u64>) -> Result<(), DecodeError> {
+        match &self.info.flagged {
+            Some(f) => placemat_codec::decode_flagged(f, self, input, out),
+            None => Steps(self).decode_into(input, out),
+        }
+    }
+    fn decode_prefix_into(&self, input: &[u8], max: usize, out: &mut Vec<u64>) -> placemat_codec::Prefix {
+        match &self.info.flagged {
+            Some(f) => placemat_codec::decode_flagged_prefix(f, self, input, max, out).0,
+            None => Steps(self).decode_prefix_into(input, max, out),
+        }
+    }
+}
+
+/// A loaded codec's steps alone, for the `Decoder` methods derived from them.
+struct Steps<'a>(&'a LoadedCodec);
+
+impl Decoder for Steps<'_> {
+    type Value = u64;
+    fn step(&self, input: &[u8]) -> Step<u64> {
+        self.0.step(input)
+    }
+    fn step_in(&self, context: usize, input: &[u8]) -> Step<u64> {
+        self.0.step_in(context, input)
+    }
+    fn context_after(&self, value: &u64) -> usize {
+        self.0.context_after(value)
     }
 }
 

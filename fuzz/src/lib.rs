@@ -8,7 +8,7 @@
 //!
 //! | target | what must agree, or not panic |
 //! |---|---|
-//! | [`decoders`] | table, branching, run-time tables and the reference interpreter, item by item, with errors; the bulk paths (validate, decode, lossy) |
+//! | [`decoders`] | table, branching, run-time tables and the reference interpreter, item by item, with errors; the bulk paths (validate, decode, lossy, the prefix decoders) |
 //! | [`utf8_std`] | strict UTF-8 against `std::str::from_utf8` and `String::from_utf8_lossy` |
 //! | [`simd`] | every SIMD validator (each instruction set the machine has) against the scalar one and the kernels' formula, and utf8's against std |
 //! | [`stream`] | streaming and `io` transcoding with random chunk splits against the whole input |
@@ -16,11 +16,12 @@
 //! | [`round_trip`] | encode → decode, the generated encoder against the reference and run-time encoders, and the codec's range |
 //! | [`description`] | the description parser and builder on arbitrary text: errors, never panics; a description that builds decodes like its reference interpreter |
 //!
-//! The first input byte of the codec targets picks the codec (`byte % 8`: the
+//! The first input byte of the codec targets picks the codec (`byte % 10`: the
 //! six seeds of 1992 in the order of [`placemat_variants::registry::all`], then
 //! `wtf8`, whose rule across adjacent values the decoders must carry from one
 //! item to the next, then `mutf8`, whose lone surrogates are read by longest
-//! match).
+//! match, then `leb128` and `sqlite-varint`, integer streams whose bulk
+//! decoders read a word of units at a time).
 
 use std::io::Read;
 use std::sync::OnceLock;
@@ -31,7 +32,7 @@ use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Item, Step, StreamDecode
 use placemat_compiler::model::Layout;
 use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedCodec, Model};
 use placemat_variants::codecs::{
-    FssUtfPlan9, FssUtfXopen, KenDraft, Mutf8, Utf8, Utf8Branching, Utf8Ext36, Utf8Ext42, Wtf8,
+    FssUtfPlan9, FssUtfXopen, KenDraft, Leb128, Mutf8, SqliteVarint, Utf8, Utf8Branching, Utf8Ext36, Utf8Ext42, Wtf8,
 };
 
 /// Longest input handed to the reference interpreter, which is slow.
@@ -40,7 +41,7 @@ const REFERENCE_LIMIT: usize = 40;
 /// Calls `$body::<C>(…)` for the codec selected by `$sel`.
 macro_rules! with_codec {
     ($sel:expr, $f:ident ( $($arg:expr),* )) => {
-        match $sel % 8 {
+        match $sel % 10 {
             0 => $f::<Utf8>(0, $($arg),*),
             1 => $f::<FssUtfXopen>(1, $($arg),*),
             2 => $f::<FssUtfPlan9>(2, $($arg),*),
@@ -48,7 +49,9 @@ macro_rules! with_codec {
             4 => $f::<Utf8Ext36>(4, $($arg),*),
             5 => $f::<Utf8Ext42>(5, $($arg),*),
             6 => $f::<Wtf8>(6, $($arg),*),
-            _ => $f::<Mutf8>(7, $($arg),*),
+            7 => $f::<Mutf8>(7, $($arg),*),
+            8 => $f::<Leb128>(8, $($arg),*),
+            _ => $f::<SqliteVarint>(9, $($arg),*),
         }
     };
 }
@@ -66,6 +69,8 @@ fn built(index: usize) -> &'static (Model, LoadedCodec) {
             Utf8Ext42::DESCRIPTION,
             Wtf8::DESCRIPTION,
             Mutf8::DESCRIPTION,
+            Leb128::DESCRIPTION,
+            SqliteVarint::DESCRIPTION,
         ]
         .iter()
         .map(|text| {
@@ -158,6 +163,30 @@ fn decoders_of<C: Codec + Default>(index: usize, input: &[u8]) {
     }
     let lossy: Vec<u64> = codec.decode_lossy(input).into_iter().map(Value::to_u64).collect();
     assert_eq!(lossy, table.iter().map(|i| i.value.unwrap_or(0xFFFD)).collect::<Vec<_>>(), "lossy on {input:02X?}");
+    prefixes(&codec, runtime, input, &table);
+}
+
+/// The prefix decoders (`decode_prefix` into a slice, `decode_prefix_into`,
+/// the word decoder of flagged integer codecs among them) take the items
+/// before the first error, up to their room: a count the input's first unit
+/// gives, and no limit.
+fn prefixes<C: Codec>(codec: &C, runtime: &LoadedCodec, input: &[u8], items: &[Item<u64>]) {
+    let leading: Vec<u64> = items.iter().map_while(|i| i.value.ok()).collect();
+    let count = usize::from(input.first().map_or(0, |u| u % 16));
+    for room in [count, usize::MAX] {
+        let n = room.min(leading.len());
+        let units = items.get(..n).and_then(|i| i.last()).map_or(0, |i| i.span.end);
+        let want = placemat_codec::Prefix { values: n, units };
+        let mut out = Vec::new();
+        assert_eq!(codec.decode_prefix_into(input, room, &mut out), want, "prefix of {room} on {input:02X?}");
+        assert_eq!(out.into_iter().map(Value::to_u64).collect::<Vec<_>>(), leading[..n], "its values");
+        let mut out = Vec::new();
+        assert_eq!(runtime.decode_prefix_into(input, room, &mut out), want, "run-time prefix on {input:02X?}");
+        assert_eq!(out, leading[..n], "its values");
+    }
+    let mut slots = vec![<C as Decoder>::Value::from_u64_lossy(0); count];
+    let want = count.min(leading.len());
+    assert_eq!(codec.decode_prefix(input, &mut slots).values, want, "prefix into a slice on {input:02X?}");
 }
 
 /// Strict UTF-8 against `std`.

@@ -95,6 +95,16 @@ fn byte_forms(f: &placemat_codec::simd::ByteForms) -> TokenStream {
     }))
 }
 
+/// A `placemat_codec::Flagged` value.
+fn flagged(f: &placemat_codec::Flagged) -> TokenStream {
+    let (continues, lsb_first, lengths) = (f.continues_when_set, f.lsb_first, f.lengths);
+    let [lo, hi, bias] = [f.lo, f.hi, f.bias].map(|a| a.map(Literal::u64_unsuffixed));
+    quote!(::placemat_codec::Flagged {
+        continues_when_set: #continues, lsb_first: #lsb_first, lengths: #lengths,
+        lo: [#(#lo),*], hi: [#(#hi),*], bias: [#(#bias),*],
+    })
+}
+
 /// The `CodecInfo` constructor, with the compiler's verdict on a SIMD validator.
 fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
     let (name, summary) = (&model.name, &model.summary);
@@ -124,12 +134,19 @@ fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
     };
     let wide = wide_forms(&a.wide_forms);
     let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
+    let flagged = a.flagged.as_ref().map_or_else(
+        |_| TokenStream::new(),
+        |f| {
+            let f = flagged(f);
+            quote!(.with_flagged(#f))
+        },
+    );
     let doc = format!(" The facts of `{name}`.");
     Ok(quote! {
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded #no_simd #wide #bytes;
+        )#unbounded #no_simd #wide #bytes #flagged;
         &INFO
     })
 }
@@ -165,6 +182,39 @@ fn decode_into(model: &Model, names: &Names, walk: TokenStream) -> TokenStream {
             out: &mut ::placemat_codec::__private::Vec<#value_ty>,
         ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
             #body
+        }
+        fn decode_lossy_into(&self, input: &[u8], out: &mut ::placemat_codec::__private::Vec<#value_ty>) {
+            ::placemat_codec::decode_lossy_in_bulk(self, input, out)
+        }
+    }
+}
+
+/// `decode_into`, `decode_prefix_into` and `decode_lossy_into` of an integer
+/// codec whose units mark where values end: a word of eight units at a time
+/// (`placemat_codec::decode_flagged`), each value the word decoder leaves by
+/// the branching decoder's step.
+fn flagged_decode(f: &placemat_codec::Flagged, names: &Names) -> TokenStream {
+    let (branching, value_ty) = (&names.branching, &names.value);
+    let f = flagged(f);
+    quote! {
+        #[inline]
+        fn decode_into(
+            &self,
+            input: &[u8],
+            out: &mut ::placemat_codec::__private::Vec<#value_ty>,
+        ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+            const FLAGGED: ::placemat_codec::Flagged = #f;
+            ::placemat_codec::decode_flagged(&FLAGGED, &#branching, input, out)
+        }
+        #[inline]
+        fn decode_prefix_into(
+            &self,
+            input: &[u8],
+            max: usize,
+            out: &mut ::placemat_codec::__private::Vec<#value_ty>,
+        ) -> ::placemat_codec::Prefix {
+            const FLAGGED: ::placemat_codec::Flagged = #f;
+            ::placemat_codec::decode_flagged_prefix(&FLAGGED, &#branching, input, max, out).0
         }
         fn decode_lossy_into(&self, input: &[u8], out: &mut ::placemat_codec::__private::Vec<#value_ty>) {
             ::placemat_codec::decode_lossy_in_bulk(self, input, out)
@@ -233,7 +283,10 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
         Some(_) => quote!(#branching::state_1(input, 0, 0).map(#ty::unmap)),
         None => quote!(#branching::state_1(input, 0, 0)),
     };
-    let decode_into = decode_into(model, names, quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into));
+    let decode_into = match &a.flagged {
+        Ok(f) if model.is_bounded() => flagged_decode(f, names),
+        _ => decode_into(model, names, quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into)),
+    };
     let contexts = context_methods(a, names, branching_step_in(a, branching));
     let open = step_open(model, a, names);
     let forbids = forbids(model, value_ty);

@@ -49,6 +49,7 @@ mod determinize;
 pub use determinize::ConflictKind;
 use determinize::Failure;
 pub mod certificates;
+pub mod flagged;
 pub mod local;
 mod machine;
 pub use machine::Pending;
@@ -289,6 +290,9 @@ pub struct Automaton {
     /// The forms the encoder writes values of one to four byte units with,
     /// as UTF-8 does ([`byte_forms`]), for the runtime's `CodecInfo`.
     pub byte_forms: Option<placemat_codec::simd::ByteForms>,
+    /// How an integer codec's units mark where values end ([`flagged`]), for
+    /// the runtime's `CodecInfo`, or why they do not.
+    pub flagged: Result<placemat_codec::Flagged, String>,
     /// What the compiler's searches found, with their proofs ([`certificates`]).
     pub certificates: Certificates,
     /// The validator's shift layout.
@@ -355,6 +359,7 @@ impl Automaton {
             facts: pack::UNSET_FACTS,
             wide_forms: placemat_codec::WideForms::NONE,
             byte_forms: None,
+            flagged: Err(String::new()),
             certificates: Certificates::default(),
             shift: ShiftLayout::default(),
             transitions: Vec::new(),
@@ -375,6 +380,7 @@ impl Automaton {
         a.facts = pack::facts(&a, wide_runs::derive(&a));
         a.wide_forms = wide_forms::derive(&a, model);
         a.byte_forms = byte_forms::derive(&a, model);
+        a.flagged = flagged::derive(&a, model);
         a.expanded = pack::expanded(&a);
         a.direct = pack::direct(&a);
         a.shift = shift_layout::layout(&a);

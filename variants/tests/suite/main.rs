@@ -14,6 +14,7 @@ mod automata;
 mod compare;
 mod corpus;
 mod encode_into;
+mod flagged;
 mod fuzz_seeds;
 mod historical;
 mod hostile;

@@ -1,0 +1,254 @@
+//! The `varints` group: integer codecs against the crates a user would pick
+//! instead, on streams of 2^20 values in two distributions
+//! ([`Distribution`]). Ids are `<codec>:<job>:<implementation>/<distribution>`:
+//!
+//! - job `step`: one value at a time, as a parser reads (placemat's codec
+//!   type, and its branching and table decoders alone; `prost`,
+//!   `integer-encoding`, `unsigned-varint` and `leb128` for LEB128;
+//!   `octets` and `quinn-proto` for QUIC; a port of SQLite's reader);
+//! - job `bulk`: every value of the stream (`decode_into`, the fastest;
+//!   the branching decoder's bulk loop; `decode_prefix_into` and
+//!   `decode_prefix` into a slice; `varint-simd` with its feature);
+//! - job `encode`: every value into a buffer.
+//!
+//! Throughput is bytes of the encoded stream. Every implementation's sum of
+//! values is checked against placemat's before it is timed.
+//! `PLACEMAT_BENCH_QUICK=1` shortens the run (2^16 values).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
+use placemat_benches::varints::{sqlite, Distribution};
+use placemat_codec::{Codec, Decoder, Encoder, Step};
+use placemat_variants::codecs::{Leb128, QuicVarint, SqliteVarint};
+
+type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+/// A value and the units it took, or `None` where the reader stops.
+type Read = Option<(u64, usize)>;
+
+fn quick() -> bool {
+    std::env::var_os("PLACEMAT_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+fn config() -> Criterion {
+    let c = Criterion::default().sample_size(10).without_plots();
+    if quick() {
+        c.warm_up_time(Duration::from_millis(50)).measurement_time(Duration::from_millis(150))
+    } else {
+        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(800))
+    }
+}
+
+/// One codec's stream: its values, their encoding (padded with 16 zero
+/// bytes after `len` for readers that load 16 bytes at a time) and their sum.
+struct Stream {
+    codec: String,
+    dist: Distribution,
+    values: Vec<u64>,
+    bytes: Vec<u8>,
+    len: usize,
+    sum: u64,
+}
+
+impl Stream {
+    fn new<C: Codec + Encoder<Value = u64> + Default>(dist: Distribution, bits: u32) -> Self {
+        let n = if quick() { 1 << 16 } else { 1 << 20 };
+        let values = dist.values(n, bits);
+        let mut bytes = Vec::new();
+        C::default().encode_all(&values, &mut bytes).expect("every value drawn is encodable");
+        let len = bytes.len();
+        bytes.resize(len + 16, 0);
+        let sum = values.iter().fold(0u64, |s, &v| s.wrapping_add(v));
+        Stream { codec: C::info().name.to_string(), dist, values, bytes, len, sum }
+    }
+
+    fn input(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    fn run<I: ?Sized>(&self, g: &mut Group, job: &str, imp: &str, input: &I, mut f: impl FnMut(&I) -> u64) {
+        let id = BenchmarkId::new(format!("{}:{job}:{imp}", self.codec), self.dist.name());
+        g.throughput(Throughput::Bytes(self.len as u64));
+        g.bench_with_input(id, input, |b, i| b.iter(|| f(black_box(i))));
+    }
+
+    /// Times `read` one value at a time over the stream, after checking its sum.
+    fn steps(&self, g: &mut Group, imp: &str, read: impl Fn(&[u8]) -> Read) {
+        let sum = |bytes: &[u8]| {
+            let (mut pos, mut sum) = (0, 0u64);
+            while pos < self.len {
+                let Some((value, len)) = read(&bytes[pos..]) else { break };
+                sum = sum.wrapping_add(value);
+                pos += len;
+            }
+            sum
+        };
+        assert_eq!(sum(&self.bytes), self.sum, "{}: {imp} reads the stream", self.codec);
+        self.run(g, "step", imp, &self.bytes[..], sum);
+    }
+
+    /// Times `write` of every value into a buffer of room enough, after
+    /// checking that it writes the stream.
+    fn encodes(&self, g: &mut Group, imp: &str, write: impl Fn(u64, &mut [u8]) -> usize) {
+        let mut out = vec![0u8; self.values.len() * 10 + 16];
+        let all = |values: &[u64], out: &mut [u8]| {
+            let mut pos = 0;
+            for &v in values {
+                pos += write(v, &mut out[pos..]);
+            }
+            pos
+        };
+        assert_eq!(all(&self.values, &mut out), self.len, "{}: {imp} writes the stream", self.codec);
+        assert_eq!(out[..self.len], self.bytes[..self.len], "{}: {imp}'s units", self.codec);
+        self.run(g, "encode", imp, &self.values[..], |v| all(v, &mut out) as u64);
+    }
+
+    /// placemat's own readers and writers of the stream.
+    fn placemat<C: Codec + Encoder<Value = u64> + Default>(&self, g: &mut Group) {
+        let of = |s: Step<u64>| match s {
+            Step::Value { value, len } => Some((value, len)),
+            _ => None,
+        };
+        self.steps(g, "placemat", |b| of(C::default().step(b)));
+        self.steps(g, "placemat-branching", |b| of(C::Branching::default().step(b)));
+        self.steps(g, "placemat-table", |b| of(C::Table::default().step(b)));
+        let mut values = Vec::with_capacity(self.values.len());
+        self.run(g, "bulk", "placemat-decode-into", self.input(), |b| {
+            values.clear();
+            C::default().decode_into(b, &mut values).expect("a valid stream");
+            values.len() as u64
+        });
+        assert_eq!(values, self.values);
+        self.run(g, "bulk", "placemat-branching-decode-into", self.input(), |b| {
+            values.clear();
+            C::Branching::default().decode_into(b, &mut values).expect("a valid stream");
+            values.len() as u64
+        });
+        assert_eq!(values, self.values);
+        self.run(g, "bulk", "placemat-decode-prefix-into", self.input(), |b| {
+            values.clear();
+            C::default().decode_prefix_into(b, usize::MAX, &mut values).values as u64
+        });
+        assert_eq!(values, self.values);
+        let mut slots = vec![0u64; self.values.len()];
+        self.run(g, "bulk", "placemat-decode-prefix", self.input(), |b| {
+            C::default().decode_prefix(b, &mut slots).values as u64
+        });
+        assert_eq!(slots, self.values);
+        self.encodes(g, "placemat", |v, out| C::default().encode(v, out).expect("encodable"));
+        let mut out = Vec::with_capacity(self.len);
+        self.run(g, "encode", "placemat-encode-all", &self.values[..], |v| {
+            out.clear();
+            C::default().encode_all(v, &mut out).expect("encodable");
+            out.len() as u64
+        });
+        assert_eq!(out, self.input());
+    }
+}
+
+/// A reader of a `bytes::Buf` as a [`Read`]: the value, and how far it moved.
+fn by_buf<'b, E>(b: &'b [u8], read: impl FnOnce(&mut &'b [u8]) -> Result<u64, E>) -> Read {
+    let mut rest = b;
+    let v = read(&mut rest).ok()?;
+    Some((v, b.len() - rest.len()))
+}
+
+fn leb128(g: &mut Group, dist: Distribution) {
+    let s = Stream::new::<Leb128>(dist, 64);
+    s.placemat::<Leb128>(g);
+    s.steps(g, "prost", |b| by_buf(b, prost::encoding::decode_varint));
+    s.steps(g, "integer-encoding", <u64 as integer_encoding::VarInt>::decode_var);
+    s.steps(g, "unsigned-varint", |b| {
+        let (v, rest) = unsigned_varint::decode::u64(b).ok()?;
+        Some((v, b.len() - rest.len()))
+    });
+    s.steps(g, "leb128", |b| by_buf(b, leb128::read::unsigned));
+    s.encodes(g, "integer-encoding", <u64 as integer_encoding::VarInt>::encode_var);
+    s.encodes(g, "prost", |v, mut out| {
+        let before = out.len();
+        prost::encoding::encode_varint(v, &mut out);
+        before - out.len()
+    });
+    s.encodes(g, "unsigned-varint", |v, out| {
+        let mut buf = unsigned_varint::encode::u64_buffer();
+        let units = unsigned_varint::encode::u64(v, &mut buf);
+        out[..units.len()].copy_from_slice(units);
+        units.len()
+    });
+    s.encodes(g, "leb128", |v, mut out| leb128::write::unsigned(&mut out, v).expect("room"));
+    varint_simd_baselines(g, &s);
+}
+
+#[cfg(feature = "varint-simd")]
+fn varint_simd_baselines(g: &mut Group, s: &Stream) {
+    s.steps(g, "varint-simd", |b| varint_simd::decode::<u64>(b).ok().map(|(v, n)| (v, n)));
+    let mut values = Vec::with_capacity(s.values.len());
+    s.run(g, "bulk", "varint-simd", &s.bytes[..], |b| {
+        values.clear();
+        let mut pos = 0;
+        while pos < s.len {
+            let (v, n) = varint_simd::decode::<u64>(&b[pos..]).expect("a valid stream");
+            values.push(v);
+            pos += n;
+        }
+        values.len() as u64
+    });
+    assert_eq!(values, s.values);
+    s.encodes(g, "varint-simd", |v, out| usize::from(varint_simd::encode_to_slice::<u64>(v, out)));
+}
+
+#[cfg(not(feature = "varint-simd"))]
+fn varint_simd_baselines(_: &mut Group, _: &Stream) {}
+
+fn quic(g: &mut Group, dist: Distribution) {
+    use quinn_proto::coding::Codec as _;
+    let s = Stream::new::<QuicVarint>(dist, 62);
+    s.placemat::<QuicVarint>(g);
+    s.steps(g, "octets", |b| {
+        let mut o = octets::Octets::with_slice(b);
+        let v = o.get_varint().ok()?;
+        Some((v, o.off()))
+    });
+    s.steps(g, "quinn-proto", |b| by_buf(b, |r| quinn_proto::VarInt::decode(r).map(quinn_proto::VarInt::into_inner)));
+    s.encodes(g, "octets", |v, out| {
+        let mut o = octets::OctetsMut::with_slice(out);
+        o.put_varint(v).expect("room");
+        o.off()
+    });
+    s.encodes(g, "quinn-proto", |v, mut out| {
+        let before = out.len();
+        quinn_proto::VarInt::from_u64(v).expect("below 2^62").encode(&mut out);
+        before - out.len()
+    });
+}
+
+fn sqlite_varint(g: &mut Group, dist: Distribution) {
+    let s = Stream::new::<SqliteVarint>(dist, 64);
+    s.placemat::<SqliteVarint>(g);
+    s.steps(g, "sqlite-port", sqlite::get);
+    s.encodes(g, "sqlite-port", |v, out| {
+        let mut unit = [0u8; 9];
+        let n = sqlite::put(v, &mut unit);
+        out[..n].copy_from_slice(&unit[..n]);
+        n
+    });
+}
+
+fn varints(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("varints");
+    for dist in Distribution::ALL {
+        leb128(&mut g, dist);
+        quic(&mut g, dist);
+        sqlite_varint(&mut g, dist);
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = varints
+}
+criterion_main!(benches);

@@ -1,0 +1,108 @@
+//! The flagged-stream fact ([`Flagged`]): for an integer codec whose units
+//! say where a value ends, how, so that the runtime decodes a stream of its
+//! values a word of eight units at a time (`placemat_codec::Flagged`).
+//!
+//! Derived from the encoder's concrete forms and the layout, never from a
+//! name. A codec qualifies when, for every length of one to eight units,
+//! there is one form, each of whose units is bit 7 fixed and seven payload
+//! bits; bit 7 has one value in the units before the last (they continue)
+//! and the other in the last; the forms' places put the groups least or
+//! most significant first, all the same way; and every longer form starts
+//! with eight continuing units (so the decoder, finding no end in eight
+//! units, hands the value to the codec's step). The values a sequence of
+//! each length may take are the form's range where each value has one
+//! spelling (`shortest`, `biased`), and everything up to the form's last
+//! value where shorter values may be padded (`padded`). Codecs with
+//! pre-mapped values, excluded values, rules across values, overlapping
+//! forms or digit units do not qualify; nor does a first unit that gives the
+//! length (QUIC), which is another fact.
+//!
+//! ```
+//! use placemat_compiler::automaton::{Automaton, BuildOptions};
+//! use placemat_compiler::Description;
+//! let d = Description::parse_str(r#"
+//!     pub Leb128 { name: "leb128", value: u64, range: 0 ..= 0xFFFFFFFFFFFFFFFF,
+//!         layout: padded, groups: lsb_first, forms: { "1xxxxxxx* 0xxxxxxx" } }
+//! "#).unwrap();
+//! let f = Automaton::build(&d.model, BuildOptions::default()).unwrap().flagged.unwrap();
+//! assert!(f.continues_when_set && f.lsb_first);
+//! assert_eq!((f.lengths, f.lo[1], f.hi[1]), (8, 0, 0x3FFF));
+//! ```
+
+use num_traits::ToPrimitive;
+use placemat_codec::Flagged;
+
+use super::{Automaton, EncodeForm};
+use crate::model::{Layout, Model};
+
+/// The longest sequence the runtime's word decoder reads.
+const WORD: usize = 8;
+
+/// The fact for `a`, or why it has none (one sentence for `tables`).
+pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
+    if a.unit_bytes != 1 || a.radix || !matches!(model.unit, placemat_codec::Unit::Byte) {
+        return Err("its units are not bytes with bit patterns".into());
+    }
+    if model.premap.is_some() || !model.excluded.is_empty() || a.contexts > 1 || a.has_pending() {
+        return Err("it maps or excludes values, has rules across values or overlapping forms".into());
+    }
+    if model.layout == Layout::Explicit {
+        return Err("its forms state their ranges (`layout: explicit`)".into());
+    }
+    let forms: Vec<&EncodeForm> = (1..=WORD).map_while(|n| one_form_of(a, n)).collect();
+    let [_, second, ..] = forms[..] else { return Err("it has no form of two units".into()) };
+    let continues = second.units[0].fixed_bits & 0x80 != 0;
+    let lsb_first = second.places[0] == 0;
+    let mut f = Flagged { continues_when_set: continues, lsb_first, lengths: 0, lo: [0; 8], hi: [0; 8], bias: [0; 8] };
+    for (i, form) in forms.iter().enumerate() {
+        if !flagged_units(form, continues) || !ordered(form, lsb_first) {
+            return Err(format!(
+                "its form of {} unit{} is not seven payload bits and a flag per unit",
+                i + 1,
+                if i == 0 { "" } else { "s" }
+            ));
+        }
+        f.lengths = i as u8 + 1;
+        f.bias[i] = form.bias;
+        f.hi[i] = form.hi;
+        f.lo[i] = match model.layout {
+            Layout::Padded => model.min.to_u64().ok_or("its least value does not fit 64 bits")?,
+            _ => form.lo,
+        };
+    }
+    let longer_continue = a.encode_forms.iter().filter(|form| form.units.len() > WORD).all(|form| {
+        form.units[..WORD].iter().all(|u| u.fixed_mask & 0x80 != 0 && (u.fixed_bits & 0x80 != 0) == continues)
+    });
+    if !longer_continue
+        || a.encode_forms.iter().any(|form| form.units.len() > usize::from(f.lengths) && form.units.len() <= WORD)
+    {
+        return Err("a longer form does not start with eight continuing units".into());
+    }
+    Ok(f)
+}
+
+/// The encoder's one form of `n` units, if it has exactly one.
+fn one_form_of(a: &Automaton, n: usize) -> Option<&EncodeForm> {
+    let mut of_n = a.encode_forms.iter().filter(|f| f.units.len() == n);
+    let form = of_n.next()?;
+    of_n.next().is_none().then_some(form)
+}
+
+/// Whether every unit of `form` is bit 7 fixed and seven payload bits, bit 7
+/// set as `continues` in all but the last unit and the other way there.
+fn flagged_units(form: &EncodeForm, continues: bool) -> bool {
+    let last = form.units.len() - 1;
+    form.units.iter().enumerate().all(|(i, u)| {
+        u.digits.is_none()
+            && u.fixed_mask == 0x80
+            && u.payload_bits == 7
+            && (u.fixed_bits & 0x80 != 0) == (continues == (i < last))
+    })
+}
+
+/// Whether `form`'s groups go least significant first (`lsb_first`) or most
+/// significant first, seven bits apart.
+fn ordered(form: &EncodeForm, lsb_first: bool) -> bool {
+    let n = form.units.len() as u32;
+    form.places.iter().zip(0..).all(|(&place, i)| place == 7 * if lsb_first { i } else { n - 1 - i })
+}
