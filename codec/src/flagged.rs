@@ -8,14 +8,17 @@
 //! a bias and a range of values its sequences may take.
 //!
 //! The decoder reads eight units as one word: the flags of the units that
-//! end a value are one mask, and every value that ends in the word is taken
-//! from it without reading again (its groups joined by three masked shifts,
-//! no multiplication, no table), checked against its length's range, and
-//! written. A word of eight one-unit values is widened at once. Where a
-//! value is longer than eight units, out of its length's range or cut by
-//! the input's end, the decoder stops; [`decode_flagged`] then takes that
-//! one value with the codec's own step (which reports any error exactly)
-//! and goes on.
+//! end a value are one mask, its lowest bit the value's length; the value's
+//! groups are joined by three masked shifts (no multiplication, no table)
+//! and checked against its length's range. A word of eight one-unit values
+//! is widened at once. (Taking every value that ends in a word from one
+//! read was slower on both distributions of the `varints` group: the loop
+//! over the word's ends costs more than a read from cache.) Where a value is
+//! longer than eight units, out of its length's range or cut by the input's
+//! end, the decoder stops; [`decode_flagged`] then takes that one value with
+//! the codec's own step (which reports any error exactly) and goes on. A
+//! codec's one-value step ([`Flagged::step`]) reads a one-unit value from
+//! its unit alone and a longer one from a word.
 //!
 //! ```
 //! use placemat_codec::{decode_flagged, Flagged, Prefix};
@@ -72,6 +75,7 @@ impl Flagged {
     pub fn decode_prefix<V: Value>(&self, input: &[u8], max: usize, out: &mut Vec<V>) -> Prefix {
         let start = out.len();
         out.reserve(max.min(input.len()));
+        let widen = self.lo[0] == 0 && self.bias[0] == 0 && self.hi[0] == 0x7F;
         let mut pos = 0;
         while out.len() - start < max {
             let rest = &input[pos..];
@@ -79,46 +83,55 @@ impl Flagged {
                 Some(w) => (u64::from_le_bytes(*w), 8),
                 None => (tail_word(rest), rest.len()),
             };
-            let taken = self.word(word, room, max - (out.len() - start), out);
-            if taken == 0 {
+            let mut ends = self.ends(word);
+            if room < 8 {
+                ends &= (1u64 << (8 * room)) - 1;
+            }
+            if ends == FLAGS && widen && max - (out.len() - start) >= 8 {
+                out.extend(word.to_le_bytes().map(|u| V::from_u64_lossy(u64::from(u & 0x7F))));
+                pos += 8;
+                continue;
+            }
+            if ends == 0 {
                 break;
             }
-            pos += taken;
+            let n = (ends.trailing_zeros() / 8 + 1) as usize;
+            let Some(value) = self.value(word, n) else { break };
+            out.push(V::from_u64_lossy(value));
+            pos += n;
         }
         Prefix { values: out.len() - start, units: pos }
     }
 
-    /// Decodes the values that end in `word` (whose first `room` units are
-    /// input), at most `max`; the units they took.
+    /// The value at the start of `input` and its length, if this fact
+    /// covers it and `input` holds it whole within eight units (else the
+    /// codec's step reads it): a codec's one-value step. A one-unit value is
+    /// read from its unit alone, a longer one from a word of eight.
     #[inline]
-    fn word<V: Value>(&self, word: u64, room: usize, max: usize, out: &mut Vec<V>) -> usize {
-        let flags = word & FLAGS;
-        let mut ends = if self.continues_when_set { flags ^ FLAGS } else { flags };
-        if room < 8 {
-            ends &= (1u64 << (8 * room)) - 1;
+    pub fn step(&self, input: &[u8]) -> Option<(u64, usize)> {
+        let &first = input.first()?;
+        if (first & 0x80 != 0) != self.continues_when_set {
+            let value = u64::from(first & 0x7F).wrapping_add(self.bias[0]);
+            return (self.lo[0] <= value && value <= self.hi[0]).then_some((value, 1));
         }
-        if ends == FLAGS && max >= 8 && self.lo[0] == 0 && self.bias[0] == 0 && self.single_is_unit() {
-            out.extend(word.to_le_bytes().map(|u| V::from_u64_lossy(u64::from(u & 0x7F))));
-            return 8;
+        let word = u64::from_le_bytes(*input.first_chunk::<8>()?);
+        let ends = self.ends(word);
+        if ends == 0 {
+            return None;
         }
-        let (mut from, mut taken) = (0u32, 0);
-        while ends != 0 && taken < max {
-            let end = ends.trailing_zeros() / 8;
-            let n = (end + 1 - from) as usize;
-            let Some(value) = self.value(word >> (8 * from), n) else { break };
-            out.push(V::from_u64_lossy(value));
-            taken += 1;
-            from = end + 1;
-            ends &= ends - 1;
-        }
-        from as usize
+        let n = (ends.trailing_zeros() / 8 + 1) as usize;
+        self.value(word, n).map(|value| (value, n))
     }
 
-    /// Whether a one-unit value is the unit's seven low bits and every one
-    /// of them is allowed: `hi[0]` is 127.
+    /// The flag bits of the units of `word` that end a value.
     #[inline]
-    fn single_is_unit(&self) -> bool {
-        self.hi[0] == 0x7F
+    fn ends(&self, word: u64) -> u64 {
+        let flags = word & FLAGS;
+        if self.continues_when_set {
+            flags ^ FLAGS
+        } else {
+            flags
+        }
     }
 
     /// The value of the `n` units at the low end of `units`, if this fact

@@ -279,9 +279,21 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     let encode_body = encoder::emit(model, a, value_ty, encoder::Body::Encode)?;
     let length_body = encoder::emit(model, a, value_ty, encoder::Body::Length)?;
     let max_units = Literal::usize_unsuffixed(a.encode_forms.iter().map(|f| f.units.len()).max().unwrap_or(1));
-    let branching_step = match model.premap {
-        Some(_) => quote!(#branching::state_1(input, 0, 0).map(#ty::unmap)),
-        None => quote!(#branching::state_1(input, 0, 0)),
+    let branching_step = match (&model.premap, &a.flagged) {
+        (Some(_), _) => quote!(#branching::state_1(input, 0, 0).map(#ty::unmap)),
+        (None, Ok(f)) => {
+            let f = flagged(f);
+            quote! {
+                const FLAGGED: ::placemat_codec::Flagged = #f;
+                match FLAGGED.step(input) {
+                    ::core::option::Option::Some((value, len)) => {
+                        ::placemat_codec::Step::Value { value: value as #value_ty, len }
+                    }
+                    ::core::option::Option::None => #branching::state_1(input, 0, 0),
+                }
+            }
+        }
+        (None, Err(_)) => quote!(#branching::state_1(input, 0, 0)),
     };
     let decode_into = match &a.flagged {
         Ok(f) if model.is_bounded() => flagged_decode(f, names),
