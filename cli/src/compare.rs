@@ -142,6 +142,7 @@ fn grid_on(analyses: &[Analysis], corpora: &[String]) -> Grid {
     row("dfa_states", "automaton: states", &|a| Cell::Int(a.automaton.states as u64));
     row("table_bytes", "automaton: table bytes", &|a| Cell::Int(a.automaton.table_bytes as u64));
     row("simd", "SIMD validator (pair and count checks)", &|a| Cell::Text(a.automaton.simd.clone()));
+    row("flagged", "flagged stream (word decoding of integers)", &|a| Cell::Text(a.automaton.flagged.clone()));
     let names: Vec<String> = analyses.iter().map(|a| a.name.clone()).collect();
     Grid { corner: "property".into(), columns: names.clone(), column_keys: names, rows }
 }

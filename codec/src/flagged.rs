@@ -47,6 +47,9 @@ use crate::{DecodeError, Decoder, Prefix, Step, Value};
 /// The flag bit of every unit.
 const FLAGS: u64 = 0x8080_8080_8080_8080;
 
+/// How many values [`Flagged::decode_prefix`] makes room for at a time.
+pub const BLOCK: usize = 256;
+
 /// How a codec's units mark the ends of its values, and what the values of
 /// each length are: the fact the compiler derives, as data.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -71,13 +74,30 @@ impl Flagged {
     /// Decodes at most `max` values from the start of `input`, appending
     /// them to `out`, up to the first value this fact does not cover (longer
     /// than [`Flagged::lengths`], out of its length's range) or that the
-    /// input's end cuts: the values and units read.
+    /// input's end cuts: the values and units read. Values are written into
+    /// room for [`BLOCK`] at a time ([`Flagged::decode_slice`]): a slot
+    /// written by index costs less than a push.
     pub fn decode_prefix<V: Value>(&self, input: &[u8], max: usize, out: &mut Vec<V>) -> Prefix {
-        let start = out.len();
-        out.reserve(max.min(input.len()));
+        let mut read = Prefix::default();
+        while read.values < max {
+            let (start, room) = (out.len(), (max - read.values).min(BLOCK));
+            out.resize(start + room, V::from_u64_lossy(0));
+            let got = self.decode_slice(&input[read.units..], &mut out[start..]);
+            out.truncate(start + got.values);
+            read = Prefix { values: read.values + got.values, units: read.units + got.units };
+            if got.values < room {
+                break;
+            }
+        }
+        read
+    }
+
+    /// [`Flagged::decode_prefix`] into the slots of `out`, one value each,
+    /// until they are full.
+    pub fn decode_slice<V: Value>(&self, input: &[u8], out: &mut [V]) -> Prefix {
         let widen = self.lo[0] == 0 && self.bias[0] == 0 && self.hi[0] == 0x7F;
-        let mut pos = 0;
-        while out.len() - start < max {
+        let (mut pos, mut values) = (0, 0);
+        while values < out.len() {
             let rest = &input[pos..];
             let (word, room) = match rest.first_chunk::<8>() {
                 Some(w) => (u64::from_le_bytes(*w), 8),
@@ -87,9 +107,11 @@ impl Flagged {
             if room < 8 {
                 ends &= (1u64 << (8 * room)) - 1;
             }
-            if ends == FLAGS && widen && max - (out.len() - start) >= 8 {
-                out.extend(word.to_le_bytes().map(|u| V::from_u64_lossy(u64::from(u & 0x7F))));
-                pos += 8;
+            if let (FLAGS, true, Some(slots)) = (ends, widen, out.get_mut(values..values + 8)) {
+                for (slot, unit) in slots.iter_mut().zip(word.to_le_bytes()) {
+                    *slot = V::from_u64_lossy(u64::from(unit & 0x7F));
+                }
+                (pos, values) = (pos + 8, values + 8);
                 continue;
             }
             if ends == 0 {
@@ -97,10 +119,10 @@ impl Flagged {
             }
             let n = (ends.trailing_zeros() / 8 + 1) as usize;
             let Some(value) = self.value(word, n) else { break };
-            out.push(V::from_u64_lossy(value));
-            pos += n;
+            out[values] = V::from_u64_lossy(value);
+            (pos, values) = (pos + n, values + 1);
         }
-        Prefix { values: out.len() - start, units: pos }
+        Prefix { values, units: pos }
     }
 
     /// The value at the start of `input` and its length, if this fact
@@ -174,6 +196,31 @@ pub fn decode_flagged<D: Decoder + ?Sized>(
     out: &mut Vec<D::Value>,
 ) -> Result<(), DecodeError> {
     decode_flagged_prefix(flagged, steps, input, usize::MAX, out).1
+}
+
+/// [`Decoder::decode_prefix`] by `flagged` and `steps`: values into the
+/// slots of `out` until they are full or a unit starts no valid value.
+pub fn decode_flagged_slice<D: Decoder + ?Sized>(
+    flagged: &Flagged,
+    steps: &D,
+    input: &[u8],
+    out: &mut [D::Value],
+) -> Prefix {
+    let mut read = Prefix::default();
+    loop {
+        let fast = flagged.decode_slice(&input[read.units..], &mut out[read.values..]);
+        read = Prefix { values: read.values + fast.values, units: read.units + fast.units };
+        if read.values == out.len() || read.units == input.len() {
+            return read;
+        }
+        match steps.step(&input[read.units..]) {
+            Step::Value { value, len } => {
+                out[read.values] = value;
+                read = Prefix { values: read.values + 1, units: read.units + len };
+            }
+            Step::Invalid { .. } | Step::Incomplete => return read,
+        }
+    }
 }
 
 /// [`Decoder::decode_prefix_into`] by `flagged` and `steps`: up to `max`

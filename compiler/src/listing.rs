@@ -212,20 +212,8 @@ fn encoder_forms_line(s: &mut String, dfa: &Automaton) {
 /// The flagged-stream verdict ([`crate::automaton::flagged`]): how the
 /// codec's units mark where values end, or why they do not.
 fn flagged_line(s: &mut String, dfa: &Automaton) {
-    match &dfa.flagged {
-        Ok(f) => {
-            let _ = writeln!(
-                s,
-                "flagged stream (bulk decoding a word at a time): yes, bit 7 {} continues, groups {} significant first, 1-{} units",
-                if f.continues_when_set { "set" } else { "clear" },
-                if f.lsb_first { "least" } else { "most" },
-                f.lengths
-            );
-        }
-        Err(why) => {
-            let _ = writeln!(s, "flagged stream (bulk decoding a word at a time): no, {why}");
-        }
-    }
+    let verdict = crate::automaton::flagged::verdict(&dfa.flagged);
+    let _ = writeln!(s, "flagged stream (bulk decoding a word at a time): {verdict}");
 }
 
 /// For wide code units, the ranges of units the walkers copy without

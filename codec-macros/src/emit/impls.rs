@@ -216,6 +216,11 @@ fn flagged_decode(f: &placemat_codec::Flagged, names: &Names) -> TokenStream {
             const FLAGGED: ::placemat_codec::Flagged = #f;
             ::placemat_codec::decode_flagged_prefix(&FLAGGED, &#branching, input, max, out).0
         }
+        #[inline]
+        fn decode_prefix(&self, input: &[u8], out: &mut [#value_ty]) -> ::placemat_codec::Prefix {
+            const FLAGGED: ::placemat_codec::Flagged = #f;
+            ::placemat_codec::decode_flagged_slice(&FLAGGED, &#branching, input, out)
+        }
         fn decode_lossy_into(&self, input: &[u8], out: &mut ::placemat_codec::__private::Vec<#value_ty>) {
             ::placemat_codec::decode_lossy_in_bulk(self, input, out)
         }

@@ -115,6 +115,9 @@ pub struct AutomatonSize {
     /// Whether validity is local, so that a SIMD validator is derived
     /// (`automaton::local::text::verdict`).
     pub simd: String,
+    /// Whether the units mark where values end, so that integer streams are
+    /// decoded a word at a time (`automaton::flagged::verdict`).
+    pub flagged: String,
 }
 
 impl AutomatonSize {
@@ -125,6 +128,7 @@ impl AutomatonSize {
             states: a.state_count(),
             table_bytes: a.table_bytes(),
             simd: crate::automaton::local::text::verdict(&a.local),
+            flagged: crate::automaton::flagged::verdict(&a.flagged),
         }
     }
 }

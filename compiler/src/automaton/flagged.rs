@@ -44,7 +44,7 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
         return Err("its units are not bytes with bit patterns".into());
     }
     if model.premap.is_some() || !model.excluded.is_empty() || a.contexts > 1 || a.has_pending() {
-        return Err("it maps or excludes values, has rules across values or overlapping forms".into());
+        return Err("it maps or excludes values or has rules across values or overlapping forms".into());
     }
     if model.layout == Layout::Explicit {
         return Err("its forms state their ranges (`layout: explicit`)".into());
@@ -105,4 +105,19 @@ fn flagged_units(form: &EncodeForm, continues: bool) -> bool {
 fn ordered(form: &EncodeForm, lsb_first: bool) -> bool {
     let n = form.units.len() as u32;
     form.places.iter().zip(0..).all(|(&place, i)| place == 7 * if lsb_first { i } else { n - 1 - i })
+}
+
+/// The fact in a few words, for `tables` and `compare` (no commas: a CSV
+/// cell): `yes: bit 7 set continues; groups least significant first; 1-8
+/// units`, or `no: ` and why.
+pub fn verdict(flagged: &Result<Flagged, String>) -> String {
+    match flagged {
+        Ok(f) => format!(
+            "yes: bit 7 {} continues; groups {} significant first; 1-{} units",
+            if f.continues_when_set { "set" } else { "clear" },
+            if f.lsb_first { "least" } else { "most" },
+            f.lengths
+        ),
+        Err(why) => format!("no: {why}"),
+    }
 }
