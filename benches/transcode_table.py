@@ -9,10 +9,11 @@ Usage: python3 benches/transcode_table.py [CRITERION_DIR]
   (default: $CARGO_TARGET_DIR/criterion or target/criterion), after
   cargo bench -p placemat-benches --bench transcode --features simdutf
 """
-import json
 import os
 import sys
 from collections import defaultdict
+
+from criterion_runs import estimates
 
 BASELINES = ["simdutf", "encoding_rs", "cesu8-crate"]
 CORPORA = ["english", "russian", "chinese", "emoji", "mixed"]
@@ -21,18 +22,9 @@ CORPORA = ["english", "russian", "chinese", "emoji", "mixed"]
 def runs(root):
     """(implementation, pair, corpus) -> (GB/s, seconds)."""
     out = {}
-    group = os.path.join(root, "transcode")
-    for dirpath, _, files in os.walk(group):
-        if os.path.basename(dirpath) != "new" or "benchmark.json" not in files:
-            continue
-        with open(os.path.join(dirpath, "benchmark.json")) as f:
-            bench = json.load(f)
-        with open(os.path.join(dirpath, "estimates.json")) as f:
-            estimates = json.load(f)
-        imp, pair = bench["function_id"].split("/", 1)
-        seconds = estimates["median"]["point_estimate"] / 1e9
-        size = bench["throughput"]["Bytes"]
-        out[(imp, pair, bench["value_str"])] = (size / seconds / 1e9, seconds)
+    for function_id, corpus, gbps, seconds in estimates(root, "transcode"):
+        imp, pair = function_id.split("/", 1)
+        out[(imp, pair, corpus)] = (gbps, seconds)
     return out
 
 

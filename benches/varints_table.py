@@ -11,10 +11,11 @@ Usage: python3 benches/varints_table.py [CRITERION_DIR]
   (default: $CARGO_TARGET_DIR/criterion or target/criterion), after
   RUSTFLAGS="-C target-cpu=native" cargo bench -p placemat-benches --bench varints --features varint-simd
 """
-import json
 import os
 import sys
 from collections import defaultdict
+
+from criterion_runs import estimates
 
 DISTRIBUTIONS = ["mostly-small", "log-uniform"]
 OURS = {"step": "placemat", "bulk": "placemat-decode-into", "encode": "placemat"}
@@ -23,16 +24,9 @@ OURS = {"step": "placemat", "bulk": "placemat-decode-into", "encode": "placemat"
 def runs(root):
     """(codec, job, implementation, distribution) -> GB/s."""
     out = {}
-    for dirpath, _, files in os.walk(os.path.join(root, "varints")):
-        if os.path.basename(dirpath) != "new" or "benchmark.json" not in files:
-            continue
-        with open(os.path.join(dirpath, "benchmark.json")) as f:
-            bench = json.load(f)
-        with open(os.path.join(dirpath, "estimates.json")) as f:
-            estimates = json.load(f)
-        codec, job, imp = bench["function_id"].split(":", 2)
-        seconds = estimates["median"]["point_estimate"] / 1e9
-        out[(codec, job, imp, bench["value_str"])] = bench["throughput"]["Bytes"] / seconds / 1e9
+    for function_id, distribution, gbps, _ in estimates(root, "varints"):
+        codec, job, imp = function_id.split(":", 2)
+        out[(codec, job, imp, distribution)] = gbps
     return out
 
 

@@ -9,7 +9,6 @@
 
 use std::hint::black_box;
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use placemat_benches::{for_each_codec, hoehrmann, implementation, naive, Encoded};
@@ -23,19 +22,6 @@ type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
 fn corpora() -> &'static [Corpus] {
     static CORPORA: OnceLock<Vec<Corpus>> = OnceLock::new();
     CORPORA.get_or_init(corpus::all)
-}
-
-fn quick() -> bool {
-    std::env::var_os("PLACEMAT_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
-fn config() -> Criterion {
-    let c = Criterion::default().sample_size(10).without_plots();
-    if quick() {
-        c.warm_up_time(Duration::from_millis(50)).measurement_time(Duration::from_millis(150))
-    } else {
-        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(800))
-    }
 }
 
 fn bytes_of(n: usize) -> Throughput {
@@ -368,7 +354,7 @@ fn utf16(cr: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = config();
+    config = placemat_benches::config();
     targets = validate, decode, decode_lossy, encode, utf16, step
 }
 criterion_main!(benches);

@@ -12,7 +12,6 @@
 //! ```
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use placemat_benches::converters;
@@ -23,16 +22,6 @@ use placemat_variants::corpus;
 use placemat_variants::text;
 
 type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
-
-fn config() -> Criterion {
-    let quick = std::env::var_os("PLACEMAT_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0");
-    let c = Criterion::default().sample_size(10).without_plots();
-    if quick {
-        c.warm_up_time(Duration::from_millis(50)).measurement_time(Duration::from_millis(150))
-    } else {
-        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(800))
-    }
-}
 
 /// Times `f` as `<imp>/<pair>/<corpus>` over `bytes` of input.
 fn run(g: &mut Group, imp: &str, pair: &str, corpus: &str, bytes: usize, mut f: impl FnMut() -> usize) {
@@ -117,7 +106,7 @@ fn cesu8_pairs(g: &mut Group, name: &str, text: &str) {
 
 criterion_group! {
     name = benches;
-    config = config();
+    config = placemat_benches::config();
     targets = transcode
 }
 criterion_main!(benches);

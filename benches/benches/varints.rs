@@ -16,7 +16,6 @@
 //! `PLACEMAT_BENCH_QUICK=1` shortens the run (2^16 values).
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use placemat_benches::varints::{sqlite, Distribution};
@@ -27,19 +26,6 @@ type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
 /// A value and the units it took, or `None` where the reader stops.
 type Read = Option<(u64, usize)>;
-
-fn quick() -> bool {
-    std::env::var_os("PLACEMAT_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
-fn config() -> Criterion {
-    let c = Criterion::default().sample_size(10).without_plots();
-    if quick() {
-        c.warm_up_time(Duration::from_millis(50)).measurement_time(Duration::from_millis(150))
-    } else {
-        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(800))
-    }
-}
 
 /// One codec's stream: its values, their encoding (padded with 16 zero
 /// bytes after `len` for readers that load 16 bytes at a time) and their sum.
@@ -54,7 +40,7 @@ struct Stream {
 
 impl Stream {
     fn new<C: Codec + Encoder<Value = u64> + Default>(dist: Distribution, bits: u32) -> Self {
-        let n = if quick() { 1 << 16 } else { 1 << 20 };
+        let n = if placemat_benches::quick() { 1 << 16 } else { 1 << 20 };
         let values = dist.values(n, bits);
         let mut bytes = Vec::new();
         C::default().encode_all(&values, &mut bytes).expect("every value drawn is encodable");
@@ -114,37 +100,42 @@ impl Stream {
         self.steps(g, "placemat", |b| of(C::default().step(b)));
         self.steps(g, "placemat-branching", |b| of(C::Branching::default().step(b)));
         self.steps(g, "placemat-table", |b| of(C::Table::default().step(b)));
-        let mut values = Vec::with_capacity(self.values.len());
-        self.run(g, "bulk", "placemat-decode-into", self.input(), |b| {
-            values.clear();
-            C::default().decode_into(b, &mut values).expect("a valid stream");
-            values.len() as u64
+        self.bulk(g, "placemat-decode-into", |b, out| C::default().decode_into(b, out).expect("a valid stream"));
+        self.bulk(g, "placemat-branching-decode-into", |b, out| {
+            C::Branching::default().decode_into(b, out).expect("a valid stream")
         });
-        assert_eq!(values, self.values);
-        self.run(g, "bulk", "placemat-branching-decode-into", self.input(), |b| {
-            values.clear();
-            C::Branching::default().decode_into(b, &mut values).expect("a valid stream");
-            values.len() as u64
+        self.bulk(g, "placemat-decode-prefix-into", |b, out| {
+            C::default().decode_prefix_into(b, usize::MAX, out);
         });
-        assert_eq!(values, self.values);
-        self.run(g, "bulk", "placemat-decode-prefix-into", self.input(), |b| {
-            values.clear();
-            C::default().decode_prefix_into(b, usize::MAX, &mut values).values as u64
-        });
-        assert_eq!(values, self.values);
         let mut slots = vec![0u64; self.values.len()];
+        C::default().decode_prefix(self.input(), &mut slots);
+        assert_eq!(slots, self.values, "{}: decode_prefix", self.codec);
         self.run(g, "bulk", "placemat-decode-prefix", self.input(), |b| {
             C::default().decode_prefix(b, &mut slots).values as u64
         });
-        assert_eq!(slots, self.values);
         self.encodes(g, "placemat", |v, out| C::default().encode(v, out).expect("encodable"));
         let mut out = Vec::with_capacity(self.len);
-        self.run(g, "encode", "placemat-encode-all", &self.values[..], |v| {
+        let encode_all = |v: &[u64], out: &mut Vec<u8>| {
             out.clear();
-            C::default().encode_all(v, &mut out).expect("encodable");
+            C::default().encode_all(v, out).expect("encodable");
             out.len() as u64
+        };
+        encode_all(&self.values, &mut out);
+        assert_eq!(out, self.input(), "{}: encode_all", self.codec);
+        self.run(g, "encode", "placemat-encode-all", &self.values[..], |v| encode_all(v, &mut out));
+    }
+
+    /// Times `decode` of the whole stream into a `Vec`, after checking that
+    /// it gives the stream's values.
+    fn bulk(&self, g: &mut Group, imp: &str, decode: impl Fn(&[u8], &mut Vec<u64>)) {
+        let mut values = Vec::with_capacity(self.values.len() + 16);
+        decode(&self.bytes[..self.len], &mut values);
+        assert_eq!(values, self.values, "{}: {imp} reads the stream", self.codec);
+        self.run(g, "bulk", imp, &self.bytes[..self.len], |b| {
+            values.clear();
+            decode(b, &mut values);
+            values.len() as u64
         });
-        assert_eq!(out, self.input());
     }
 }
 
@@ -184,18 +175,17 @@ fn leb128(g: &mut Group, dist: Distribution) {
 #[cfg(feature = "varint-simd")]
 fn varint_simd_baselines(g: &mut Group, s: &Stream) {
     s.steps(g, "varint-simd", |b| varint_simd::decode::<u64>(b).ok().map(|(v, n)| (v, n)));
-    let mut values = Vec::with_capacity(s.values.len());
-    s.run(g, "bulk", "varint-simd", &s.bytes[..], |b| {
-        values.clear();
+    // Reads up to 16 bytes past a value: the stream's padding is in reach.
+    let padded = |len: usize| &s.bytes[..len + 16];
+    s.bulk(g, "varint-simd", |b, out| {
+        let all = padded(b.len());
         let mut pos = 0;
-        while pos < s.len {
-            let (v, n) = varint_simd::decode::<u64>(&b[pos..]).expect("a valid stream");
-            values.push(v);
+        while pos < b.len() {
+            let (v, n) = varint_simd::decode::<u64>(&all[pos..]).expect("a valid stream");
+            out.push(v);
             pos += n;
         }
-        values.len() as u64
     });
-    assert_eq!(values, s.values);
     s.encodes(g, "varint-simd", |v, out| usize::from(varint_simd::encode_to_slice::<u64>(v, out)));
 }
 
@@ -248,7 +238,7 @@ fn varints(cr: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = config();
+    config = placemat_benches::config();
     targets = varints
 }
 criterion_main!(benches);

@@ -98,6 +98,25 @@ pub fn implementation(codec: &str, what: &str) -> String {
     }
 }
 
+/// Whether `PLACEMAT_BENCH_QUICK` asks for a short run (a smoke test of the
+/// groups, not figures).
+pub fn quick() -> bool {
+    std::env::var_os("PLACEMAT_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The settings of every criterion group: ten samples, no plots, and
+/// shorter warm-up and measurement when [`quick`].
+#[cfg(feature = "criterion")]
+pub fn config() -> criterion::Criterion {
+    use std::time::Duration;
+    let c = criterion::Criterion::default().sample_size(10).without_plots();
+    if quick() {
+        c.warm_up_time(Duration::from_millis(50)).measurement_time(Duration::from_millis(150))
+    } else {
+        c.warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_millis(800))
+    }
+}
+
 /// One corpus in one codec: its values and their encoding.
 #[derive(Clone, Debug)]
 pub struct Encoded<C: Codec> {

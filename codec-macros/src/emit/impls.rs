@@ -174,6 +174,12 @@ fn decode_into(model: &Model, names: &Names, walk: TokenStream) -> TokenStream {
     } else {
         quote!(#walk(input, out))
     };
+    decode_into_by(value_ty, body)
+}
+
+/// `decode_into` with `body` (of `input` and `out`), and `decode_lossy_into`
+/// on it.
+fn decode_into_by(value_ty: &TokenStream, body: TokenStream) -> TokenStream {
     quote! {
         #[inline]
         fn decode_into(
@@ -196,16 +202,15 @@ fn decode_into(model: &Model, names: &Names, walk: TokenStream) -> TokenStream {
 fn flagged_decode(f: &placemat_codec::Flagged, names: &Names) -> TokenStream {
     let (branching, value_ty) = (&names.branching, &names.value);
     let f = flagged(f);
-    quote! {
-        #[inline]
-        fn decode_into(
-            &self,
-            input: &[u8],
-            out: &mut ::placemat_codec::__private::Vec<#value_ty>,
-        ) -> ::core::result::Result<(), ::placemat_codec::DecodeError> {
+    let decode_into = decode_into_by(
+        value_ty,
+        quote! {
             const FLAGGED: ::placemat_codec::Flagged = #f;
             ::placemat_codec::decode_flagged(&FLAGGED, &#branching, input, out)
-        }
+        },
+    );
+    quote! {
+        #decode_into
         #[inline]
         fn decode_prefix_into(
             &self,
@@ -220,9 +225,6 @@ fn flagged_decode(f: &placemat_codec::Flagged, names: &Names) -> TokenStream {
         fn decode_prefix(&self, input: &[u8], out: &mut [#value_ty]) -> ::placemat_codec::Prefix {
             const FLAGGED: ::placemat_codec::Flagged = #f;
             ::placemat_codec::decode_flagged_slice(&FLAGGED, &#branching, input, out)
-        }
-        fn decode_lossy_into(&self, input: &[u8], out: &mut ::placemat_codec::__private::Vec<#value_ty>) {
-            ::placemat_codec::decode_lossy_in_bulk(self, input, out)
         }
     }
 }
