@@ -107,6 +107,13 @@ pub struct Prefix {
     pub units: usize,
 }
 
+impl Prefix {
+    /// This prefix followed by `next`, read from where this one ends.
+    pub fn then(self, next: Prefix) -> Prefix {
+        Prefix { values: self.values + next.values, units: self.units + next.units }
+    }
+}
+
 /// A decoding strategy. Implementors provide [`Decoder::step`]; every other method
 /// is derived from it, and fast strategies override the bulk ones.
 ///

@@ -31,10 +31,10 @@
 //! // LEB128 up to eight units: bit 7 set continues, groups least significant first.
 //! let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
 //! let leb128 = Flagged { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8] };
+//! let mut slots = [0u64; 2];
+//! assert_eq!(leb128.decode_slice(&[0xE5, 0x8E, 0x26, 0x01, 0x7F], &mut slots), Prefix { values: 2, units: 4 });
+//! assert_eq!(slots, [624_485, 1]);
 //! let mut out = Vec::new();
-//! assert_eq!(leb128.decode_prefix(&[0xE5, 0x8E, 0x26, 0x01, 0x7F], 2, &mut out), Prefix { values: 2, units: 4 });
-//! assert_eq!(out, [624_485u64, 1]);
-//! out.clear();
 //! // A value cut by the end is left to the step, which reports it.
 //! let err = decode_flagged(&leb128, &Steps, &[0x01, 0x80], &mut out).unwrap_err();
 //! assert_eq!((out.as_slice(), err.valid_up_to()), (&[1u64][..], 1));
@@ -47,8 +47,8 @@ use crate::{DecodeError, Decoder, Prefix, Step, Value};
 /// The flag bit of every unit.
 const FLAGS: u64 = 0x8080_8080_8080_8080;
 
-/// How many values [`Flagged::decode_prefix`] makes room for at a time.
-pub const BLOCK: usize = 256;
+/// How many values [`decode_flagged_prefix`] makes room for at a time.
+const BLOCK: usize = 256;
 
 /// How a codec's units mark the ends of its values, and what the values of
 /// each length are: the fact the compiler derives, as data.
@@ -71,29 +71,10 @@ pub struct Flagged {
 }
 
 impl Flagged {
-    /// Decodes at most `max` values from the start of `input`, appending
-    /// them to `out`, up to the first value this fact does not cover (longer
-    /// than [`Flagged::lengths`], out of its length's range) or that the
-    /// input's end cuts: the values and units read. Values are written into
-    /// room for [`BLOCK`] at a time ([`Flagged::decode_slice`]): a slot
-    /// written by index costs less than a push.
-    pub fn decode_prefix<V: Value>(&self, input: &[u8], max: usize, out: &mut Vec<V>) -> Prefix {
-        let mut read = Prefix::default();
-        while read.values < max {
-            let (start, room) = (out.len(), (max - read.values).min(BLOCK));
-            out.resize(start + room, V::from_u64_lossy(0));
-            let got = self.decode_slice(&input[read.units..], &mut out[start..]);
-            out.truncate(start + got.values);
-            read = Prefix { values: read.values + got.values, units: read.units + got.units };
-            if got.values < room {
-                break;
-            }
-        }
-        read
-    }
-
-    /// [`Flagged::decode_prefix`] into the slots of `out`, one value each,
-    /// until they are full.
+    /// Decodes values from the start of `input` into the slots of `out`, one
+    /// each, until they are full or up to the first value this fact does not
+    /// cover (longer than [`Flagged::lengths`], out of its length's range) or
+    /// that the input's end cuts: the values and units read.
     pub fn decode_slice<V: Value>(&self, input: &[u8], out: &mut [V]) -> Prefix {
         let widen = self.lo[0] == 0 && self.bias[0] == 0 && self.hi[0] == 0x7F;
         let (mut pos, mut values) = (0, 0);
@@ -198,35 +179,11 @@ pub fn decode_flagged<D: Decoder + ?Sized>(
     decode_flagged_prefix(flagged, steps, input, usize::MAX, out).1
 }
 
-/// [`Decoder::decode_prefix`] by `flagged` and `steps`: values into the
-/// slots of `out` until they are full or a unit starts no valid value.
-pub fn decode_flagged_slice<D: Decoder + ?Sized>(
-    flagged: &Flagged,
-    steps: &D,
-    input: &[u8],
-    out: &mut [D::Value],
-) -> Prefix {
-    let mut read = Prefix::default();
-    loop {
-        let fast = flagged.decode_slice(&input[read.units..], &mut out[read.values..]);
-        read = Prefix { values: read.values + fast.values, units: read.units + fast.units };
-        if read.values == out.len() || read.units == input.len() {
-            return read;
-        }
-        match steps.step(&input[read.units..]) {
-            Step::Value { value, len } => {
-                out[read.values] = value;
-                read = Prefix { values: read.values + 1, units: read.units + len };
-            }
-            Step::Invalid { .. } | Step::Incomplete => return read,
-        }
-    }
-}
-
 /// [`Decoder::decode_prefix_into`] by `flagged` and `steps`: up to `max`
 /// values, stopping before the first unit that starts no valid value; what
 /// was read, and the error there if decoding stopped before `max` values
-/// and the input's end.
+/// and the input's end. Values are written by [`decode_flagged_slice`] into
+/// room for 256 at a time: a slot written by index costs less than a push.
 pub fn decode_flagged_prefix<D: Decoder + ?Sized>(
     flagged: &Flagged,
     steps: &D,
@@ -235,16 +192,52 @@ pub fn decode_flagged_prefix<D: Decoder + ?Sized>(
     out: &mut Vec<D::Value>,
 ) -> (Prefix, Result<(), DecodeError>) {
     let mut read = Prefix::default();
+    while read.values < max {
+        let (start, room) = (out.len(), (max - read.values).min(BLOCK));
+        out.resize(start + room, D::Value::from_u64_lossy(0));
+        let (got, stop) = slice_and_stop(flagged, steps, &input[read.units..], &mut out[start..]);
+        out.truncate(start + got.values);
+        let at = read.units;
+        read = read.then(got);
+        if let Err(e) = stop {
+            return (read, Err(DecodeError::new(at + e.valid_up_to(), e.error_len())));
+        }
+        if got.values < room {
+            break;
+        }
+    }
+    (read, Ok(()))
+}
+
+/// [`Decoder::decode_prefix`] by `flagged` and `steps`: values into the
+/// slots of `out` until they are full or a unit starts no valid value.
+pub fn decode_flagged_slice<D: Decoder + ?Sized>(
+    flagged: &Flagged,
+    steps: &D,
+    input: &[u8],
+    out: &mut [D::Value],
+) -> Prefix {
+    slice_and_stop(flagged, steps, input, out).0
+}
+
+/// [`decode_flagged_slice`], and the error before which it stopped, if it
+/// stopped before `out` was full and the input's end.
+fn slice_and_stop<D: Decoder + ?Sized>(
+    flagged: &Flagged,
+    steps: &D,
+    input: &[u8],
+    out: &mut [D::Value],
+) -> (Prefix, Result<(), DecodeError>) {
+    let mut read = Prefix::default();
     loop {
-        let fast = flagged.decode_prefix(&input[read.units..], max - read.values, out);
-        read = Prefix { values: read.values + fast.values, units: read.units + fast.units };
-        if read.values == max || read.units == input.len() {
+        read = read.then(flagged.decode_slice(&input[read.units..], &mut out[read.values..]));
+        if read.values == out.len() || read.units == input.len() {
             return (read, Ok(()));
         }
         match steps.step(&input[read.units..]) {
             Step::Value { value, len } => {
-                out.push(value);
-                read = Prefix { values: read.values + 1, units: read.units + len };
+                out[read.values] = value;
+                read = read.then(Prefix { values: 1, units: len });
             }
             Step::Invalid { len } => return (read, Err(DecodeError::new(read.units, Some(len)))),
             Step::Incomplete => return (read, Err(DecodeError::new(read.units, None))),

@@ -95,18 +95,25 @@ fn byte_forms(f: &placemat_codec::simd::ByteForms) -> TokenStream {
     }))
 }
 
-/// A `placemat_codec::Flagged` value.
-fn flagged(f: &placemat_codec::Flagged) -> TokenStream {
+/// `FLAGGED`, the codec type's flagged-stream fact (`placemat_codec::Flagged`),
+/// for an integer codec whose units mark where values end; nothing for
+/// another. The codec's facts and its decoders all read this one constant.
+pub fn flagged_const(a: &Automaton) -> TokenStream {
+    let Ok(f) = &a.flagged else { return quote!() };
     let (continues, lsb_first, lengths) = (f.continues_when_set, f.lsb_first, f.lengths);
     let [lo, hi, bias] = [f.lo, f.hi, f.bias].map(|a| a.map(Literal::u64_unsuffixed));
-    quote!(::placemat_codec::Flagged {
-        continues_when_set: #continues, lsb_first: #lsb_first, lengths: #lengths,
-        lo: [#(#lo),*], hi: [#(#hi),*], bias: [#(#bias),*],
-    })
+    quote! {
+        /// How the codec's units mark where values end (the compiler's
+        /// flagged-stream fact): its decoders read a word of units at a time.
+        pub const FLAGGED: ::placemat_codec::Flagged = ::placemat_codec::Flagged {
+            continues_when_set: #continues, lsb_first: #lsb_first, lengths: #lengths,
+            lo: [#(#lo),*], hi: [#(#hi),*], bias: [#(#bias),*],
+        };
+    }
 }
 
 /// The `CodecInfo` constructor, with the compiler's verdict on a SIMD validator.
-fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
+fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<TokenStream> {
     let (name, summary) = (&model.name, &model.summary);
     let min = Literal::u64_unsuffixed(to_u64(&model.min)?);
     let max = Literal::u64_unsuffixed(model.max.as_ref().map(to_u64).transpose()?.unwrap_or(u64::MAX));
@@ -134,13 +141,8 @@ fn info(model: &Model, a: &Automaton) -> syn::Result<TokenStream> {
     };
     let wide = wide_forms(&a.wide_forms);
     let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
-    let flagged = a.flagged.as_ref().map_or_else(
-        |_| TokenStream::new(),
-        |f| {
-            let f = flagged(f);
-            quote!(.with_flagged(#f))
-        },
-    );
+    // The `static` cannot name `Self`: the codec type by name.
+    let flagged = if a.flagged.is_ok() { quote!(.with_flagged(#ty::FLAGGED)) } else { quote!() };
     let doc = format!(" The facts of `{name}`.");
     Ok(quote! {
         #[doc = #doc]
@@ -199,16 +201,10 @@ fn decode_into_by(value_ty: &TokenStream, body: TokenStream) -> TokenStream {
 /// codec whose units mark where values end: a word of eight units at a time
 /// (`placemat_codec::decode_flagged`), each value the word decoder leaves by
 /// the branching decoder's step.
-fn flagged_decode(f: &placemat_codec::Flagged, names: &Names) -> TokenStream {
-    let (branching, value_ty) = (&names.branching, &names.value);
-    let f = flagged(f);
-    let decode_into = decode_into_by(
-        value_ty,
-        quote! {
-            const FLAGGED: ::placemat_codec::Flagged = #f;
-            ::placemat_codec::decode_flagged(&FLAGGED, &#branching, input, out)
-        },
-    );
+fn flagged_decode(names: &Names) -> TokenStream {
+    let (ty, branching, value_ty) = (&names.ty, &names.branching, &names.value);
+    let decode_into =
+        decode_into_by(value_ty, quote!(::placemat_codec::decode_flagged(&#ty::FLAGGED, &#branching, input, out)));
     quote! {
         #decode_into
         #[inline]
@@ -218,13 +214,11 @@ fn flagged_decode(f: &placemat_codec::Flagged, names: &Names) -> TokenStream {
             max: usize,
             out: &mut ::placemat_codec::__private::Vec<#value_ty>,
         ) -> ::placemat_codec::Prefix {
-            const FLAGGED: ::placemat_codec::Flagged = #f;
-            ::placemat_codec::decode_flagged_prefix(&FLAGGED, &#branching, input, max, out).0
+            ::placemat_codec::decode_flagged_prefix(&#ty::FLAGGED, &#branching, input, max, out).0
         }
         #[inline]
         fn decode_prefix(&self, input: &[u8], out: &mut [#value_ty]) -> ::placemat_codec::Prefix {
-            const FLAGGED: ::placemat_codec::Flagged = #f;
-            ::placemat_codec::decode_flagged_slice(&FLAGGED, &#branching, input, out)
+            ::placemat_codec::decode_flagged_slice(&#ty::FLAGGED, &#branching, input, out)
         }
     }
 }
@@ -288,28 +282,24 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     let max_units = Literal::usize_unsuffixed(a.encode_forms.iter().map(|f| f.units.len()).max().unwrap_or(1));
     let branching_step = match (&model.premap, &a.flagged) {
         (Some(_), _) => quote!(#branching::state_1(input, 0, 0).map(#ty::unmap)),
-        (None, Ok(f)) => {
-            let f = flagged(f);
-            quote! {
-                const FLAGGED: ::placemat_codec::Flagged = #f;
-                match FLAGGED.step(input) {
-                    ::core::option::Option::Some((value, len)) => {
-                        ::placemat_codec::Step::Value { value: value as #value_ty, len }
-                    }
-                    ::core::option::Option::None => #branching::state_1(input, 0, 0),
+        (None, Ok(_)) => quote! {
+            match #ty::FLAGGED.step(input) {
+                ::core::option::Option::Some((value, len)) => {
+                    ::placemat_codec::Step::Value { value: value as #value_ty, len }
                 }
+                ::core::option::Option::None => #branching::state_1(input, 0, 0),
             }
-        }
+        },
         (None, Err(_)) => quote!(#branching::state_1(input, 0, 0)),
     };
     let decode_into = match &a.flagged {
-        Ok(f) if model.is_bounded() => flagged_decode(f, names),
+        Ok(_) if model.is_bounded() => flagged_decode(names),
         _ => decode_into(model, names, quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into)),
     };
     let contexts = context_methods(a, names, branching_step_in(a, branching));
     let open = step_open(model, a, names);
     let forbids = forbids(model, value_ty);
-    let info = info(model, a)?;
+    let info = info(model, a, ty)?;
     let premapped = if model.premap.is_some() {
         quote!(
             const PREMAPPED: bool = true;

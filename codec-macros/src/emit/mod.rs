@@ -62,6 +62,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let (ty, branching, table, vis) = (&names.ty, &names.branching, &names.table, &description.vis);
     let consts = tables::consts(&model.name, &a);
     let unmap = impls::unmap(model, &names);
+    let flagged = impls::flagged_const(&a);
     let bulk = bulk::emit(model, &a, &target);
     let items = impls::emit(model, &a, &names, source)?;
     let (doc, branching_doc, table_doc) = docs(model, &a, &names);
@@ -84,6 +85,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             pub const NAME: &'static str = #model_name;
             #consts
             #unmap
+            #flagged
         }
 
         impl #branching {
