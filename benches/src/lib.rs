@@ -57,6 +57,7 @@ macro_rules! for_each_codec {
         $f::<$crate::codecs::Utf8Ext36>($($arg),*);
         $f::<$crate::codecs::Utf8Ext42>($($arg),*);
         $f::<$crate::codecs::Utf1>($($arg),*);
+        $f::<$crate::codecs::UtfEbcdic>($($arg),*);
         $f::<$crate::codecs::Wtf8>($($arg),*);
         $f::<$crate::codecs::Printable6>($($arg),*);
         $f::<$crate::codecs::Printable6Big>($($arg),*);

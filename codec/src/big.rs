@@ -60,7 +60,8 @@ pub struct RepeatForm<'a> {
     pub units: &'a [(u8, u8)],
     /// Index of the repeated unit.
     pub repeat: usize,
-    /// The alphabet spelling each digit, or `None` for byte units.
+    /// The byte spelling each digit (an alphabet's symbols, or a unit map),
+    /// or `None` when the digits are the bytes.
     pub alphabet: Option<&'a [u8]>,
 }
 

@@ -284,10 +284,7 @@ impl DynCodec for LoadedCodec {
         }
         let form = self.model.forms.last().expect("validated: an unbounded model has a last form");
         let units: Vec<(u8, u8)> = form.units.iter().map(|u| (u.fixed_bits, u.payload_bits as u8)).collect();
-        let alphabet = match &self.model.unit {
-            placemat_codec::Unit::Byte => None,
-            placemat_codec::Unit::Alphabet(a) => Some(&a[..]),
-        };
+        let alphabet = self.model.symbols();
         let repeat = form.repeat.expect("validated: the last form of an unbounded model repeats");
         RepeatForm { units: &units, repeat, alphabet }.encode(value, out);
         Ok(())

@@ -218,6 +218,9 @@ pub struct Model {
     pub docs: Vec<String>,
     /// Units.
     pub unit: Unit,
+    /// `unit_map[u]` is the byte that unit `u` of the forms is written as
+    /// (byte units only; a permutation of the 256 bytes).
+    pub unit_map: Option<Vec<u8>>,
     /// Value type.
     pub value: ValueType,
     /// Smallest value.
@@ -258,12 +261,18 @@ impl Model {
         }
     }
 
+    /// The bytes spelling each unit of the forms, when they are not the
+    /// units themselves: an alphabet's symbols, or the unit map.
+    pub fn symbols(&self) -> Option<&[u8]> {
+        match (&self.unit, &self.unit_map) {
+            (Unit::Alphabet(a), _) => Some(a),
+            (Unit::Byte, map) => map.as_deref(),
+        }
+    }
+
     /// The byte spelling digit `d`.
     pub fn unit_byte(&self, d: u8) -> u8 {
-        match &self.unit {
-            Unit::Byte => d,
-            Unit::Alphabet(a) => a[d as usize],
-        }
+        self.symbols().map_or(d, |s| s[d as usize])
     }
 
     /// The digit a byte spells, if any: the table walkers' digit map. With a
@@ -271,10 +280,10 @@ impl Model {
     /// itself (what a form reads from a unit differs from this by a constant
     /// per path, which the path's bias takes: see `automaton::paths`).
     pub fn digit_of(&self, b: u8) -> Option<u8> {
-        match (&self.unit, &self.digit_set) {
-            (Unit::Byte, Some(set)) => Some(set.iter().position(|&x| x == b).map_or(b, |i| i as u8)),
-            (Unit::Byte, None) => Some(b),
-            (Unit::Alphabet(a), _) => a.iter().position(|&x| x == b).map(|i| i as u8),
+        match (self.symbols(), &self.digit_set) {
+            (None, Some(set)) => Some(set.iter().position(|&x| x == b).map_or(b, |i| i as u8)),
+            (None, None) => Some(b),
+            (Some(symbols), _) => symbols.iter().position(|&x| x == b).map(|i| i as u8),
         }
     }
 

@@ -19,6 +19,7 @@ static ALL: &[&dyn DynCodec] = &[
     &codecs::Utf8Ext36,
     &codecs::Utf8Ext42,
     &codecs::Utf1,
+    &codecs::UtfEbcdic,
     &codecs::Wtf8,
     &codecs::Utf16Le,
     &codecs::Utf16Be,

@@ -54,7 +54,7 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream, body: Body) ->
             };
         }
     });
-    let alphabet = matches!(model.unit, placemat_codec::Unit::Alphabet(_));
+    let alphabet = model.symbols().is_some();
     let forms = &a.encode_forms;
     // Without a pre-mapping, forms that tile the value range in order are tested
     // by their upper bound alone, and the range and exclusion checks sit inside
@@ -128,16 +128,13 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream, body: Body) ->
     })
 }
 
-/// The constants the unit writes index: the alphabet's symbols, or the
-/// bytes of a digit set.
+/// The constants the unit writes index: the bytes spelling each unit (an
+/// alphabet's symbols, or the unit map), or the bytes of a digit set.
 fn unit_tables(model: &Model) -> TokenStream {
-    let alphabet = match &model.unit {
-        placemat_codec::Unit::Byte => None,
-        placemat_codec::Unit::Alphabet(a) => {
-            let bytes = Literal::byte_string(a);
-            Some(quote! { const ALPHABET: &[u8] = #bytes; })
-        }
-    };
+    let alphabet = model.symbols().map(|a| {
+        let bytes = Literal::byte_string(a);
+        quote! { const ALPHABET: &[u8] = #bytes; }
+    });
     let digit_set = model.digit_set.as_ref().map(|set| {
         let (n, bytes) = (set.len(), Literal::byte_string(set));
         quote! { const DIGIT_SET: &[u8; #n] = #bytes; }

@@ -235,9 +235,9 @@ fn big_methods(model: &Model) -> TokenStream {
         let bits = Literal::u8_unsuffixed(u.payload_bits as u8);
         quote!((#fixed, #bits))
     });
-    let alphabet = match &model.unit {
-        Unit::Byte => quote!(::core::option::Option::None),
-        Unit::Alphabet(a) => {
+    let alphabet = match model.symbols() {
+        None => quote!(::core::option::Option::None),
+        Some(a) => {
             let bytes = Literal::byte_string(a);
             quote!(::core::option::Option::Some(#bytes))
         }

@@ -40,7 +40,7 @@ const WORD: usize = 8;
 
 /// The fact for `a`, or why it has none (one sentence for `tables`).
 pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
-    if a.unit_bytes != 1 || a.radix || !matches!(model.unit, placemat_codec::Unit::Byte) {
+    if a.unit_bytes != 1 || a.radix || model.symbols().is_some() {
         return Err("its units are not bytes with bit patterns".into());
     }
     if model.premap.is_some() || !model.excluded.is_empty() || a.contexts > 1 || a.has_pending() {

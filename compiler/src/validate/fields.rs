@@ -11,8 +11,8 @@ use crate::syntax::{Ast, FieldValue};
 
 /// Every key a description may give.
 const KEYS: &[&str] = &[
-    "name", "summary", "unit", "value", "range", "exclude", "forbid", "overlap", "layout", "groups", "premap",
-    "digits", "forms",
+    "name", "summary", "unit", "unit_map", "value", "range", "exclude", "forbid", "overlap", "layout", "groups",
+    "premap", "digits", "forms",
 ];
 
 /// The keys every description must give.

@@ -16,7 +16,7 @@
 //! by later checks, and checks that need it are skipped.
 //!
 //! The checks run in a fixed order, which is the order of the diagnostics:
-//! attributes and keys, `name`, `summary`, `unit`, `value`, `layout`, `range`,
+//! attributes and keys, `name`, `summary`, `unit`, `unit_map`, `value`, `layout`, `range`,
 //! `groups`, `exclude`, `premap`, `forbid`, `overlap`, `digits` and `forms` (each form); then, once every field
 //! has checked, the checks that need the model (derived ranges and biases,
 //! explicit ranges) and, when those pass, coverage and determinism: forms may
@@ -33,6 +33,7 @@ mod patterns;
 mod premap;
 mod range;
 mod unit;
+mod unit_map;
 
 use num_bigint::BigUint;
 
@@ -52,6 +53,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let name = fields::name(&mut c, &fields);
     let summary = fields::summary(&mut c, &fields, &ast.docs);
     let unit = unit::unit(&mut c, &fields);
+    let unit_map = unit_map::unit_map(&mut c, &fields, unit.as_ref());
     let value = fields::value_type(&mut c, &fields);
     let layout = fields::layout(&mut c, &fields);
     let groups = fields::group_order(&mut c, &fields, value);
@@ -79,17 +81,22 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         true,
         Ok(digit_set),
         Some(longest),
-    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set, longest)
+        Ok(unit_map),
+    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set, longest, unit_map)
     else {
         return Err(c.into_diagnostics());
     };
     let ValueRange { lo: min, hi: max, lit: range_lit } = range;
+    let radix = forms.list.iter().any(|f| f.form.units.iter().any(|u| u.digits.is_some()));
+    unit_map::check_bit_patterns(&mut c, &fields, radix && unit_map.is_some());
+    let unit_map = unit_map.filter(|_| !radix);
     let model = Model {
         type_name: ast.ident.to_string(),
         name,
         summary,
         docs: ast.docs.clone(),
         unit: unit.unit,
+        unit_map,
         unit_bytes,
         byte_order,
         digit_set,

@@ -10,6 +10,7 @@
 //! | `ken_draft.rs` | `ken-draft` (Thompson's 7-byte-type draft, 2 Sept 1992) |
 //! | `utf8_ext.rs` | `utf8-ext36`, `utf8-ext42` (FE/FF extensions) |
 //! | `utf1.rs` | `utf1` (ISO/IEC 10646-1:1993 Annex G) |
+//! | `utf_ebcdic.rs` | `utf-ebcdic` (Unicode TR #16) |
 //! | `wtf8.rs` | `wtf8` (Simon Sapin's WTF-8) |
 //! | `printable6.rs` | `printable6` (6-bit printable continuation-bit encoding, 2018) |
 //! | `printable6_big.rs` | `printable6-big` (the same, for integers of any size) |
@@ -36,6 +37,7 @@ mod utf1;
 mod utf16;
 mod utf8;
 mod utf8_ext;
+mod utf_ebcdic;
 mod varints;
 mod wtf8;
 
@@ -53,6 +55,7 @@ pub use utf16::{
 };
 pub use utf8::{Utf8, Utf8Branching, Utf8Table};
 pub use utf8_ext::{Utf8Ext36, Utf8Ext36Branching, Utf8Ext36Table, Utf8Ext42, Utf8Ext42Branching, Utf8Ext42Table};
+pub use utf_ebcdic::{UtfEbcdic, UtfEbcdicBranching, UtfEbcdicTable};
 pub use varints::{
     GitOfs, GitOfsBranching, GitOfsTable, Leb128, Leb128Branching, Leb128Table, QuicVarint, QuicVarintBranching,
     QuicVarintTable, SqliteVarint, SqliteVarintBranching, SqliteVarintTable, Vlq, VlqBranching, VlqTable,

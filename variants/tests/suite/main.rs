@@ -32,5 +32,6 @@ mod transcode_bulk;
 mod utf1;
 mod utf16;
 mod utf8;
+mod utf_ebcdic;
 mod wide_forms;
 mod wtf8;

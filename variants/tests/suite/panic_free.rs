@@ -19,7 +19,7 @@ use placemat_codec::{
 };
 use placemat_variants::codecs::{
     Cesu8, FssUtfPlan9, FssUtfXopen, GitOfs, KenDraft, Leb128, Mutf8, PerlUtf8, Printable6, Printable6Big, QuicVarint,
-    SqliteVarint, Utf1, Utf16Be, Utf16Le, Utf32Be, Utf32Le, Utf8, Utf8Ext36, Utf8Ext42, Vlq, Wtf8,
+    SqliteVarint, Utf1, Utf16Be, Utf16Le, Utf32Be, Utf32Le, Utf8, Utf8Ext36, Utf8Ext42, UtfEbcdic, Vlq, Wtf8,
 };
 use placemat_variants::registry;
 use proptest::prelude::*;
@@ -38,6 +38,7 @@ macro_rules! every_codec_type {
             $check::<Utf8Ext36>($($arg),*),
             $check::<Utf8Ext42>($($arg),*),
             $check::<Utf1>($($arg),*),
+            $check::<UtfEbcdic>($($arg),*),
             $check::<Wtf8>($($arg),*),
             $check::<Printable6>($($arg),*),
             $check::<Printable6Big>($($arg),*),

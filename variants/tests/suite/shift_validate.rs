@@ -172,7 +172,7 @@ fn row_layouts_are_pinned() {
     // (codec, states merged by acceptance, solved offsets by merged id: dead,
     // start, then in order of first appearance in the table; `None`: `k·6`).
     // `k·7` for git-ofs's u128 rows. perl-utf8 (23 merged states) has no rows.
-    let pinned: [(&str, usize, Option<&[u8]>); 21] = [
+    let pinned: [(&str, usize, Option<&[u8]>); 22] = [
         ("utf8", 9, None),
         ("fss-utf-xopen", 9, None),
         ("fss-utf-plan9", 11, Some(&[0, 32, 1, 7, 13, 19, 25, 38, 44, 49, 55])),
@@ -180,6 +180,7 @@ fn row_layouts_are_pinned() {
         ("utf8-ext36", 12, Some(&[0, 32, 1, 7, 13, 19, 25, 38, 44, 51, 45, 57])),
         ("utf8-ext42", 14, Some(&[0, 32, 1, 7, 13, 19, 25, 49, 38, 43, 26, 54, 59, 24])),
         ("utf1", 11, Some(&[0, 32, 1, 7, 25, 49, 55, 38, 44, 19, 13])),
+        ("utf-ebcdic", 9, None),
         ("wtf8", 12, Some(&[0, 32, 52, 1, 7, 13, 44, 19, 25, 38, 58, 23])),
         ("printable6", 6, None),
         ("printable6-big", 3, None),
