@@ -73,6 +73,8 @@ macro_rules! for_each_codec {
         $f::<$crate::codecs::QuicVarint>($($arg),*);
         $f::<$crate::codecs::SqliteVarint>($($arg),*);
         $f::<$crate::codecs::Leb128>($($arg),*);
+        $f::<$crate::codecs::HpackInt5>($($arg),*);
+        $f::<$crate::codecs::HpackInt7>($($arg),*);
     }};
 }
 

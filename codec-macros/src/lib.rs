@@ -159,6 +159,31 @@
 //!   (QUIC, SQLite, LEB128); the encoder writes the first form that holds a value,
 //!   and a repeated unit repeats only as often as the encoder needs. Such a codec
 //!   is not canonical, and the analysis says so.
+//! * **Repeated units.** A form with a repeated unit (`*`) has one length per
+//!   number of repetitions. Under `shortest`, `biased` and `padded` each
+//!   length's range is derived (and not written). Under `explicit` the form
+//!   writes one range and bias for all its lengths, and every length decodes
+//!   the values of that range its bias plus payload spells: zero groups past
+//!   the value decode too, the encoder writes the shortest, and the lengths end
+//!   with the first that reaches the range's end. That is HPACK's integer
+//!   (RFC 7541 §5.1), whose full prefix is followed by the value less 31:
+//!
+//!   ```
+//!   use placemat_compiler::Description;
+//!   let d = Description::parse_str(r#"
+//!       pub Hpack5 { name: "hpack5", value: u64, range: 0 ..= 0xFFFFFFFFFFFFFFFF,
+//!           layout: explicit, groups: lsb_first,
+//!           forms: { 0 ..= 30 => "000xxxxx",
+//!                    31 ..= 0xFFFFFFFFFFFFFFFF bias 31 => "00011111 1xxxxxxx* 0xxxxxxx" } }
+//!   "#).unwrap();
+//!   let lengths: Vec<usize> = d.model.concrete_forms().iter().map(|f| f.units.len()).collect();
+//!   assert_eq!(lengths, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+//!   // Every length holds the values from 31 (`1F 80 00` is 31).
+//!   assert!(d.model.concrete_forms()[1..].iter().all(|f| f.lo == 31u32.into()));
+//!   ```
+//!
+//!   A first unit without payload bits (`00011111`) takes no place in
+//!   `groups: lsb_first`: the first payload group is the next unit's.
 //! * **Group order.** `groups: lsb_first` reads a form's payload with the first
 //!   unit's bits least significant (LEB128); it needs a bounded value type. With
 //!   wide units the groups are code units.

@@ -357,12 +357,21 @@ impl Model {
 
     /// The concrete forms of at most `limit` units (all of them if `None`, which
     /// requires a bounded model), in order, with derived ranges and biases.
+    ///
+    /// An explicit form with a repeated unit has one concrete form per length,
+    /// up to the first whose payload reaches the end of its range; each length
+    /// holds every value of the range that its bias plus its payload spells, so
+    /// longer spellings of a value (zero groups where the value has none) decode
+    /// too, and the encoder writes the shortest (HPACK's integers).
     pub fn concrete_forms_upto(&self, limit: Option<usize>) -> Vec<ConcreteForm> {
         assert!(limit.is_some() || self.is_bounded(), "an unbounded model has infinitely many forms");
         let mut out = Vec::new();
         let mut next_lo = self.min.clone();
         'forms: for (i, form) in self.forms.iter().enumerate() {
             for reps in 0.. {
+                // An explicit form's repeated unit stops at the length that
+                // holds the end of its range.
+                let mut last_length = false;
                 let units = form.expand(reps);
                 if limit.is_some_and(|l| units.len() > l) {
                     break;
@@ -378,7 +387,19 @@ impl Model {
                     Layout::Biased => (next_lo.clone(), &next_lo + &cap - 1u32, next_lo.clone()),
                     Layout::Explicit => {
                         let (lo, hi) = form.range.clone().expect("validated: explicit forms have ranges");
-                        (lo, hi, form.bias.clone().unwrap_or_default())
+                        let bias = form.bias.clone().unwrap_or_default();
+                        match form.repeat {
+                            // Each length holds the values of the range its
+                            // payload spells, from the range's first one.
+                            Some(_) => {
+                                let top = &bias + &cap - 1u32;
+                                if top >= hi {
+                                    last_length = true;
+                                }
+                                (lo, hi.min(top), bias)
+                            }
+                            None => (lo, hi, bias),
+                        }
                     }
                 };
                 let hi = match &self.max {
@@ -392,7 +413,7 @@ impl Model {
                     let lo = if self.layout == Layout::Padded { self.min.clone() } else { lo };
                     out.push(ConcreteForm { form: i, reps, units, lo, hi, bias });
                 }
-                if form.repeat.is_none() {
+                if form.repeat.is_none() || last_length {
                     break;
                 }
             }

@@ -35,6 +35,8 @@ static ALL: &[&dyn DynCodec] = &[
     &codecs::QuicVarint,
     &codecs::SqliteVarint,
     &codecs::Leb128,
+    &codecs::HpackInt5,
+    &codecs::HpackInt7,
 ];
 
 /// All built-in codecs.

@@ -90,7 +90,8 @@ fn check_explicit_range(
         _ if given.0 < bias => {
             c.error(bias_at, format!("the bias {} is above the form's first value {}", hex(&bias), hex(&given.0)))
         }
-        _ if &given.1 - &bias >= model.capacity(&f.form.units) => {
+        // A repeated unit repeats as often as the range needs.
+        _ if f.form.repeat.is_none() && &given.1 - &bias >= model.capacity(&f.form.units) => {
             let less = if bias.is_zero() { String::new() } else { format!(" less the bias {}", hex(&bias)) };
             let need = if model.is_radix() {
                 format!("need more than the {} payloads the form's digits spell", model.capacity(&f.form.units))

@@ -131,21 +131,15 @@ pub(super) fn check_layout(c: &mut Checker, forms: &mut Forms, layout: Option<La
     }
 }
 
-/// With `layout: explicit`: the form gives its range and has no repeated unit.
+/// With `layout: explicit`: the form gives its range (a form with a repeated
+/// unit too: its lengths share the range and bias, see
+/// [`Model::concrete_forms_upto`](crate::model::Model::concrete_forms_upto)).
 fn check_explicit(c: &mut Checker, f: &CheckedForm) -> bool {
-    let mut ok = true;
     if f.lit.range.is_none() {
         c.error(f.parsed.span, "with `layout: explicit` every form gives its range: `lo ..= hi => \"…\"`");
-        ok = false;
+        return false;
     }
-    if f.form.repeat.is_some() {
-        c.error(
-            f.parsed.span,
-            "a repeated unit needs `layout: shortest`, `biased` or `padded`, which derive each length's range",
-        );
-        ok = false;
-    }
-    ok
+    true
 }
 
 /// With a layout that derives ranges: no bias under `shortest`, and no written range

@@ -17,7 +17,7 @@
 //! | `cesu8.rs` | `cesu8` (Unicode TR 26), `mutf8` (Java's modified UTF-8) |
 //! | `perl_utf8.rs` | `perl-utf8` (Perl's extended UTF-8, 64-bit perls) |
 //! | `utf16.rs` | `utf16le`, `utf16be`, `utf32le`, `utf32be` (RFC 2781, Unicode ch. 3) |
-//! | `varints.rs` | `vlq` (MIDI), `git-ofs` (git pack offsets), `quic-varint` (RFC 9000), `sqlite-varint`, `leb128` (DWARF) |
+//! | `varints.rs` | `vlq` (MIDI), `git-ofs` (git pack offsets), `quic-varint` (RFC 9000), `sqlite-varint`, `leb128` (DWARF), `hpack-int5`, `hpack-int7` (RFC 7541) |
 //!
 //! ```
 //! use placemat_codec::Codec;
@@ -57,7 +57,8 @@ pub use utf8::{Utf8, Utf8Branching, Utf8Table};
 pub use utf8_ext::{Utf8Ext36, Utf8Ext36Branching, Utf8Ext36Table, Utf8Ext42, Utf8Ext42Branching, Utf8Ext42Table};
 pub use utf_ebcdic::{UtfEbcdic, UtfEbcdicBranching, UtfEbcdicTable};
 pub use varints::{
-    GitOfs, GitOfsBranching, GitOfsTable, Leb128, Leb128Branching, Leb128Table, QuicVarint, QuicVarintBranching,
-    QuicVarintTable, SqliteVarint, SqliteVarintBranching, SqliteVarintTable, Vlq, VlqBranching, VlqTable,
+    GitOfs, GitOfsBranching, GitOfsTable, HpackInt5, HpackInt5Branching, HpackInt5Table, HpackInt7, HpackInt7Branching,
+    HpackInt7Table, Leb128, Leb128Branching, Leb128Table, QuicVarint, QuicVarintBranching, QuicVarintTable,
+    SqliteVarint, SqliteVarintBranching, SqliteVarintTable, Vlq, VlqBranching, VlqTable,
 };
 pub use wtf8::{Wtf8, Wtf8Branching, Wtf8Table};

@@ -17,6 +17,10 @@
 //!   12857), the widely cited 624485 → `E5 8E 26`, and LLVM's
 //!   `unittests/Support/LEB128Test.cpp` (padded encodings, `80 C1 80 80 10`, and
 //!   the ten-byte value that does not fit 64 bits).
+//! * `hpack-int5`, `hpack-int7`: RFC 7541 appendix C.1 (10 and 1337 with a
+//!   5-bit prefix), 1337 with a 7-bit prefix (`7F BA 09`) and `1F 80 00` = 31
+//!   as the issue quotes them from §5.1's decoder; the boundaries (2^N − 1 and
+//!   2^N − 1 + 127) and `u64::MAX` computed from §5.1's pseudocode.
 //! * `cesu8`: Unicode Technical Report #26 (its example U+10400 → `ED A0 81 ED B0
 //!   80`; four-byte forms are not CESU-8); the surrogate pairs of RFC 2781 §2.1.
 //! * `mutf8`: `java.io.DataInput`'s "Modified UTF-8" and the JNI specification's
@@ -27,7 +31,9 @@
 //!   points above 2^63 − 1 (`IV_MAX`).
 
 use placemat_codec::{Codec, Encoder, Value};
-use placemat_variants::codecs::{Cesu8, GitOfs, Leb128, Mutf8, PerlUtf8, QuicVarint, SqliteVarint, Vlq};
+use placemat_variants::codecs::{
+    Cesu8, GitOfs, HpackInt5, HpackInt7, Leb128, Mutf8, PerlUtf8, QuicVarint, SqliteVarint, Vlq,
+};
 
 use crate::common::{check_agreement, check_round_trip, model_of, strategies};
 
@@ -250,6 +256,68 @@ fn leb128_dwarf_and_llvm() {
         (&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02], 0, Some(9)),
     ]);
     check_exhaustive::<Leb128>();
+}
+
+const HPACK5: &[Vector] = &[
+    (0, &[0x00]),
+    (10, &[0x0A]),
+    (30, &[0x1E]),
+    (31, &[0x1F, 0x00]),
+    (158, &[0x1F, 0x7F]),
+    (159, &[0x1F, 0x80, 0x01]),
+    (1337, &[0x1F, 0x9A, 0x0A]),
+    (u64::MAX, &[0x1F, 0xE0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
+];
+
+const HPACK7: &[Vector] = &[
+    (0, &[0x00]),
+    (126, &[0x7E]),
+    (127, &[0x7F, 0x00]),
+    (254, &[0x7F, 0x7F]),
+    (255, &[0x7F, 0x80, 0x01]),
+    (1337, &[0x7F, 0xBA, 0x09]),
+    (u64::MAX, &[0x7F, 0x80, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
+];
+
+#[test]
+fn hpack_integers_rfc7541() {
+    check_vectors::<HpackInt5>(HPACK5);
+    check_vectors::<HpackInt7>(HPACK7);
+    // Zero groups past the value: the decoder of §5.1 reads them as the same value.
+    check_padded::<HpackInt5>(&[
+        (&[0x1F, 0x80, 0x00], 31),
+        (&[0x1F, 0x9A, 0x8A, 0x00], 1337),
+        (&[0x1F, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00], 31),
+    ]);
+    check_padded::<HpackInt7>(&[(&[0x7F, 0x80, 0x00], 127), (&[0x7F, 0xBA, 0x89, 0x80, 0x00], 1337)]);
+    check_invalid::<HpackInt5>(&[
+        // The prefix's other bits are zero here.
+        (&[0x20], 0, Some(1)),
+        (&[0x0A, 0xFF], 1, Some(1)),
+        // Cut short after a full prefix, and after a continuation.
+        (&[0x1F], 0, None),
+        (&[0x0A, 0x1F, 0x9A], 1, None),
+        // Past the longest length (eleven bytes), and past u64::MAX.
+        (&[0x1F, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00], 0, Some(10)),
+        (&[0x1F, 0xE0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02], 0, Some(10)),
+        (&[0x1F, 0xE1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], 0, Some(10)),
+    ]);
+    check_invalid::<HpackInt7>(&[(&[0x80], 0, Some(1)), (&[0x7F, 0xFF], 0, None)]);
+    check_exhaustive::<HpackInt5>();
+    check_exhaustive::<HpackInt7>();
+    check_random_round_trips::<HpackInt5>(5);
+    check_random_round_trips::<HpackInt7>(7);
+}
+
+/// Random values of every bit width up to 64 round-trip through the encoder
+/// and every strategy, against the reference.
+pub(crate) fn check_random_round_trips<C: Codec + Default + 'static>(seed: u64) {
+    let (strategies, model) = (strategies::<C>(), model_of::<C>());
+    let mut rng = placemat_compiler::analysis::Rng::new(seed);
+    for _ in 0..3000 {
+        let z = rng.next_u64();
+        check_round_trip::<C>(&strategies, &model, z >> (rng.next_u64() % 64));
+    }
 }
 
 /// Inputs CESU-8 and modified UTF-8 both refuse: UTF-8's four-byte form, lone

@@ -83,7 +83,7 @@ fn expanded_tables_where_states_know_the_bits_to_come_and_direct_tables_elsewher
         let continuation_bit = name.starts_with("printable6") || ["vlq", "git-ofs", "sqlite-varint"].contains(&&*name);
         // Placed payloads (groups least significant first, little-endian units)
         // are never expanded.
-        let lsb = ["leb128", "utf16le", "utf32le"].contains(&&*name);
+        let lsb = ["leb128", "utf16le", "utf32le", "hpack-int5", "hpack-int7"].contains(&&*name);
         // A codec with rules across values has several start states, and one
         // that takes the longest match goes back to values it passed; the
         // expanded walker does neither. (CESU-8's `ED` begins a three-byte
@@ -205,7 +205,10 @@ fn ascii_runs_and_end_units_are_derived_for_every_codec() {
             "utf32be" => AsciiRuns::U32Be,
             // 'a' is `40 61`, and the alphabet is not ASCII.
             // and in UTF-EBCDIC 41 is a trailing byte (the I8 byte A0).
-            "quic-varint" | "printable6" | "printable6-big" | "utf-ebcdic" => AsciiRuns::None,
+            // HPACK's full prefix (1F, 7F) starts a longer sequence.
+            "quic-varint" | "printable6" | "printable6-big" | "utf-ebcdic" | "hpack-int5" | "hpack-int7" => {
+                AsciiRuns::None
+            }
             _ => AsciiRuns::Bytes,
         };
         assert_eq!(facts.ascii_runs, runs, "{name}");
