@@ -11,7 +11,7 @@ use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, TranscodeRead
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
 use super::input::{self, Input};
-use super::{CliError, CliResult, ErrorMode};
+use super::{CliError, CliResult, ErrorMode, ValueFormat};
 
 const CHUNK: usize = 1 << 16;
 
@@ -23,12 +23,16 @@ pub(super) enum Decoded {
     Big(BigUint),
 }
 
-impl std::fmt::Display for Decoded {
-    /// `U+` and at least four uppercase hex digits: the `decode` output format.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Decoded::Small(v) => write!(f, "U+{v:04X}"),
-            Decoded::Big(v) => write!(f, "U+{v:04X}"),
+impl Decoded {
+    /// The value as `decode --values format` writes it.
+    pub(super) fn shown(&self, format: ValueFormat) -> String {
+        match (self, format) {
+            (Decoded::Small(v), ValueFormat::U) => format!("U+{v:04X}"),
+            (Decoded::Big(v), ValueFormat::U) => format!("U+{v:04X}"),
+            (Decoded::Small(v), ValueFormat::Dec) => v.to_string(),
+            (Decoded::Big(v), ValueFormat::Dec) => v.to_string(),
+            (Decoded::Small(v), ValueFormat::Hex) => format!("{v:#x}"),
+            (Decoded::Big(v), ValueFormat::Hex) => format!("{v:#x}"),
         }
     }
 }
@@ -256,15 +260,17 @@ pub fn run(
     codec: &dyn DynCodec,
     file: Option<&str>,
     errors: ErrorMode,
+    values: ValueFormat,
     max_units: usize,
     out: &mut dyn Write,
 ) -> CliResult {
     let mut input = input::open(file)?;
     let name = input.name.clone();
+    let replacement = Decoded::Small(u64::REPLACEMENT).shown(values);
     for_each(codec, &mut input, max_units, |event| match event {
-        Event::Value { value } => Ok(writeln!(out, "{value}")?),
+        Event::Value { value } => Ok(writeln!(out, "{}", value.shown(values))?),
         Event::Error { offset, found, len } => match errors {
-            ErrorMode::Replace => Ok(writeln!(out, "U+{:04X}", u64::REPLACEMENT)?),
+            ErrorMode::Replace => Ok(writeln!(out, "{replacement}")?),
             ErrorMode::Strict => Err(decode_error(codec, &name, offset, found, len)),
         },
     })

@@ -1,8 +1,10 @@
-//! `placemat encode`: whitespace-separated `U+hex` tokens in (`u+hex` too; a leading
-//! UTF-8 byte order mark is skipped), raw units out. The input is read in chunks, so
-//! its size does not matter; one token may have up to two hex digits per unit of
-//! `--max-value-units` (and at least 16), so every value `decode` prints under the
-//! same limit reads back.
+//! `placemat encode`: whitespace-separated value tokens in, raw units out. A token
+//! is a code point `U+hex` (`u+hex` too), a decimal integer (`1337`, `-123`) or a
+//! hexadecimal one (`0x539`, `-0x7B`); a leading UTF-8 byte order mark is skipped.
+//! The input is read in chunks, so its size does not matter; one token may have up
+//! to three characters per unit of `--max-value-units` (and at least 20, beside a
+//! sign and a prefix), so every value `decode` prints under the same limit, in any
+//! of its `--values` formats, reads back.
 
 use std::io::Write;
 
@@ -15,20 +17,52 @@ use super::{CliError, CliResult};
 /// A UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// The most hex digits a token may have: two per unit of the longest value (a unit
-/// carries at most 8 bits), and at least 16 (any 64-bit value, zero-padded).
+/// The most characters a token's digits may take: three per unit of the
+/// longest value (a unit carries at most 8 bits: two hex digits, at most three
+/// decimal ones), and at least 20 (any 64-bit value in decimal).
 pub(super) fn max_digits(max_units: usize) -> usize {
-    max_units.saturating_mul(2).max(16)
+    max_units.saturating_mul(3).max(20)
 }
 
-/// Parses one `U+hex` or `u+hex` token (any number of digits).
-pub(super) fn parse_token(token: &[u8]) -> Result<BigUint, String> {
-    let expected = || "expected `U+` followed by hex digits".to_string();
-    let digits = token.strip_prefix(b"U+").or_else(|| token.strip_prefix(b"u+")).ok_or_else(expected)?;
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_hexdigit) {
-        return Err(expected());
+/// The longest token: a sign, a two-character prefix (`U+`, `0x`) and the digits.
+fn max_token(max_units: usize) -> usize {
+    3 + max_digits(max_units)
+}
+
+/// A parsed token: an integer with its sign.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Token {
+    /// Whether a `-` came before a magnitude other than 0.
+    pub negative: bool,
+    /// The magnitude.
+    pub magnitude: BigUint,
+}
+
+/// What a token may be, for messages.
+const TOKEN_FORMS: &str = "expected `U+` and hex digits, a decimal integer (`1337`, `-123`) or `0x` and hex digits";
+
+/// Parses one token: `U+hex` or `u+hex` (a code point, never signed), a
+/// decimal integer, or `0x`/`0X` and hex digits, the last two with an optional
+/// `-` (any number of digits).
+pub(super) fn parse_token(token: &[u8]) -> Result<Token, String> {
+    let expected = || TOKEN_FORMS.to_string();
+    let digits = |text: &[u8], radix: u32| {
+        let ok = !text.is_empty()
+            && text.iter().all(|b| if radix == 16 { b.is_ascii_hexdigit() } else { b.is_ascii_digit() });
+        ok.then(|| BigUint::parse_bytes(text, radix)).flatten().ok_or_else(expected)
+    };
+    if let Some(hex) = token.strip_prefix(b"U+").or_else(|| token.strip_prefix(b"u+")) {
+        return Ok(Token { negative: false, magnitude: digits(hex, 16)? });
     }
-    BigUint::parse_bytes(digits, 16).ok_or_else(expected)
+    let (minus, rest) = match token.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, token),
+    };
+    let magnitude = match rest.strip_prefix(b"0x").or_else(|| rest.strip_prefix(b"0X")) {
+        Some(hex) => digits(hex, 16)?,
+        None => digits(rest, 10)?,
+    };
+    Ok(Token { negative: minus && magnitude != BigUint::from(0u32), magnitude })
 }
 
 /// The bytes of a token as printable text: printable characters as they are, any
@@ -69,7 +103,7 @@ struct Encoder<'a> {
     index: usize,
     /// Units not yet written.
     encoded: Vec<u8>,
-    /// The longest token: `U+` and the most digits.
+    /// The longest token ([`max_token`]).
     max_token: usize,
     max_units: usize,
     /// The value before, for the codec's rules across values.
@@ -96,10 +130,9 @@ impl Encoder<'_> {
             return Ok(());
         }
         let why = format!(
-            " is longer than `U+` and {} hex digits, the most --max-value-units {} allows (2 per unit; \
-             raise it with --max-value-units)",
-            self.max_token - 2,
-            self.max_units
+            " is longer than {} characters, the most --max-value-units {} allows (3 per unit beside a sign and a \
+             prefix; raise it with --max-value-units)",
+            self.max_token, self.max_units
         );
         Err(self.fail(&why, out))
     }
@@ -110,7 +143,16 @@ impl Encoder<'_> {
             return Ok(());
         }
         let value = match parse_token(&self.token) {
-            Ok(value) => value,
+            Ok(Token { negative: false, magnitude }) => magnitude,
+            Ok(Token { negative: true, .. }) => {
+                let info = self.codec.info();
+                let why = format!(
+                    " is negative, and {} has no negative values (its range is {})",
+                    info.name,
+                    info.range_text()
+                );
+                return Err(self.fail(&why, out));
+            }
             Err(why) => return Err(self.fail(&format!(": {why}"), out)),
         };
         let small = u64::try_from(&value).ok();
@@ -145,7 +187,7 @@ pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut
         start: 0,
         index: 0,
         encoded: Vec::with_capacity(1 << 17),
-        max_token: 2 + max_digits(max_units),
+        max_token: max_token(max_units),
         max_units,
         last: None,
     };

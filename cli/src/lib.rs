@@ -107,7 +107,8 @@ pub struct Cli {
     pub command: Command,
     /// The longest sequence (one value) `decode`, `transcode` and `trace` accept,
     /// in units: a value of an unbounded codec is held whole until it ends. A token
-    /// of `encode` may have two hex digits per unit (at least 16).
+    /// of `encode` may have three characters per unit (at least 20) beside a sign
+    /// and a prefix: with 10, `U+` and 30 hex digits, or 30 decimal digits.
     #[arg(long, global = true, value_name = "UNITS", default_value_t = placemat_codec::io::DEFAULT_MAX_SEQUENCE)]
     pub max_value_units: usize,
 }
@@ -120,6 +121,18 @@ pub enum ErrorMode {
     Strict,
     /// Replace each maximal subpart (and each unencodable value) by U+FFFD.
     Replace,
+}
+
+/// How `decode` writes values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum ValueFormat {
+    /// `U+` and at least four uppercase hex digits (`U+0539`): code points.
+    #[default]
+    U,
+    /// Decimal (`1337`).
+    Dec,
+    /// `0x` and lowercase hex digits (`0x539`).
+    Hex,
 }
 
 /// A codec argument: a built-in name, or `--spec FILE`.
@@ -138,13 +151,14 @@ pub struct CodecArgs {
 pub enum Command {
     /// List the built-in codecs: `<name>  <summary>`.
     List,
-    /// Encode `U+hex` values (whitespace-separated) into raw units.
+    /// Encode values (whitespace-separated `U+hex`, decimal `1337` or `0x539`
+    /// tokens) into raw units.
     Encode {
         /// The codec and the input.
         #[command(flatten)]
         codec: CodecArgs,
     },
-    /// Decode raw units into one `U+XXXX` line per value.
+    /// Decode raw units into one line per value (`U+XXXX` unless `--values` says otherwise).
     Decode {
         /// The codec and the input.
         #[command(flatten)]
@@ -152,6 +166,9 @@ pub enum Command {
         /// Error handling.
         #[arg(long, value_enum, default_value_t)]
         errors: ErrorMode,
+        /// How values are written: `u` (`U+0539`), `dec` (`1337`) or `hex` (`0x539`); `encode` reads all three.
+        #[arg(long, value_enum, default_value_t)]
+        values: ValueFormat,
     },
     /// Decode with one codec and encode with another.
     Transcode {
@@ -246,9 +263,9 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
             let (codec, file) = source::resolve(&codec)?;
             encode::run(codec.get(), file.as_deref(), max_units, out)
         }
-        Command::Decode { codec, errors } => {
+        Command::Decode { codec, errors, values } => {
             let (codec, file) = source::resolve(&codec)?;
-            decode::run(codec.get(), file.as_deref(), errors, max_units, out)
+            decode::run(codec.get(), file.as_deref(), errors, values, max_units, out)
         }
         Command::Transcode { from, to, from_spec, to_spec, spec, errors, file } => {
             let (from, to) = source::resolve_pair(from, to, from_spec, to_spec, spec)?;

@@ -85,8 +85,8 @@ fn encode_errors_name_the_token_and_its_index() {
     assert_eq!(stdout, "A", "values before the error are written");
     assert!(err.contains("token 2 `U+D800`"), "{err}");
     assert!(err.contains("U+0000..=U+10FFFF except U+D800..=U+DFFF"), "{err}");
-    let (_, err) = fails(&["encode", "utf8"], b"U+41 0x42");
-    assert!(err.contains("token 2 `0x42`") && err.contains("expected `U+`"), "{err}");
+    let (_, err) = fails(&["encode", "utf8"], b"U+41 0x4G");
+    assert!(err.contains("token 2 `0x4G`") && err.contains("expected `U+`"), "{err}");
     let (_, err) = fails(&["encode", "utf8"], b"U+110000");
     assert!(err.contains("token 1"), "{err}");
     let (_, err) = fails(&["encode", "utf8"], b"U+1234567890ABCDEF12");
@@ -441,7 +441,7 @@ fn encode_reads_lowercase_u_and_skips_a_byte_order_mark() {
 #[test]
 fn encode_messages_escape_unprintable_bytes() {
     let (_, err) = fails(&["encode", "utf8"], b"U+12\x01 U+41");
-    assert_eq!(err, "placemat: <stdin>: token 1 `U+12\\x01` at byte 0: expected `U+` followed by hex digits\n");
+    assert_eq!(err, "placemat: <stdin>: token 1 `U+12\\x01` at byte 0: expected `U+` and hex digits, a decimal integer (`1337`, `-123`) or `0x` and hex digits\n");
     let (_, err) = fails(&["encode", "utf8"], b"U+4\xFF\x1B[31m");
     assert!(err.contains("token 1 `U+4\\xFF\\x1B[31m` at byte 0"), "{err}");
     // A long token shows its two ends and its length.
@@ -468,16 +468,54 @@ fn values_of_any_length_decode_prints_encode_reads_back() {
 }
 
 #[test]
+fn encode_reads_code_points_decimal_and_hex_tokens() {
+    // RFC 7541 C.1.2's 1337, spelled three ways, and 10 (C.1.1).
+    let units = ok(&["encode", "hpack-int5"], b"1337 0x539 U+539 0X539 10");
+    assert_eq!(units, [[0x1F, 0x9A, 0x0A].repeat(4), vec![0x0A]].concat());
+    // `-0` is 0; other negative values are refused by an unsigned codec, with its range.
+    assert_eq!(ok(&["encode", "leb128"], b"-0 -0x0"), [0, 0]);
+    let (stdout, err) = fails(&["encode", "leb128"], b"5 -0x7B");
+    assert_eq!(stdout, "\x05");
+    assert!(err.contains("token 2 `-0x7B` at byte 2 is negative, and leb128 has no negative values"), "{err}");
+    for bad in ["0x", "-", "12a", "U+-1", "+5", "0b101"] {
+        let (_, err) = fails(&["encode", "leb128"], bad.as_bytes());
+        assert!(err.contains("expected `U+` and hex digits, a decimal integer"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn decode_writes_values_as_code_points_decimal_or_hex() {
+    let units = [0x1F, 0x9A, 0x0A, 0x1F, 0x80, 0x00];
+    let lines = |format: &str| text(ok(&["decode", "hpack-int5", "--values", format], &units));
+    assert_eq!(text(ok(&["decode", "hpack-int5"], &units)), "U+0539\nU+001F\n");
+    assert_eq!(lines("u"), "U+0539\nU+001F\n");
+    assert_eq!(lines("dec"), "1337\n31\n");
+    assert_eq!(lines("hex"), "0x539\n0x1f\n");
+    // Each format reads back through `encode`.
+    for format in ["u", "dec", "hex"] {
+        assert_eq!(ok(&["encode", "hpack-int5"], lines(format).as_bytes()), [0x1F, 0x9A, 0x0A, 0x1F, 0x00], "{format}");
+    }
+    // The replacement value too, and values past 64 bits.
+    let replaced = text(ok(&["decode", "utf8", "--values", "dec", "--errors", "replace"], b"A\xFF"));
+    assert_eq!(replaced, "65\n65533\n");
+    let big = ok(&["encode", "printable6-big"], b"0x1000000000000000000000");
+    assert_eq!(text(ok(&["decode", "printable6-big", "--values", "dec"], &big)), "19342813113834066795298816\n");
+}
+
+#[test]
 fn the_token_limit_follows_max_value_units() {
-    // Two hex digits per unit (at least 16): 200 digits under a limit of 100 units.
-    let at_limit = format!("U+{}", "7".repeat(200));
+    // Three characters per unit (at least 20) beside a sign and a prefix: 303
+    // characters under a limit of 100 units.
+    let at_limit = format!("U+{}", "7".repeat(301));
     let units = ok(&["--max-value-units", "100", "encode", "printable6-big"], at_limit.as_bytes());
     assert!(!units.is_empty());
-    let over = format!("U+{}", "7".repeat(201));
+    let over = format!("U+{}", "7".repeat(302));
     let (_, err) = fails(&["--max-value-units", "100", "encode", "printable6-big"], over.as_bytes());
     assert!(err.contains("token 1"), "{err}");
-    assert!(err.contains("is longer than `U+` and 200 hex digits, the most --max-value-units 100 allows"), "{err}");
+    assert!(err.contains("is longer than 303 characters, the most --max-value-units 100 allows"), "{err}");
     assert_eq!(ok(&["--max-value-units", "1", "encode", "utf8"], b"U+000000000000041"), b"A");
+    // Any u64 in decimal fits under the smallest limit.
+    assert_eq!(ok(&["--max-value-units", "1", "encode", "leb128"], b"18446744073709551615").len(), 10);
 }
 
 #[test]

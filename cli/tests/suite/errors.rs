@@ -53,7 +53,7 @@ fn a_missing_input_file_is_named_with_the_reason() {
 fn an_invalid_token_is_named_with_its_index_and_byte_offset() {
     let (stdout, err) = fails(&["encode", "utf8"], b"U+41\n  U+G1 U+42");
     assert_eq!(stdout, "A");
-    assert_eq!(err, "placemat: <stdin>: token 2 `U+G1` at byte 7: expected `U+` followed by hex digits\n");
+    assert_eq!(err, "placemat: <stdin>: token 2 `U+G1` at byte 7: expected `U+` and hex digits, a decimal integer (`1337`, `-123`) or `0x` and hex digits\n");
     let (_, err) = fails(&["encode", "utf8"], b"U+41 U+");
     assert!(err.contains("token 2 `U+` at byte 5"), "{err}");
 }
