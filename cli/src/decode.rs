@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use placemat_codec::big::BigUint;
 use placemat_codec::dfa::{Dfa, DEAD};
 use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, TranscodeReader};
-use placemat_codec::{DynCodec, Step, Strategy, Value};
+use placemat_codec::{DynCodec, Step, Strategy, Unit, Value};
 
 use super::input::{self, Input};
 use super::{CliError, CliResult, ErrorMode, ValueFormat};
@@ -180,28 +180,57 @@ fn hex_units(units: &[u8]) -> String {
     units.iter().map(|u| format!("{u:02X}")).collect::<Vec<_>>().join(" ")
 }
 
-/// The units of `arms` as a list of maximal runs, `00-7F, C2-F4`: adjacent runs are
-/// merged whatever their transitions.
-fn runs_text(arms: impl Iterator<Item = (u8, u8)>) -> String {
-    let mut runs: Vec<(u8, u8)> = Vec::new();
-    for (lo, hi) in arms {
-        match runs.last_mut() {
-            Some(last) if u16::from(last.1) + 1 == u16::from(lo) => last.1 = hi,
-            _ => runs.push((lo, hi)),
-        }
+/// How messages show units: hex bytes, and for a codec of alphabet units (its
+/// units are characters), the characters too.
+#[derive(Copy, Clone)]
+struct Units {
+    text: bool,
+}
+
+impl Units {
+    fn of(codec: &dyn DynCodec) -> Self {
+        Units { text: matches!(codec.info().unit, Unit::Alphabet(_)) }
     }
-    let text: Vec<String> = runs
-        .iter()
-        .map(|&(lo, hi)| if lo == hi { format!("{lo:02X}") } else { format!("{lo:02X}-{hi:02X}") })
-        .collect();
-    text.join(", ")
+
+    /// One unit as a character: `/`, `\x07`.
+    fn char(u: u8) -> String {
+        (u as char).escape_default().to_string()
+    }
+
+    /// `E0 80`, or for text, `` `H/` (48 2F) ``.
+    fn found(self, units: &[u8]) -> String {
+        let hex = hex_units(units);
+        if !self.text {
+            return hex;
+        }
+        let text: String = units.iter().map(|&u| Self::char(u)).collect();
+        format!("`{text}` ({hex})")
+    }
+
+    /// The units of `arms` as a list of maximal runs, `00-7F, C2-F4` (for text,
+    /// `` `a`-`z`, `?` ``): adjacent runs are merged whatever their transitions.
+    fn runs(self, arms: impl Iterator<Item = (u8, u8)>) -> String {
+        let mut runs: Vec<(u8, u8)> = Vec::new();
+        for (lo, hi) in arms {
+            match runs.last_mut() {
+                Some(last) if u16::from(last.1) + 1 == u16::from(lo) => last.1 = hi,
+                _ => runs.push((lo, hi)),
+            }
+        }
+        let one = |u: u8| if self.text { format!("`{}`", Self::char(u)) } else { format!("{u:02X}") };
+        let text: Vec<String> =
+            runs.iter().map(|&(lo, hi)| if lo == hi { one(lo) } else { format!("{}-{}", one(lo), one(hi)) }).collect();
+        text.join(", ")
+    }
 }
 
 /// "found E0 80, expected a unit continuing the sequence (A0-BF)" for a bad
 /// sequence, read from the codec's own tables: the walk from the start state
 /// in which the sequence fails, and the units the state it fails in takes.
+/// Alphabet units are shown as characters too.
 pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String {
     let dfa = codec.dfa();
+    let shown = Units::of(codec);
     let unit = usize::from(dfa.facts().unit_bytes);
     let mut state = start_for(&dfa, found, len);
     for (i, &u) in found.iter().enumerate() {
@@ -213,15 +242,15 @@ pub(super) fn explain(codec: &dyn DynCodec, found: &[u8], len: usize) -> String 
         }
         if next == DEAD {
             let live = (0..=255u8).filter(|&b| dfa.transition(state, b).next != DEAD);
-            let expected = runs_text(live.map(|b| (b, b)));
+            let expected = shown.runs(live.map(|b| (b, b)));
             let what = if i == 0 { "a unit that starts a sequence" } else { "a unit continuing the sequence" };
-            return format!("found {}, expected {what} ({expected})", hex_units(&found[..=i]));
+            return format!("found {}, expected {what} ({expected})", shown.found(&found[..=i]));
         }
         state = next;
     }
     format!(
         "found {} and then the end of the input, in the middle of a sequence",
-        hex_units(&found[..len.min(found.len())])
+        shown.found(&found[..len.min(found.len())])
     )
 }
 

@@ -120,6 +120,51 @@
 //!   read `v = v * radix + digit` per transition (`placemat_codec::dfa::Parts::radices`),
 //!   the expanded table holds `digit · radix^k`, and each path's bias absorbs the
 //!   constant by which a form's digit differs from the table's one digit map.
+//! * **Forms that share units.** Two forms may begin with the same units as long
+//!   as the values they accept tell them apart: the compiler builds the automaton
+//!   over the forms' value ranges (after biases and exclusions) and refuses only
+//!   what no deterministic decoder could separate, naming the units that show it
+//!   at both forms. CESU-8's three-byte form and its surrogate pair both start
+//!   with `ED`; the three-byte form's range stops below the surrogates, so `ED
+//!   A0` can only be the pair:
+//!
+//!   ```
+//!   use placemat_compiler::Description;
+//!   let d = Description::parse_str(r#"
+//!       pub Two { name: "two", value: u32, range: 0 ..= 0x10FFFF, exclude: [0xD800 ..= 0xDFFF],
+//!           layout: explicit,
+//!           forms: { 0 ..= 0x7F => "0xxxxxxx",
+//!                    0x80 ..= 0x7FF => "110xxxxx 10xxxxxx",
+//!                    0x800 ..= 0xFFFF => "1110xxxx 10xxxxxx 10xxxxxx",
+//!                    0x10000 ..= 0x10FFFF bias 0x10000 =>
+//!                        "11101101 1010xxxx 10xxxxxx 11101101 1011xxxx 10xxxxxx" } }
+//!   "#);
+//!   assert!(d.is_ok());
+//!   ```
+//!
+//!   A unit that both forms read must carry its payload alike, though: where one
+//!   form reads a unit as payload and another as fixed bits, one form's range
+//!   must leave that unit out, and the message names both forms' ranges.
+//! * **When a form's pattern is wider than its range.** The derived layouts give
+//!   a form every value its payload spells from where the last form ended. When
+//!   a form must stop short of that (HPACK's `000xxxxx` holds 0–30, because
+//!   `00011111` starts the longer form), write the ranges with
+//!   `layout: explicit`:
+//!
+//!   ```
+//!   use placemat_compiler::Description;
+//!   // Derived, the first form holds 0..=31 and reads `1F` as a value.
+//!   let biased = Description::parse_str(r#"
+//!       pub H { name: "h", value: u32, range: 0 ..= 0x9F, layout: biased, groups: lsb_first,
+//!           forms: { "000xxxxx", "00011111 0xxxxxxx" } }"#).unwrap_err();
+//!   let message = &biased.iter().next().unwrap().message;
+//!   assert!(message.contains("(values 0x0..=0x1F)"));
+//!   assert!(message.contains("both read `1F`"));
+//!   let explicit = Description::parse_str(r#"
+//!       pub H { name: "h", value: u32, range: 0 ..= 0x9E, layout: explicit, groups: lsb_first,
+//!           forms: { 0 ..= 30 => "000xxxxx", 31 ..= 0x9E bias 31 => "00011111 0xxxxxxx" } }"#);
+//!   assert!(explicit.is_ok());
+//!   ```
 //! * **Rules across adjacent values.** `forbid: [0xD800 ..= 0xDBFF then 0xDC00
 //!   ..= 0xDFFF]` says a value of the first range is never directly followed
 //!   by one of the second (WTF-8). At most 4 rules, closed ranges inside

@@ -537,6 +537,15 @@ fn messages_say_each_thing_once() {
     assert!(err.ends_with("expected a unit that starts a sequence (00-7F, C2-F4)\n"), "{err}");
     let (_, err) = fails(&["decode", "utf8"], b"\xE0\x80");
     assert!(err.ends_with("expected a unit continuing the sequence (A0-BF)\n"), "{err}");
+    // An alphabet's units are characters: shown as such, beside their bytes.
+    let (_, err) = fails(&["decode", "printable6"], b"H/");
+    let want = "found `H/` (48 2F), expected a unit continuing the sequence (` `, `,`-`.`, `;`, `?`-`_`, `a`-`z`)\n";
+    assert!(err.ends_with(want), "{err}");
+    let (_, err) = fails(&["validate", "printable6"], b"ab\x07");
+    // `@` (digit 32, a lead with no payload) would start an overlong sequence.
+    let want =
+        "found `\\u{7}` (07), expected a unit that starts a sequence (` `, `,`-`.`, `;`, `?`, `A`-`_`, `a`-`z`)\n";
+    assert!(err.ends_with(want), "{err}");
 }
 
 /// The gaps between the columns of `lines`: positions that are a space in every

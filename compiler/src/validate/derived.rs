@@ -190,12 +190,26 @@ pub(super) fn check_coverage(c: &mut Checker, model: &Model, concrete: &[Concret
 /// Forms may share units as long as the sequences they accept (after ranges,
 /// exclusions and biases) are told apart: the check runs on the automaton, and a
 /// clash is reported at both forms with the units that show it.
-pub(super) fn check_determinism(c: &mut Checker, model: &Model, forms: &[CheckedForm]) {
+pub(super) fn check_determinism(c: &mut Checker, model: &Model, forms: &[CheckedForm], concrete: &[ConcreteForm]) {
     let Some(conflict) = crate::automaton::conflict(model) else {
         return;
     };
+    // The values each declared form holds, as its lengths give them.
+    let held = |k: usize| {
+        let mine = concrete.iter().filter(|f| f.form == k);
+        let lo = mine.clone().map(|f| &f.lo).min();
+        let hi = mine.map(|f| &f.hi).max();
+        match (lo, hi) {
+            (Some(lo), Some(hi)) => format!(" (values {}..={})", hex(lo), hex(hi)),
+            _ => String::new(),
+        }
+    };
     let [a, b] = conflict.forms.map(|k| &forms[k].parsed);
-    let units = conflict.units.iter().map(|u| format!("{u:02X}")).collect::<Vec<_>>().join(" ");
+    // Hex bytes, or an alphabet's characters (`H/`).
+    let units = match crate::analysis::units_text(model, &conflict.units) {
+        text if text.starts_with('`') => text.trim_matches('`').to_string(),
+        hex => hex,
+    };
     let message = match conflict.kind {
         ConflictKind::SameUnits => format!("forms `{}` and `{}` both accept `{units}`", a.text, b.text),
         ConflictKind::Prefix => format!(
@@ -204,8 +218,13 @@ pub(super) fn check_determinism(c: &mut Checker, model: &Model, forms: &[Checked
             a.text, b.text
         ),
         ConflictKind::Payload => format!(
-            "forms `{}` and `{}` both read `{units}` but place the payload of its last unit differently",
-            a.text, b.text
+            "forms `{}`{} and `{}`{} both read `{units}` but place the payload of its last unit differently; \
+             a unit both forms read carries its payload alike, so one form's range must leave these units out \
+             (`layout: explicit` states each form's range)",
+            a.text,
+            held(conflict.forms[0]),
+            b.text,
+            held(conflict.forms[1]),
         ),
     };
     match conflict.kind {

@@ -122,7 +122,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         derived::check_coverage(&mut c, &model, &concrete, range_lit);
     }
     if c.error_count() == after_keys {
-        derived::check_determinism(&mut c, &model, &forms.list);
+        derived::check_determinism(&mut c, &model, &forms.list, &concrete);
     }
     c.finish(model)
 }
