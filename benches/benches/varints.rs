@@ -18,14 +18,14 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
-use placemat_benches::varints::{sqlite, Distribution};
+use placemat_cli::baselines::{self, sqlite};
 use placemat_codec::{Codec, Decoder, Encoder, Step};
 use placemat_variants::codecs::{Leb128, QuicVarint, SqliteVarint};
+use placemat_variants::corpus::integers::Distribution;
 
 type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
-/// A value and the units it took, or `None` where the reader stops.
-type Read = Option<(u64, usize)>;
+use placemat_cli::baselines::Read;
 
 /// One codec's stream: its values, their encoding (padded with 16 zero
 /// bytes after `len` for readers that load 16 bytes at a time) and their sum.
@@ -139,36 +139,18 @@ impl Stream {
     }
 }
 
-/// A reader of a `bytes::Buf` as a [`Read`]: the value, and how far it moved.
-fn by_buf<'b, E>(b: &'b [u8], read: impl FnOnce(&mut &'b [u8]) -> Result<u64, E>) -> Read {
-    let mut rest = b;
-    let v = read(&mut rest).ok()?;
-    Some((v, b.len() - rest.len()))
-}
-
 fn leb128(g: &mut Group, dist: Distribution) {
+    use baselines::leb128::*;
     let s = Stream::new::<Leb128>(dist, 64);
     s.placemat::<Leb128>(g);
-    s.steps(g, "prost", |b| by_buf(b, prost::encoding::decode_varint));
-    s.steps(g, "integer-encoding", <u64 as integer_encoding::VarInt>::decode_var);
-    s.steps(g, "unsigned-varint", |b| {
-        let (v, rest) = unsigned_varint::decode::u64(b).ok()?;
-        Some((v, b.len() - rest.len()))
-    });
-    s.steps(g, "leb128", |b| by_buf(b, leb128::read::unsigned));
-    s.encodes(g, "integer-encoding", <u64 as integer_encoding::VarInt>::encode_var);
-    s.encodes(g, "prost", |v, mut out| {
-        let before = out.len();
-        prost::encoding::encode_varint(v, &mut out);
-        before - out.len()
-    });
-    s.encodes(g, "unsigned-varint", |v, out| {
-        let mut buf = unsigned_varint::encode::u64_buffer();
-        let units = unsigned_varint::encode::u64(v, &mut buf);
-        out[..units.len()].copy_from_slice(units);
-        units.len()
-    });
-    s.encodes(g, "leb128", |v, mut out| leb128::write::unsigned(&mut out, v).expect("room"));
+    s.steps(g, "prost", prost_read);
+    s.steps(g, "integer-encoding", integer_encoding_read);
+    s.steps(g, "unsigned-varint", unsigned_varint_read);
+    s.steps(g, "leb128", leb128_read);
+    s.encodes(g, "integer-encoding", integer_encoding_write);
+    s.encodes(g, "prost", prost_write);
+    s.encodes(g, "unsigned-varint", unsigned_varint_write);
+    s.encodes(g, "leb128", leb128_write);
     varint_simd_baselines(g, &s);
 }
 
@@ -193,37 +175,20 @@ fn varint_simd_baselines(g: &mut Group, s: &Stream) {
 fn varint_simd_baselines(_: &mut Group, _: &Stream) {}
 
 fn quic(g: &mut Group, dist: Distribution) {
-    use quinn_proto::coding::Codec as _;
+    use baselines::quic::*;
     let s = Stream::new::<QuicVarint>(dist, 62);
     s.placemat::<QuicVarint>(g);
-    s.steps(g, "octets", |b| {
-        let mut o = octets::Octets::with_slice(b);
-        let v = o.get_varint().ok()?;
-        Some((v, o.off()))
-    });
-    s.steps(g, "quinn-proto", |b| by_buf(b, |r| quinn_proto::VarInt::decode(r).map(quinn_proto::VarInt::into_inner)));
-    s.encodes(g, "octets", |v, out| {
-        let mut o = octets::OctetsMut::with_slice(out);
-        o.put_varint(v).expect("room");
-        o.off()
-    });
-    s.encodes(g, "quinn-proto", |v, mut out| {
-        let before = out.len();
-        quinn_proto::VarInt::from_u64(v).expect("below 2^62").encode(&mut out);
-        before - out.len()
-    });
+    s.steps(g, "octets", octets_read);
+    s.steps(g, "quinn-proto", quinn_read);
+    s.encodes(g, "octets", octets_write);
+    s.encodes(g, "quinn-proto", quinn_write);
 }
 
 fn sqlite_varint(g: &mut Group, dist: Distribution) {
     let s = Stream::new::<SqliteVarint>(dist, 64);
     s.placemat::<SqliteVarint>(g);
     s.steps(g, "sqlite-port", sqlite::get);
-    s.encodes(g, "sqlite-port", |v, out| {
-        let mut unit = [0u8; 9];
-        let n = sqlite::put(v, &mut unit);
-        out[..n].copy_from_slice(&unit[..n]);
-        n
-    });
+    s.encodes(g, "sqlite-port", sqlite::write);
 }
 
 fn varints(cr: &mut Criterion) {

@@ -29,7 +29,6 @@ use placemat_variants::corpus::{self, Corpus};
 pub mod converters;
 pub mod hoehrmann;
 pub mod naive;
-pub mod varints;
 
 /// Re-exported so that [`for_each_codec!`] expands anywhere.
 pub use placemat_variants::codecs;

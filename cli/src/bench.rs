@@ -4,6 +4,8 @@
 //! shared machine hits them alike; each gets the median time, in GB/s of the
 //! codec's bytes, and a ratio to its operation's baseline (for utf8: std's
 //! `from_utf8` for validators, `chars()` into a `Vec<u32>` for decoders).
+//! An integer codec that crates implement also runs, first, on streams of
+//! integers beside those crates (`bench_integers.rs`).
 //! With `--to B`, the conversion into `B`: the transcoder's paths (runs and
 //! blocks, and one value at a time) beside encoding_rs and std where they
 //! convert the pair, the first of them the baseline.
@@ -91,6 +93,13 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
         let _ = DynDecoder { codec, strategy: Strategy::Branching }.decode_into(bytes, out);
     });
     s.push(("decode", "branching".into(), Box::new(run)));
+    if let Some(flagged) = codec.info().flagged {
+        let steps = DynDecoder { codec, strategy: Strategy::Branching };
+        let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
+            let _ = placemat_codec::decode_flagged(&flagged, &steps, bytes, out);
+        });
+        s.push(("decode", "flagged words".into(), Box::new(run)));
+    }
     if codec.dfa().simd().is_some() && codec.dfa().facts().continuation_bits != 0 {
         let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
             let _ = codec.dfa().decode_validated_into(bytes, out);
@@ -106,6 +115,12 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
             });
         })),
     ));
+    // The bulk encoder (the codec type's loop, for a built-in codec): one call
+    // for all values rather than one per value.
+    let run = reusing(bytes.len(), move |out| {
+        let _ = codec.encode_block(None, values, out);
+    });
+    s.push(("encode", "bulk encoder".into(), Box::new(run)));
     s
 }
 
@@ -113,7 +128,7 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
 /// (cleared, not freed), as a program decoding many texts would: the time is
 /// the work's, not the page faults of fresh memory. Returns the buffer's
 /// length after `fill`.
-fn reusing<'a, T: 'a>(capacity: usize, fill: impl Fn(&mut Vec<T>) + 'a) -> impl Fn() -> usize + 'a {
+pub(super) fn reusing<'a, T: 'a>(capacity: usize, fill: impl Fn(&mut Vec<T>) + 'a) -> impl Fn() -> usize + 'a {
     let out = RefCell::new(Vec::with_capacity(capacity));
     move || {
         let mut out = out.borrow_mut();
@@ -177,9 +192,16 @@ fn inputs(files: &[String]) -> Result<Vec<(String, Vec<u32>)>, CliError> {
         .collect()
 }
 
-/// `placemat bench`.
+/// `placemat bench`: without files, an integer codec that crates implement
+/// first runs on streams of integers, beside those crates.
 pub fn run(codec: &dyn DynCodec, files: &[String], format: Format, out: &mut dyn Write) -> CliResult {
     let mut rows = Vec::new();
+    let streams = if files.is_empty() { super::bench_integers::streams(codec) } else { Vec::new() };
+    for (name, values) in streams {
+        let bytes = encoded(codec, &name, &values)?;
+        let runs = super::bench_integers::with_crates(codec, &bytes, &values, strategies(codec, &bytes, &values));
+        rows.extend(measured(&name, &bytes, &runs));
+    }
     for (name, text) in inputs(files)? {
         let values: Vec<u64> = text.iter().map(|&c| u64::from(c)).collect();
         let bytes = encoded(codec, &name, &values)?;

@@ -6,14 +6,17 @@
 //! built-in codec's name (from [`placemat_variants::registry`]) or `--spec FILE`.
 //! Beside the commands, [`report`] holds the generators of the papers: the one
 //! behind `placemat report` and the one behind `bench-report`, with the one SVG
-//! chart writer both use.
+//! chart writer both use; [`baselines`] holds the integer crates' readers and
+//! writers that `bench` and the criterion `varints` group time placemat against.
 //!
 //! The formats are a contract that outside tools rely on:
 //! * `list` — one line per codec: `<name>  <summary>`;
-//! * `encode <codec> [FILE]` — whitespace-separated `U+hex` (or `u+hex`) tokens in,
-//!   raw units out; a leading byte order mark is skipped;
-//! * `decode <codec> [--errors strict|replace] [FILE]` — raw units in, one `U+XXXX`
-//!   line per value out (uppercase hex, at least 4 digits);
+//! * `encode <codec> [FILE]` — whitespace-separated `U+hex` (or `u+hex`), decimal
+//!   (`1337`, `-123`) and `0x` hex tokens in, raw units out; a leading byte order
+//!   mark is skipped;
+//! * `decode <codec> [--errors strict|replace] [--values u|dec|hex] [FILE]` — raw
+//!   units in, one value per line out: `U+XXXX` (uppercase hex, at least 4 digits)
+//!   by default, decimal, or `0x` and lowercase hex;
 //! * `transcode --from A --to B [--errors strict|replace] [FILE]`;
 //! * `trace <codec> [FILE]` — one line per unit, in aligned columns;
 //! * `tables <codec> [--dot]`;
@@ -34,7 +37,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod baselines;
 mod bench;
+mod bench_integers;
 mod bench_transcode;
 mod compare;
 mod decode;
@@ -211,7 +216,9 @@ pub enum Command {
     },
     /// Time every strategy of a codec (validate: SIMD, table, branching;
     /// decode: table, branching; encode) on UTF-8 files transcoded into it, or
-    /// on the built-in corpora: medians of interleaved repetitions, in GB/s.
+    /// on the built-in corpora (for leb128, quic-varint and sqlite-varint,
+    /// first on streams of integers, beside the crates that implement them):
+    /// medians of interleaved repetitions, in GB/s.
     Bench {
         /// The codec (or, with `--spec`, only files) and the UTF-8 files.
         #[command(flatten)]

@@ -24,6 +24,7 @@
 //! | `random-lengths` | random scalar values whose UTF-8 length is uniform in 1–4 |
 //!
 //! and [`mutated_utf8`]: `mixed` in UTF-8, damaged about once every 64 bytes.
+//! For the integer codecs, [`integers`] draws streams of integers.
 //!
 //! # Why generated
 //! Every text is drawn word by word from the vocabularies in `words.rs` with a
@@ -38,6 +39,7 @@
 //! pseudorandom number generators", OOPSLA 2014).
 
 mod generate;
+pub mod integers;
 mod words;
 
 pub use generate::{mutate, Rng};

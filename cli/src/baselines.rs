@@ -1,0 +1,247 @@
+//! What integer codecs are measured against: for each built-in integer codec
+//! that a crate (or SQLite) also implements, one reader and one writer per
+//! implementation, as plain functions, so that `placemat bench` and the
+//! criterion `varints` group call the same code and the compiler inlines it
+//! into both loops.
+//!
+//! A reader takes the value at the start of its input and returns it with its
+//! length (`None` where it stops); a writer puts a value at the start of its
+//! output, which has room for the longest encoding, and returns its length.
+//!
+//! ```
+//! use placemat_cli::baselines::{leb128, sqlite};
+//! let mut out = [0u8; 10];
+//! assert_eq!(leb128::prost_write(624_485, &mut out), 3);
+//! assert_eq!(out[..3], [0xE5, 0x8E, 0x26]);
+//! assert_eq!(leb128::integer_encoding_read(&out), Some((624_485, 3)));
+//! let mut unit = [0u8; 9];
+//! assert_eq!(sqlite::put(300, &mut unit), 2);
+//! assert_eq!(sqlite::get(&unit), Some((300, 2)));
+//! ```
+
+/// A value and the units it took, or `None` where a reader stops.
+pub type Read = Option<(u64, usize)>;
+
+/// A reader of a `bytes::Buf` as a [`Read`]: the value, and how far it moved.
+#[inline(always)]
+fn by_buf<'b, E>(b: &'b [u8], read: impl FnOnce(&mut &'b [u8]) -> Result<u64, E>) -> Read {
+    let mut rest = b;
+    let v = read(&mut rest).ok()?;
+    Some((v, b.len() - rest.len()))
+}
+
+/// A writer into a `bytes::BufMut` as a length.
+#[inline(always)]
+fn into_buf(out: &mut [u8], write: impl FnOnce(&mut &mut [u8])) -> usize {
+    let before = out.len();
+    let mut rest = out;
+    write(&mut rest);
+    before - rest.len()
+}
+
+/// Unsigned LEB128 (`leb128`): prost, integer-encoding, unsigned-varint and the
+/// `leb128` crate.
+pub mod leb128 {
+    use super::{by_buf, into_buf, Read};
+    use integer_encoding::VarInt;
+
+    /// prost's `decode_varint`.
+    #[inline]
+    pub fn prost_read(b: &[u8]) -> Read {
+        by_buf(b, prost::encoding::decode_varint)
+    }
+    /// prost's `encode_varint`.
+    #[inline]
+    pub fn prost_write(v: u64, out: &mut [u8]) -> usize {
+        into_buf(out, |buf| prost::encoding::encode_varint(v, buf))
+    }
+    /// integer-encoding's `VarInt::decode_var`.
+    #[inline]
+    pub fn integer_encoding_read(b: &[u8]) -> Read {
+        u64::decode_var(b)
+    }
+    /// integer-encoding's `VarInt::encode_var`.
+    #[inline]
+    pub fn integer_encoding_write(v: u64, out: &mut [u8]) -> usize {
+        v.encode_var(out)
+    }
+    /// unsigned-varint's `decode::u64`.
+    #[inline]
+    pub fn unsigned_varint_read(b: &[u8]) -> Read {
+        let (v, rest) = unsigned_varint::decode::u64(b).ok()?;
+        Some((v, b.len() - rest.len()))
+    }
+    /// unsigned-varint's `encode::u64`, copied out of its buffer.
+    #[inline]
+    pub fn unsigned_varint_write(v: u64, out: &mut [u8]) -> usize {
+        let mut buf = unsigned_varint::encode::u64_buffer();
+        let units = unsigned_varint::encode::u64(v, &mut buf);
+        out[..units.len()].copy_from_slice(units);
+        units.len()
+    }
+    /// The `leb128` crate's `read::unsigned`.
+    #[inline]
+    pub fn leb128_read(b: &[u8]) -> Read {
+        by_buf(b, ::leb128::read::unsigned)
+    }
+    /// The `leb128` crate's `write::unsigned`.
+    #[inline]
+    pub fn leb128_write(v: u64, mut out: &mut [u8]) -> usize {
+        ::leb128::write::unsigned(&mut out, v).unwrap_or(0)
+    }
+}
+
+/// QUIC's variable-length integer (`quic-varint`): octets (Cloudflare's quiche)
+/// and quinn-proto.
+pub mod quic {
+    use super::{by_buf, into_buf, Read};
+    use quinn_proto::coding::Codec as _;
+
+    /// octets' `Octets::get_varint`.
+    #[inline]
+    pub fn octets_read(b: &[u8]) -> Read {
+        let mut o = octets::Octets::with_slice(b);
+        let v = o.get_varint().ok()?;
+        Some((v, o.off()))
+    }
+    /// octets' `OctetsMut::put_varint`.
+    #[inline]
+    pub fn octets_write(v: u64, out: &mut [u8]) -> usize {
+        let mut o = octets::OctetsMut::with_slice(out);
+        match o.put_varint(v) {
+            Ok(_) => o.off(),
+            Err(_) => 0,
+        }
+    }
+    /// quinn-proto's `VarInt::decode`.
+    #[inline]
+    pub fn quinn_read(b: &[u8]) -> Read {
+        by_buf(b, |r| quinn_proto::VarInt::decode(r).map(quinn_proto::VarInt::into_inner))
+    }
+    /// quinn-proto's `VarInt::encode` (0 units for a value of 2^62 or more).
+    #[inline]
+    pub fn quinn_write(v: u64, out: &mut [u8]) -> usize {
+        match quinn_proto::VarInt::from_u64(v) {
+            Ok(v) => into_buf(out, |buf| v.encode(buf)),
+            Err(_) => 0,
+        }
+    }
+}
+
+/// SQLite's variable-length integers, written from the file format's
+/// definition (sqlite.org/fileformat2.html, "varint"): one to nine bytes,
+/// most significant group first; in the first eight bytes the high bit says
+/// that another byte follows and the low seven bits are payload, and a ninth
+/// byte gives all eight of its bits. Like `sqlite3GetVarint`, the reader
+/// takes the one- and two-byte integers before its general loop.
+pub mod sqlite {
+    use super::Read;
+
+    /// The integer at the start of `p` and its length, or `None` if `p` ends
+    /// inside it.
+    #[inline]
+    pub fn get(p: &[u8]) -> Read {
+        let a = *p.first()?;
+        if a < 0x80 {
+            return Some((u64::from(a), 1));
+        }
+        let b = *p.get(1)?;
+        let mut v = u64::from(a & 0x7F) << 7 | u64::from(b & 0x7F);
+        if b < 0x80 {
+            return Some((v, 2));
+        }
+        for (i, &c) in p.iter().enumerate().take(8).skip(2) {
+            v = v << 7 | u64::from(c & 0x7F);
+            if c < 0x80 {
+                return Some((v, i + 1));
+            }
+        }
+        let last = *p.get(8)?;
+        Some((v << 8 | u64::from(last), 9))
+    }
+
+    /// Writes `v` at the start of `out` (room for nine bytes) and returns its
+    /// length: the fewest bytes that hold it.
+    #[inline]
+    pub fn put(v: u64, out: &mut [u8; 9]) -> usize {
+        if v < 0x80 {
+            out[0] = v as u8;
+            return 1;
+        }
+        if v >> 56 != 0 {
+            out[8] = v as u8;
+            let mut rest = v >> 8;
+            for unit in out[..8].iter_mut().rev() {
+                *unit = 0x80 | (rest & 0x7F) as u8;
+                rest >>= 7;
+            }
+            return 9;
+        }
+        let n = (64 - v.leading_zeros()).div_ceil(7) as usize;
+        for (i, unit) in out[..n].iter_mut().enumerate() {
+            let group = (v >> (7 * (n - 1 - i))) & 0x7F;
+            *unit = if i + 1 < n { 0x80 } else { 0 } | group as u8;
+        }
+        n
+    }
+
+    /// [`put`] into a slice of room enough, as the other writers take it.
+    #[inline]
+    pub fn write(v: u64, out: &mut [u8]) -> usize {
+        let mut unit = [0u8; 9];
+        let n = put(v, &mut unit);
+        out[..n].copy_from_slice(&unit[..n]);
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use placemat_codec::{Decoder, Encoder, Step};
+    use placemat_variants::codecs::{Leb128, QuicVarint, SqliteVarint};
+    use placemat_variants::corpus::integers::Distribution;
+
+    type Pair = (&'static str, fn(&[u8]) -> Read, fn(u64, &mut [u8]) -> usize);
+
+    /// Every reader and writer agrees with the built-in codec on the edges
+    /// of every length and on both distributions, both ways, and stops on a
+    /// value cut short.
+    fn agree<C: Encoder<Value = u64> + Decoder<Value = u64> + Default>(bits: u32, pairs: &[Pair]) {
+        let mut values: Vec<u64> = (0..bits).flat_map(|b| [(1u64 << b) - 1, 1 << b]).collect();
+        values.push(if bits == 64 { u64::MAX } else { (1 << bits) - 1 });
+        for d in Distribution::ALL {
+            values.extend(d.values(2000, bits));
+        }
+        for &(name, read, write) in pairs {
+            for &v in &values {
+                let mut ours = [0u8; 16];
+                let n = write(v, &mut ours);
+                let mut theirs = Vec::new();
+                C::default().encode_push(v, &mut theirs).unwrap();
+                assert_eq!(&ours[..n], &theirs[..], "{name}: writing {v:#X}");
+                assert_eq!(read(&ours[..n]), Some((v, n)), "{name}: reading {v:#X}");
+                assert_eq!(C::default().step(&ours[..n]), Step::Value { value: v, len: n });
+                assert_eq!(read(&ours[..n - 1]), None, "{name}: cut short: {v:#X}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_baselines_read_and_write_what_the_codecs_do() {
+        agree::<Leb128>(
+            64,
+            &[
+                ("prost", leb128::prost_read, leb128::prost_write),
+                ("integer-encoding", leb128::integer_encoding_read, leb128::integer_encoding_write),
+                ("unsigned-varint", leb128::unsigned_varint_read, leb128::unsigned_varint_write),
+                ("leb128", leb128::leb128_read, leb128::leb128_write),
+            ],
+        );
+        agree::<QuicVarint>(
+            62,
+            &[("octets", quic::octets_read, quic::octets_write), ("quinn-proto", quic::quinn_read, quic::quinn_write)],
+        );
+        agree::<SqliteVarint>(64, &[("sqlite", sqlite::get, sqlite::write)]);
+    }
+}
