@@ -40,9 +40,24 @@ pub struct Arm {
 /// The transitions out of `state` as maximal runs of units, dead runs included,
 /// in unit order.
 pub fn arms(dfa: &Automaton, state: usize) -> Vec<Arm> {
+    runs(dfa, state, |u| u)
+}
+
+/// With a unit map ([`Automaton::digit_units`]): the transitions out of
+/// `state` as maximal runs of *digits* (the units before the map), in digit
+/// order, `lo` and `hi` being digits. A decoder that maps each byte to its
+/// digit first matches these few runs instead of the map's scattered bytes.
+pub fn digit_arms(dfa: &Automaton, state: usize) -> Option<Vec<Arm>> {
+    let units = dfa.digit_units()?;
+    Some(runs(dfa, state, |d| units[usize::from(d)]))
+}
+
+/// The runs of keys `0..=255` whose units (`unit(key)`) take the same
+/// transition out of `state`.
+fn runs(dfa: &Automaton, state: usize, unit: impl Fn(u8) -> u8) -> Vec<Arm> {
     let mut out: Vec<Arm> = Vec::new();
     for u in 0..=255u8 {
-        let t = dfa.edge(state, u);
+        let t = dfa.edge(state, unit(u));
         match out.last_mut() {
             Some(a)
                 if a.next == t.next

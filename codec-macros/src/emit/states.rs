@@ -1,7 +1,9 @@
 //! The one state-function emitter behind the branching decoder: one function
 //! per automaton state, each a `match` on the unit with one arm per target
-//! (runs of units that take the same transition, merged, in hex). No table is
-//! read; the compiler sees every range as a constant.
+//! (runs of units that take the same transition, merged, in hex); with a
+//! unit map, a `match` on the unit's digit (one table read first), whose runs
+//! are the forms' own rather than the map's scattered bytes. No other table
+//! is read; the compiler sees every range as a constant.
 //!
 //! It is parametrised by how a function reads its unit ([`Reader`]): from a
 //! slice, checking the bounds and returning a `Step` with exact errors (the
@@ -11,7 +13,7 @@
 //! valid sequence here": the bulk loop then asks the exact functions).
 
 use placemat_compiler::automaton::Automaton;
-use placemat_compiler::listing::{arms, Arm};
+use placemat_compiler::listing::{arms, digit_arms, Arm};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
@@ -50,9 +52,26 @@ pub fn emit(t: &Target<'_>, reader: Reader) -> Option<TokenStream> {
     Some(quote!(#(#fns)*))
 }
 
+/// Whether the state functions match the unit's digit rather than the unit:
+/// with a unit map, whose bytes scatter the forms' few runs of units.
+fn by_digit(t: &Target<'_>) -> bool {
+    t.automaton.digit_units().is_some()
+}
+
+/// The statement that turns the unit `b` just read into what the arms match.
+fn matched(t: &Target<'_>) -> TokenStream {
+    let codec_ty = t.codec_ty;
+    if by_digit(t) {
+        quote!(let b = #codec_ty::DIGITS[b as usize];)
+    } else {
+        quote!()
+    }
+}
+
 /// One state's function.
 fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
     let name = reader.name(s);
+    let to_digit = matched(t);
     let (loops, arms) = grouped_arms(t, reader, s);
     let doc = match reader {
         Reader::Exact => format!(" State {s} of the automaton: reads the unit at `i`."),
@@ -78,6 +97,7 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
             #[inline(always)]
             fn #name(w: &[u8; #size], i: usize, v: #value_ty) -> (#value_ty, usize) {
                 let b = w[i];
+                #to_digit
                 #lint
                 match b {
                     #(#arms)*
@@ -94,6 +114,7 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
                     let Some(&b) = input.get(i) else {
                         return ::placemat_codec::Step::Incomplete;
                     };
+                    #to_digit
                     #lint
                     match b {
                         #(#loops)*
@@ -112,6 +133,7 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
                         let Some(&b) = input.get(i) else {
                             return ::placemat_codec::Step::Incomplete;
                         };
+                        #to_digit
                         #lint
                         match b {
                             #(#arms)*
@@ -151,7 +173,8 @@ fn state_fn(t: &Target<'_>, reader: Reader, s: usize) -> TokenStream {
 /// the others, in unit order of their first run.
 fn grouped_arms(t: &Target<'_>, reader: Reader, s: usize) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut groups: Vec<(Arm, Vec<(u8, u8)>)> = Vec::new();
-    for arm in arms(t.automaton, s).into_iter().filter(|a| a.next != 0) {
+    let all = digit_arms(t.automaton, s).unwrap_or_else(|| arms(t.automaton, s));
+    for arm in all.into_iter().filter(|a| a.next != 0) {
         let key = |a: &Arm| (a.next, a.payload_bits, a.place, a.bias);
         match groups.iter_mut().find(|(g, _)| key(g) == key(&arm)) {
             Some((_, runs)) => runs.push((arm.lo, arm.hi)),
@@ -208,7 +231,8 @@ fn take(t: &Target<'_>, a: &Arm, assign: bool) -> TokenStream {
     let n = Literal::u32_unsuffixed(a.payload_bits);
     let mask: Literal =
         format!("{:#X}", (1u16 << a.payload_bits) - 1).replace("0X", "0x").parse().expect("a hex literal");
-    let digit = if t.automaton.facts.byte_digits { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
+    let digit =
+        if t.automaton.facts.byte_digits || by_digit(t) { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
     let check = if t.automaton.facts.cyclic {
         let keep = Literal::u32_unsuffixed(64 - a.payload_bits);
         quote! {
@@ -232,7 +256,8 @@ fn take_placed(t: &Target<'_>, a: &Arm) -> TokenStream {
     let at = Literal::u32_unsuffixed(a.place & 0xFF);
     let mask: Literal =
         format!("{:#X}", (1u16 << a.payload_bits) - 1).replace("0X", "0x").parse().expect("a hex literal");
-    let digit = if t.automaton.facts.byte_digits { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
+    let digit =
+        if t.automaton.facts.byte_digits || by_digit(t) { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
     quote!(let v = (v << #shift) | (((#digit as u16 & #mask) as #value_ty) << #at);)
 }
 
@@ -241,7 +266,8 @@ fn take_placed(t: &Target<'_>, a: &Arm) -> TokenStream {
 /// the automaton is not cyclic, so `v` is shadowed).
 fn take_radix(t: &Target<'_>, a: &Arm) -> TokenStream {
     let (value_ty, codec_ty) = (t.value_ty, t.codec_ty);
-    let digit = if t.automaton.facts.byte_digits { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
+    let digit =
+        if t.automaton.facts.byte_digits || by_digit(t) { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
     if a.place <= 1 {
         return quote!(let v = v.wrapping_add(#digit as #value_ty););
     }

@@ -426,6 +426,21 @@ impl Automaton {
         self.edges[state][self.classes[unit as usize] as usize]
     }
 
+    /// The unit of every digit, when the digit map is a permutation other
+    /// than the identity (a `unit_map`): `units[d]` is the byte that digit
+    /// `d` is written as.
+    pub fn digit_units(&self) -> Option<[u8; 256]> {
+        let mut units = [0u8; 256];
+        let mut seen = [false; 256];
+        for (u, &d) in self.digits.iter().enumerate() {
+            if std::mem::replace(&mut seen[usize::from(d)], true) {
+                return None;
+            }
+            units[usize::from(d)] = u as u8;
+        }
+        (units != std::array::from_fn(|d| d as u8)).then_some(units)
+    }
+
     /// Size of the packed tables in bytes (class and digit maps, transitions, biases).
     pub fn table_bytes(&self) -> usize {
         512 + 4 * self.transitions.len() + 8 * self.biases.len()

@@ -90,6 +90,25 @@ fn utf_ebcdic_unit_map_follows_its_rule() {
     assert_eq!(model.digit_of(0xC1), Some(0x41));
 }
 
+/// The branching decoder matches I8 bytes (digits): the start state's live
+/// arms are the I8 table's few runs, not the map's scattered bytes.
+#[test]
+fn utf_ebcdic_branches_on_i8_bytes() {
+    use placemat_compiler::listing::{arms, digit_arms};
+    let model = Description::parse_str(UtfEbcdic::DESCRIPTION).unwrap().model;
+    let a = placemat_compiler::Automaton::build(&model, Default::default()).unwrap();
+    let live = |arms: Vec<placemat_compiler::listing::Arm>| arms.into_iter().filter(|a| a.next != 0).count();
+    let (by_digit, by_byte) = (live(digit_arms(&a, 1).expect("a unit map")), live(arms(&a, 1)));
+    // 00-7F, 80-9F, C5-DF, E1-EF, F0 (a second byte from B0), F1 (the
+    // surrogates' lead), F2-F7, F8 (a second byte from A8), F9 (up to U+10FFFF):
+    // nine runs, as UTF-8's start state has.
+    assert_eq!(by_digit, 9);
+    assert!(by_byte > 40, "{by_byte}");
+    // No unit map, no digit arms.
+    let utf8 = Description::parse_str(placemat_variants::codecs::Utf8::DESCRIPTION).unwrap().model;
+    assert!(digit_arms(&placemat_compiler::Automaton::build(&utf8, Default::default()).unwrap(), 1).is_none());
+}
+
 /// What UTF-EBCDIC refuses, with the exact error every strategy gives.
 #[test]
 fn utf_ebcdic_invalid_inputs() {
