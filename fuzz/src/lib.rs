@@ -16,12 +16,13 @@
 //! | [`round_trip`] | encode → decode, the generated encoder against the reference and run-time encoders, and the codec's range |
 //! | [`description`] | the description parser and builder on arbitrary text: errors, never panics; a description that builds decodes like its reference interpreter |
 //!
-//! The first input byte of the codec targets picks the codec (`byte % 10`: the
+//! The first input byte of the codec targets picks the codec (`byte % 12`: the
 //! six seeds of 1992 in the order of [`placemat_variants::registry::all`], then
 //! `wtf8`, whose rule across adjacent values the decoders must carry from one
 //! item to the next, then `mutf8`, whose lone surrogates are read by longest
 //! match, then `leb128` and `sqlite-varint`, integer streams whose bulk
-//! decoders read a word of units at a time).
+//! decoders read a word of units at a time, then `utf-ebcdic`, whose bytes go
+//! through a unit map, and `hpack-int5`, whose repeated unit has a bias).
 
 use std::io::Read;
 use std::sync::OnceLock;
@@ -32,7 +33,8 @@ use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Item, Step, StreamDecode
 use placemat_compiler::model::Layout;
 use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedCodec, Model};
 use placemat_variants::codecs::{
-    FssUtfPlan9, FssUtfXopen, KenDraft, Leb128, Mutf8, SqliteVarint, Utf8, Utf8Branching, Utf8Ext36, Utf8Ext42, Wtf8,
+    FssUtfPlan9, FssUtfXopen, HpackInt5, KenDraft, Leb128, Mutf8, SqliteVarint, Utf8, Utf8Branching, Utf8Ext36,
+    Utf8Ext42, UtfEbcdic, Wtf8,
 };
 
 /// Longest input handed to the reference interpreter, which is slow.
@@ -41,7 +43,7 @@ const REFERENCE_LIMIT: usize = 40;
 /// Calls `$body::<C>(…)` for the codec selected by `$sel`.
 macro_rules! with_codec {
     ($sel:expr, $f:ident ( $($arg:expr),* )) => {
-        match $sel % 10 {
+        match $sel % 12 {
             0 => $f::<Utf8>(0, $($arg),*),
             1 => $f::<FssUtfXopen>(1, $($arg),*),
             2 => $f::<FssUtfPlan9>(2, $($arg),*),
@@ -51,7 +53,9 @@ macro_rules! with_codec {
             6 => $f::<Wtf8>(6, $($arg),*),
             7 => $f::<Mutf8>(7, $($arg),*),
             8 => $f::<Leb128>(8, $($arg),*),
-            _ => $f::<SqliteVarint>(9, $($arg),*),
+            9 => $f::<SqliteVarint>(9, $($arg),*),
+            10 => $f::<UtfEbcdic>(10, $($arg),*),
+            _ => $f::<HpackInt5>(11, $($arg),*),
         }
     };
 }
@@ -71,6 +75,8 @@ fn built(index: usize) -> &'static (Model, LoadedCodec) {
             Mutf8::DESCRIPTION,
             Leb128::DESCRIPTION,
             SqliteVarint::DESCRIPTION,
+            UtfEbcdic::DESCRIPTION,
+            HpackInt5::DESCRIPTION,
         ]
         .iter()
         .map(|text| {
