@@ -174,6 +174,19 @@ fn varint_simd_baselines(g: &mut Group, s: &Stream) {
 #[cfg(not(feature = "varint-simd"))]
 fn varint_simd_baselines(_: &mut Group, _: &Stream) {}
 
+/// quinn-proto's `VarInt::decode`.
+fn quinn_read(b: &[u8]) -> Read {
+    use quinn_proto::coding::Codec as _;
+    baselines::by_buf(b, |r| quinn_proto::VarInt::decode(r).map(quinn_proto::VarInt::into_inner))
+}
+
+/// quinn-proto's `VarInt::encode`.
+fn quinn_write(v: u64, out: &mut [u8]) -> usize {
+    use quinn_proto::coding::Codec as _;
+    let v = quinn_proto::VarInt::from_u64(v).expect("below 2^62");
+    baselines::into_buf(out, |buf| v.encode(buf))
+}
+
 fn quic(g: &mut Group, dist: Distribution) {
     use baselines::quic::*;
     let s = Stream::new::<QuicVarint>(dist, 62);

@@ -24,7 +24,7 @@ pub type Read = Option<(u64, usize)>;
 
 /// A reader of a `bytes::Buf` as a [`Read`]: the value, and how far it moved.
 #[inline(always)]
-fn by_buf<'b, E>(b: &'b [u8], read: impl FnOnce(&mut &'b [u8]) -> Result<u64, E>) -> Read {
+pub fn by_buf<'b, E>(b: &'b [u8], read: impl FnOnce(&mut &'b [u8]) -> Result<u64, E>) -> Read {
     let mut rest = b;
     let v = read(&mut rest).ok()?;
     Some((v, b.len() - rest.len()))
@@ -32,7 +32,7 @@ fn by_buf<'b, E>(b: &'b [u8], read: impl FnOnce(&mut &'b [u8]) -> Result<u64, E>
 
 /// A writer into a `bytes::BufMut` as a length.
 #[inline(always)]
-fn into_buf(out: &mut [u8], write: impl FnOnce(&mut &mut [u8])) -> usize {
+pub fn into_buf(out: &mut [u8], write: impl FnOnce(&mut &mut [u8])) -> usize {
     let before = out.len();
     let mut rest = out;
     write(&mut rest);
@@ -91,11 +91,12 @@ pub mod leb128 {
     }
 }
 
-/// QUIC's variable-length integer (`quic-varint`): octets (Cloudflare's quiche)
-/// and quinn-proto.
+/// QUIC's variable-length integer (`quic-varint`): octets (Cloudflare's
+/// quiche). quinn-proto, the other QUIC crate, is a baseline of the criterion
+/// `varints` group only: it brings a random number generator and a logging
+/// framework that would add 15 s to every build of this crate.
 pub mod quic {
-    use super::{by_buf, into_buf, Read};
-    use quinn_proto::coding::Codec as _;
+    use super::Read;
 
     /// octets' `Octets::get_varint`.
     #[inline]
@@ -110,19 +111,6 @@ pub mod quic {
         let mut o = octets::OctetsMut::with_slice(out);
         match o.put_varint(v) {
             Ok(_) => o.off(),
-            Err(_) => 0,
-        }
-    }
-    /// quinn-proto's `VarInt::decode`.
-    #[inline]
-    pub fn quinn_read(b: &[u8]) -> Read {
-        by_buf(b, |r| quinn_proto::VarInt::decode(r).map(quinn_proto::VarInt::into_inner))
-    }
-    /// quinn-proto's `VarInt::encode` (0 units for a value of 2^62 or more).
-    #[inline]
-    pub fn quinn_write(v: u64, out: &mut [u8]) -> usize {
-        match quinn_proto::VarInt::from_u64(v) {
-            Ok(v) => into_buf(out, |buf| v.encode(buf)),
             Err(_) => 0,
         }
     }
@@ -238,10 +226,7 @@ mod tests {
                 ("leb128", leb128::leb128_read, leb128::leb128_write),
             ],
         );
-        agree::<QuicVarint>(
-            62,
-            &[("octets", quic::octets_read, quic::octets_write), ("quinn-proto", quic::quinn_read, quic::quinn_write)],
-        );
+        agree::<QuicVarint>(62, &[("octets", quic::octets_read, quic::octets_write)]);
         agree::<SqliteVarint>(64, &[("sqlite", sqlite::get, sqlite::write)]);
     }
 }

@@ -35,10 +35,7 @@ fn crates<'a>(codec: &str, bytes: &'a [u8], values: &'a [u64]) -> Vec<[(&'static
             pair("unsigned-varint", leb128::unsigned_varint_read, leb128::unsigned_varint_write, bytes, values),
             pair("leb128 crate", leb128::leb128_read, leb128::leb128_write, bytes, values),
         ],
-        "quic-varint" => vec![
-            pair("quinn-proto", quic::quinn_read, quic::quinn_write, bytes, values),
-            pair("octets", quic::octets_read, quic::octets_write, bytes, values),
-        ],
+        "quic-varint" => vec![pair("octets", quic::octets_read, quic::octets_write, bytes, values)],
         "sqlite-varint" => vec![pair("sqlite port", sqlite::get, sqlite::write, bytes, values)],
         _ => Vec::new(),
     }
