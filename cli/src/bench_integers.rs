@@ -12,17 +12,7 @@ use placemat_codec::DynCodec;
 use placemat_variants::corpus::integers::Distribution;
 
 use super::baselines::{self, Read};
-use super::bench::Run;
-
-/// The widest value every crate implementing `codec` writes; `None` for a
-/// codec no crate implements.
-fn bits(codec: &str) -> Option<u32> {
-    match codec {
-        "leb128" | "sqlite-varint" => Some(64),
-        "quic-varint" => Some(62),
-        _ => None,
-    }
-}
+use super::bench::{reusing, Run};
 
 /// The runs of the crates that implement `codec`, the first of them the
 /// baseline: a decode and an encode run each.
@@ -41,12 +31,13 @@ fn crates<'a>(codec: &str, bytes: &'a [u8], values: &'a [u64]) -> Vec<[(&'static
     }
 }
 
-/// The integer streams of `codec`, named by distribution; none for a codec
-/// no crate implements.
+/// The integer streams of `codec`, named by distribution, of values up to
+/// its largest; none for a codec no crate implements.
 pub(super) fn streams(codec: &dyn DynCodec) -> Vec<(String, Vec<u64>)> {
-    let Some(bits) = bits(&codec.info().name) else {
+    if crates(&codec.info().name, &[], &[]).is_empty() {
         return Vec::new();
-    };
+    }
+    let bits = 64 - codec.info().max.leading_zeros();
     Distribution::ALL.iter().map(|d| (d.name().to_string(), d.values(1 << 20, bits))).collect()
 }
 
@@ -84,17 +75,13 @@ where
     R: Fn(&[u8]) -> Read + 'a,
     W: Fn(u64, &mut [u8]) -> usize + 'a,
 {
-    let decoded = RefCell::new(Vec::with_capacity(values.len()));
-    let reads = move || {
-        let mut out = decoded.borrow_mut();
-        out.clear();
+    let reads = reusing(values.len(), move |out: &mut Vec<u64>| {
         let mut pos = 0;
         while let Some((value, len)) = read(&bytes[pos..]) {
             out.push(value);
             pos += len;
         }
-        out.len()
-    };
+    });
     let encoded = RefCell::new(vec![0u8; values.len() * 10 + 16]);
     let writes = move || {
         let mut out = encoded.borrow_mut();

@@ -48,7 +48,7 @@ pub fn arms(dfa: &Automaton, state: usize) -> Vec<Arm> {
 /// order, `lo` and `hi` being digits. A decoder that maps each byte to its
 /// digit first matches these few runs instead of the map's scattered bytes.
 pub fn digit_arms(dfa: &Automaton, state: usize) -> Option<Vec<Arm>> {
-    let units = dfa.digit_units()?;
+    let units = dfa.digit_units?;
     Some(runs(dfa, state, |d| units[usize::from(d)]))
 }
 

@@ -15,7 +15,6 @@
 //! loop then hands it to the exact state functions, which find the error's
 //! position and length.
 
-use placemat_codec::Unit;
 use placemat_compiler::automaton::{Automaton, EncodeForm};
 use placemat_compiler::model::Model;
 use proc_macro2::{Literal, TokenStream};
@@ -29,7 +28,7 @@ use quote::quote;
 /// bits, or two forms whose first units overlap (the first unit would not
 /// determine the form).
 pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> Option<(TokenStream, usize)> {
-    if model.unit != Unit::Byte || model.symbols().is_some() || !model.is_bounded() || a.placed || a.radix {
+    if model.symbols().is_some() || !model.is_bounded() || a.placed || a.radix {
         return None;
     }
     let forms = &a.decode_forms(model)?;

@@ -55,7 +55,7 @@ pub fn emit(t: &Target<'_>, reader: Reader) -> Option<TokenStream> {
 /// Whether the state functions match the unit's digit rather than the unit:
 /// with a unit map, whose bytes scatter the forms' few runs of units.
 fn by_digit(t: &Target<'_>) -> bool {
-    t.automaton.digit_units().is_some()
+    t.automaton.digit_units.is_some()
 }
 
 /// The statement that turns the unit `b` just read into what the arms match.

@@ -254,7 +254,16 @@ impl Rng {
 /// backquotes for alphabet units.
 pub fn units_text(model: &Model, units: &[u8]) -> String {
     match model.unit {
+        placemat_codec::Unit::Byte => units_bare(model, units),
+        placemat_codec::Unit::Alphabet(_) => format!("`{}`", units_bare(model, units)),
+    }
+}
+
+/// Units as [`units_text`] writes them, without the backquotes, for a message
+/// that quotes them itself.
+pub fn units_bare(model: &Model, units: &[u8]) -> String {
+    match model.unit {
         placemat_codec::Unit::Byte => units.iter().map(|b| format!("{b:02X}")).collect::<Vec<_>>().join(" "),
-        placemat_codec::Unit::Alphabet(_) => format!("`{}`", String::from_utf8_lossy(units)),
+        placemat_codec::Unit::Alphabet(_) => String::from_utf8_lossy(units).into_owned(),
     }
 }

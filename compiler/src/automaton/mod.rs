@@ -253,6 +253,9 @@ pub struct Automaton {
     pub class_units: Vec<u8>,
     /// The digit of every unit (the byte itself, or its alphabet index).
     pub digits: [u8; 256],
+    /// With a `unit_map`, the byte each digit (each unit of the forms) is
+    /// written as: the inverse of `digits`.
+    pub digit_units: Option<[u8; 256]>,
     /// `edges[state][class]`; state 0 is dead, state 1 the start, states
     /// `1..=contexts` the start states of the contexts.
     pub edges: Vec<Vec<Edge>>,
@@ -342,10 +345,12 @@ impl Automaton {
             }
         }
         let digits: [u8; 256] = std::array::from_fn(|b| model.digit_of(b as u8).unwrap_or(0));
+        let digit_units = model.unit_map.as_deref().map(|map| std::array::from_fn(|d| map[d]));
         let mut a = Automaton {
             classes,
             class_units,
             digits,
+            digit_units,
             edges,
             biases,
             forms,
@@ -424,21 +429,6 @@ impl Automaton {
     /// The transition from `state` on `unit`.
     pub fn edge(&self, state: usize, unit: u8) -> Edge {
         self.edges[state][self.classes[unit as usize] as usize]
-    }
-
-    /// The unit of every digit, when the digit map is a permutation other
-    /// than the identity (a `unit_map`): `units[d]` is the byte that digit
-    /// `d` is written as.
-    pub fn digit_units(&self) -> Option<[u8; 256]> {
-        let mut units = [0u8; 256];
-        let mut seen = [false; 256];
-        for (u, &d) in self.digits.iter().enumerate() {
-            if std::mem::replace(&mut seen[usize::from(d)], true) {
-                return None;
-            }
-            units[usize::from(d)] = u as u8;
-        }
-        (units != std::array::from_fn(|d| d as u8)).then_some(units)
     }
 
     /// Size of the packed tables in bytes (class and digit maps, transitions, biases).

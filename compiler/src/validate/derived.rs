@@ -206,10 +206,7 @@ pub(super) fn check_determinism(c: &mut Checker, model: &Model, forms: &[Checked
     };
     let [a, b] = conflict.forms.map(|k| &forms[k].parsed);
     // Hex bytes, or an alphabet's characters (`H/`).
-    let units = match crate::analysis::units_text(model, &conflict.units) {
-        text if text.starts_with('`') => text.trim_matches('`').to_string(),
-        hex => hex,
-    };
+    let units = crate::analysis::units_bare(model, &conflict.units);
     let message = match conflict.kind {
         ConflictKind::SameUnits => format!("forms `{}` and `{}` both accept `{units}`", a.text, b.text),
         ConflictKind::Prefix => format!(
