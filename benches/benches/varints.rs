@@ -5,48 +5,57 @@
 //! - job `step`: one value at a time, as a parser reads (placemat's codec
 //!   type, and its branching and table decoders alone; `prost`,
 //!   `integer-encoding`, `unsigned-varint` and `leb128` for LEB128;
-//!   `octets` and `quinn-proto` for QUIC; a port of SQLite's reader);
+//!   `octets` and `quinn-proto` for QUIC; a port of SQLite's reader; the
+//!   `leb128` crate's signed reader for SLEB128, and integer-encoding's
+//!   `i64` and prost's varint with ZigZag for `protobuf-sint64`);
 //! - job `bulk`: every value of the stream (`decode_into`, the fastest;
 //!   the branching decoder's bulk loop; `decode_prefix_into` and
 //!   `decode_prefix` into a slice; `varint-simd` with its feature);
 //! - job `encode`: every value into a buffer.
 //!
 //! Throughput is bytes of the encoded stream. Every implementation's sum of
-//! values is checked against placemat's before it is timed.
+//! values is checked against placemat's before it is timed. The signed
+//! codecs' streams negate every other value (`i64` values, and 64-bit
+//! patterns for the crates' functions).
 //! `PLACEMAT_BENCH_QUICK=1` shortens the run (2^16 values).
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use placemat_cli::baselines::{self, sqlite};
-use placemat_codec::{Codec, Decoder, Encoder, Step};
-use placemat_variants::codecs::{Leb128, QuicVarint, SqliteVarint};
+use placemat_codec::{Codec, Decoder, Encoder, Step, Value};
+use placemat_variants::codecs::{Leb128, ProtobufSint64, QuicVarint, Sleb128, SqliteVarint};
 use placemat_variants::corpus::integers::Distribution;
 
 type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
 use placemat_cli::baselines::Read;
 
-/// One codec's stream: its values, their encoding (padded with 16 zero
-/// bytes after `len` for readers that load 16 bytes at a time) and their sum.
-struct Stream {
+/// One codec's stream: its values (of the codec's type), their encoding
+/// (padded with 16 zero bytes after `len` for readers that load 16 bytes at
+/// a time) and the sum of their 64-bit views.
+struct Stream<V> {
     codec: String,
     dist: Distribution,
-    values: Vec<u64>,
+    values: Vec<V>,
     bytes: Vec<u8>,
     len: usize,
     sum: u64,
 }
 
-impl Stream {
-    fn new<C: Codec + Encoder<Value = u64> + Default>(dist: Distribution, bits: u32) -> Self {
+impl<V: Value> Stream<V> {
+    /// Values of `dist` up to `bits` bits; a signed codec's every other one
+    /// negated.
+    fn new<C: Codec + Encoder<Value = V> + Default>(dist: Distribution, bits: u32) -> Self {
         let n = if placemat_benches::quick() { 1 << 16 } else { 1 << 20 };
-        let values = dist.values(n, bits);
+        let sign = |(i, v): (usize, u64)| if V::SIGNED && i % 2 == 1 { v.wrapping_neg() } else { v };
+        let values: Vec<V> =
+            dist.values(n, bits).into_iter().enumerate().map(sign).map(|v| V::from_u64(v).expect("fits")).collect();
         let mut bytes = Vec::new();
         C::default().encode_all(&values, &mut bytes).expect("every value drawn is encodable");
         let len = bytes.len();
         bytes.resize(len + 16, 0);
-        let sum = values.iter().fold(0u64, |s, &v| s.wrapping_add(v));
+        let sum = values.iter().fold(0u64, |s, &v| s.wrapping_add(v.to_u64()));
         Stream { codec: C::info().name.to_string(), dist, values, bytes, len, sum }
     }
 
@@ -78,8 +87,13 @@ impl Stream {
     /// Times `write` of every value into a buffer of room enough, after
     /// checking that it writes the stream.
     fn encodes(&self, g: &mut Group, imp: &str, write: impl Fn(u64, &mut [u8]) -> usize) {
+        self.encodes_typed(g, imp, |v: V, out| write(v.to_u64(), out));
+    }
+
+    /// [`Stream::encodes`] by a writer of the codec's value type.
+    fn encodes_typed(&self, g: &mut Group, imp: &str, write: impl Fn(V, &mut [u8]) -> usize) {
         let mut out = vec![0u8; self.values.len() * 10 + 16];
-        let all = |values: &[u64], out: &mut [u8]| {
+        let all = |values: &[V], out: &mut [u8]| {
             let mut pos = 0;
             for &v in values {
                 pos += write(v, &mut out[pos..]);
@@ -92,9 +106,9 @@ impl Stream {
     }
 
     /// placemat's own readers and writers of the stream.
-    fn placemat<C: Codec + Encoder<Value = u64> + Default>(&self, g: &mut Group) {
-        let of = |s: Step<u64>| match s {
-            Step::Value { value, len } => Some((value, len)),
+    fn placemat<C: Codec + Encoder<Value = V> + Default>(&self, g: &mut Group) {
+        let of = |s: Step<V>| match s {
+            Step::Value { value, len } => Some((value.to_u64(), len)),
             _ => None,
         };
         self.steps(g, "placemat", |b| of(C::default().step(b)));
@@ -107,15 +121,15 @@ impl Stream {
         self.bulk(g, "placemat-decode-prefix-into", |b, out| {
             C::default().decode_prefix_into(b, usize::MAX, out);
         });
-        let mut slots = vec![0u64; self.values.len()];
+        let mut slots = vec![V::from_u64_lossy(0); self.values.len()];
         C::default().decode_prefix(self.input(), &mut slots);
         assert_eq!(slots, self.values, "{}: decode_prefix", self.codec);
         self.run(g, "bulk", "placemat-decode-prefix", self.input(), |b| {
             C::default().decode_prefix(b, &mut slots).values as u64
         });
-        self.encodes(g, "placemat", |v, out| C::default().encode(v, out).expect("encodable"));
+        self.encodes_typed(g, "placemat", |v, out| C::default().encode(v, out).expect("encodable"));
         let mut out = Vec::with_capacity(self.len);
-        let encode_all = |v: &[u64], out: &mut Vec<u8>| {
+        let encode_all = |v: &[V], out: &mut Vec<u8>| {
             out.clear();
             C::default().encode_all(v, out).expect("encodable");
             out.len() as u64
@@ -127,16 +141,22 @@ impl Stream {
 
     /// Times `decode` of the whole stream into a `Vec`, after checking that
     /// it gives the stream's values.
-    fn bulk(&self, g: &mut Group, imp: &str, decode: impl Fn(&[u8], &mut Vec<u64>)) {
+    fn bulk<T: Value>(&self, g: &mut Group, imp: &str, decode: impl Fn(&[u8], &mut Vec<T>)) {
         let mut values = Vec::with_capacity(self.values.len() + 16);
         decode(&self.bytes[..self.len], &mut values);
-        assert_eq!(values, self.values, "{}: {imp} reads the stream", self.codec);
+        let views = |v: &[T]| v.iter().map(|x| x.to_u64()).collect::<Vec<_>>();
+        assert_eq!(views(&values), views_of(&self.values), "{}: {imp} reads the stream", self.codec);
         self.run(g, "bulk", imp, &self.bytes[..self.len], |b| {
             values.clear();
             decode(b, &mut values);
             values.len() as u64
         });
     }
+}
+
+/// The 64-bit views of `values`.
+fn views_of<V: Value>(values: &[V]) -> Vec<u64> {
+    values.iter().map(|v| v.to_u64()).collect()
 }
 
 fn leb128(g: &mut Group, dist: Distribution) {
@@ -154,8 +174,28 @@ fn leb128(g: &mut Group, dist: Distribution) {
     varint_simd_baselines(g, &s);
 }
 
+/// SLEB128 beside the `leb128` crate's signed reader and writer.
+fn sleb128(g: &mut Group, dist: Distribution) {
+    use baselines::signed::*;
+    let s = Stream::new::<Sleb128>(dist, 63);
+    s.placemat::<Sleb128>(g);
+    s.steps(g, "leb128", leb128_read);
+    s.encodes(g, "leb128", leb128_write);
+}
+
+/// ZigZag varints beside integer-encoding's `i64` and prost's ZigZag.
+fn protobuf_sint64(g: &mut Group, dist: Distribution) {
+    use baselines::signed::*;
+    let s = Stream::new::<ProtobufSint64>(dist, 63);
+    s.placemat::<ProtobufSint64>(g);
+    s.steps(g, "prost", prost_zigzag_read);
+    s.steps(g, "integer-encoding", integer_encoding_read);
+    s.encodes(g, "prost", prost_zigzag_write);
+    s.encodes(g, "integer-encoding", integer_encoding_write);
+}
+
 #[cfg(feature = "varint-simd")]
-fn varint_simd_baselines(g: &mut Group, s: &Stream) {
+fn varint_simd_baselines(g: &mut Group, s: &Stream<u64>) {
     s.steps(g, "varint-simd", |b| varint_simd::decode::<u64>(b).ok().map(|(v, n)| (v, n)));
     // Reads up to 16 bytes past a value: the stream's padding is in reach.
     let padded = |len: usize| &s.bytes[..len + 16];
@@ -172,7 +212,7 @@ fn varint_simd_baselines(g: &mut Group, s: &Stream) {
 }
 
 #[cfg(not(feature = "varint-simd"))]
-fn varint_simd_baselines(_: &mut Group, _: &Stream) {}
+fn varint_simd_baselines(_: &mut Group, _: &Stream<u64>) {}
 
 /// quinn-proto's `VarInt::decode`.
 fn quinn_read(b: &[u8]) -> Read {
@@ -210,6 +250,8 @@ fn varints(cr: &mut Criterion) {
         leb128(&mut g, dist);
         quic(&mut g, dist);
         sqlite_varint(&mut g, dist);
+        sleb128(&mut g, dist);
+        protobuf_sint64(&mut g, dist);
     }
     g.finish();
 }

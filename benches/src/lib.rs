@@ -74,6 +74,9 @@ macro_rules! for_each_codec {
         $f::<$crate::codecs::Leb128>($($arg),*);
         $f::<$crate::codecs::HpackInt5>($($arg),*);
         $f::<$crate::codecs::HpackInt7>($($arg),*);
+        $f::<$crate::codecs::Sleb128>($($arg),*);
+        $f::<$crate::codecs::ProtobufSint64>($($arg),*);
+        $f::<$crate::codecs::SourcemapVlq>($($arg),*);
     }};
 }
 

@@ -91,6 +91,57 @@ pub mod leb128 {
     }
 }
 
+/// Signed integers as their 64-bit patterns (`v as u64`): SLEB128
+/// (`sleb128`) by the `leb128` crate, and ZigZag varints
+/// (`protobuf-sint64`) by integer-encoding (whose `i64` varints are ZigZag)
+/// and by prost's varint after the ZigZag map its `sint64` fields use.
+///
+/// ```
+/// use placemat_cli::baselines::signed;
+/// let mut out = [0u8; 10];
+/// assert_eq!(signed::leb128_write(-128i64 as u64, &mut out), 2);
+/// assert_eq!(out[..2], [0x80, 0x7F]);
+/// assert_eq!(signed::integer_encoding_write(-2i64 as u64, &mut out), 1);
+/// assert_eq!(out[0], 0x03);
+/// assert_eq!(signed::prost_zigzag_read(&out), Some((-2i64 as u64, 1)));
+/// ```
+pub mod signed {
+    use super::{by_buf, into_buf, Read};
+    use integer_encoding::VarInt;
+
+    /// The `leb128` crate's `read::signed`.
+    #[inline]
+    pub fn leb128_read(b: &[u8]) -> Read {
+        by_buf(b, |r| ::leb128::read::signed(r).map(|v| v as u64))
+    }
+    /// The `leb128` crate's `write::signed`.
+    #[inline]
+    pub fn leb128_write(v: u64, mut out: &mut [u8]) -> usize {
+        ::leb128::write::signed(&mut out, v as i64).unwrap_or(0)
+    }
+    /// integer-encoding's `VarInt::decode_var` of an `i64` (ZigZag).
+    #[inline]
+    pub fn integer_encoding_read(b: &[u8]) -> Read {
+        i64::decode_var(b).map(|(v, n)| (v as u64, n))
+    }
+    /// integer-encoding's `VarInt::encode_var` of an `i64` (ZigZag).
+    #[inline]
+    pub fn integer_encoding_write(v: u64, out: &mut [u8]) -> usize {
+        (v as i64).encode_var(out)
+    }
+    /// prost's `decode_varint`, then ZigZag undone as its `sint64` fields do.
+    #[inline]
+    pub fn prost_zigzag_read(b: &[u8]) -> Read {
+        by_buf(b, |r| prost::encoding::decode_varint(r).map(|z| (z >> 1) ^ (z & 1).wrapping_neg()))
+    }
+    /// ZigZag, then prost's `encode_varint`.
+    #[inline]
+    pub fn prost_zigzag_write(v: u64, out: &mut [u8]) -> usize {
+        let v = v as i64;
+        into_buf(out, |buf| prost::encoding::encode_varint(((v << 1) ^ (v >> 63)) as u64, buf))
+    }
+}
+
 /// QUIC's variable-length integer (`quic-varint`): octets (Cloudflare's
 /// quiche). quinn-proto, the other QUIC crate, is a baseline of the criterion
 /// `varints` group only: it brings a random number generator and a logging
@@ -186,30 +237,34 @@ pub mod sqlite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use placemat_codec::{Decoder, Encoder, Step};
-    use placemat_variants::codecs::{Leb128, QuicVarint, SqliteVarint};
+    use placemat_codec::{Decoder, Encoder, Step, Value};
+    use placemat_variants::codecs::{Leb128, ProtobufSint64, QuicVarint, Sleb128, SqliteVarint};
     use placemat_variants::corpus::integers::Distribution;
 
     type Pair = (&'static str, fn(&[u8]) -> Read, fn(u64, &mut [u8]) -> usize);
 
-    /// Every reader and writer agrees with the built-in codec on the edges
-    /// of every length and on both distributions, both ways, and stops on a
-    /// value cut short.
-    fn agree<C: Encoder<Value = u64> + Decoder<Value = u64> + Default>(bits: u32, pairs: &[Pair]) {
+    /// The edges of every bit width up to `bits`, and both distributions.
+    fn values(bits: u32) -> Vec<u64> {
         let mut values: Vec<u64> = (0..bits).flat_map(|b| [(1u64 << b) - 1, 1 << b]).collect();
         values.push(if bits == 64 { u64::MAX } else { (1 << bits) - 1 });
         for d in Distribution::ALL {
             values.extend(d.values(2000, bits));
         }
+        values
+    }
+
+    /// Every reader and writer agrees with the built-in codec on `values`
+    /// (64-bit views), both ways, and stops on a value cut short.
+    fn agree<C: Encoder + Decoder<Value = <C as Encoder>::Value> + Default>(values: &[u64], pairs: &[Pair]) {
         for &(name, read, write) in pairs {
-            for &v in &values {
+            for &v in values {
                 let mut ours = [0u8; 16];
                 let n = write(v, &mut ours);
                 let mut theirs = Vec::new();
-                C::default().encode_push(v, &mut theirs).unwrap();
+                C::default().encode_push(Value::from_u64(v).unwrap(), &mut theirs).unwrap();
                 assert_eq!(&ours[..n], &theirs[..], "{name}: writing {v:#X}");
                 assert_eq!(read(&ours[..n]), Some((v, n)), "{name}: reading {v:#X}");
-                assert_eq!(C::default().step(&ours[..n]), Step::Value { value: v, len: n });
+                assert_eq!(C::default().step(&ours[..n]).map(Value::to_u64), Step::Value { value: v, len: n });
                 assert_eq!(read(&ours[..n - 1]), None, "{name}: cut short: {v:#X}");
             }
         }
@@ -218,7 +273,7 @@ mod tests {
     #[test]
     fn the_baselines_read_and_write_what_the_codecs_do() {
         agree::<Leb128>(
-            64,
+            &values(64),
             &[
                 ("prost", leb128::prost_read, leb128::prost_write),
                 ("integer-encoding", leb128::integer_encoding_read, leb128::integer_encoding_write),
@@ -226,7 +281,17 @@ mod tests {
                 ("leb128", leb128::leb128_read, leb128::leb128_write),
             ],
         );
-        agree::<QuicVarint>(62, &[("octets", quic::octets_read, quic::octets_write)]);
-        agree::<SqliteVarint>(64, &[("sqlite", sqlite::get, sqlite::write)]);
+        agree::<QuicVarint>(&values(62), &[("octets", quic::octets_read, quic::octets_write)]);
+        agree::<SqliteVarint>(&values(64), &[("sqlite", sqlite::get, sqlite::write)]);
+        // Signed values: magnitudes of every width, of both signs.
+        let both: Vec<u64> = values(63).into_iter().flat_map(|v| [v, v.wrapping_neg()]).chain([1 << 63]).collect();
+        agree::<Sleb128>(&both, &[("leb128", signed::leb128_read, signed::leb128_write)]);
+        agree::<ProtobufSint64>(
+            &both,
+            &[
+                ("prost", signed::prost_zigzag_read, signed::prost_zigzag_write),
+                ("integer-encoding", signed::integer_encoding_read, signed::integer_encoding_write),
+            ],
+        );
     }
 }

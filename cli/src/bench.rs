@@ -82,18 +82,25 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
         };
         s.push(("decode", "std chars() into Vec<u32>".into(), Box::new(run)));
     }
+    // A signed codec's tables give raw values: its sign maps them, as its
+    // own `decode_into` does.
+    let (sign, bits) = (codec.info().sign, codec.info().value_bits);
     s.push((
         "decode",
         "table".into(),
         Box::new(reusing(bytes.len(), move |out: &mut Vec<u64>| {
             let _ = codec.dfa().decode_table_into(bytes, out);
+            if let Some(sign) = sign {
+                out.iter_mut().for_each(|v| *v = sign.value(*v, bits));
+            }
         })),
     ));
     let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
         let _ = DynDecoder { codec, strategy: Strategy::Branching }.decode_into(bytes, out);
     });
     s.push(("decode", "branching".into(), Box::new(run)));
-    if let Some(flagged) = codec.info().flagged {
+    // (Raw values: a signed codec's are mapped after, by its own calls.)
+    if let Some(flagged) = codec.info().flagged.filter(|_| codec.info().sign.is_none()) {
         let steps = DynDecoder { codec, strategy: Strategy::Branching };
         let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
             let _ = placemat_codec::decode_flagged(&flagged, &steps, bytes, out);

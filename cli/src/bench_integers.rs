@@ -1,5 +1,6 @@
 //! `placemat bench` on the integer codecs that crates implement too
-//! (`leb128`, `quic-varint`, `sqlite-varint`): before the text corpora, one
+//! (`leb128`, `quic-varint`, `sqlite-varint`, and the signed `sleb128` and
+//! `protobuf-sint64`): before the text corpora, one
 //! stream of 2^20 integers per distribution
 //! ([`placemat_variants::corpus::integers`]), decoded and encoded by the
 //! crates' readers and writers ([`crate::baselines`]) beside every placemat
@@ -17,13 +18,18 @@ use super::bench::{reusing, Run};
 /// The runs of the crates that implement `codec`, the first of them the
 /// baseline: a decode and an encode run each.
 fn crates<'a>(codec: &str, bytes: &'a [u8], values: &'a [u64]) -> Vec<[(&'static str, String, Run<'a>); 2]> {
-    use baselines::{leb128, quic, sqlite};
+    use baselines::{leb128, quic, signed, sqlite};
     match codec {
         "leb128" => vec![
             pair("prost", leb128::prost_read, leb128::prost_write, bytes, values),
             pair("integer-encoding", leb128::integer_encoding_read, leb128::integer_encoding_write, bytes, values),
             pair("unsigned-varint", leb128::unsigned_varint_read, leb128::unsigned_varint_write, bytes, values),
             pair("leb128 crate", leb128::leb128_read, leb128::leb128_write, bytes, values),
+        ],
+        "sleb128" => vec![pair("leb128 crate", signed::leb128_read, signed::leb128_write, bytes, values)],
+        "protobuf-sint64" => vec![
+            pair("prost", signed::prost_zigzag_read, signed::prost_zigzag_write, bytes, values),
+            pair("integer-encoding", signed::integer_encoding_read, signed::integer_encoding_write, bytes, values),
         ],
         "quic-varint" => vec![pair("octets", quic::octets_read, quic::octets_write, bytes, values)],
         "sqlite-varint" => vec![pair("sqlite port", sqlite::get, sqlite::write, bytes, values)],
@@ -32,13 +38,23 @@ fn crates<'a>(codec: &str, bytes: &'a [u8], values: &'a [u64]) -> Vec<[(&'static
 }
 
 /// The integer streams of `codec`, named by distribution, of values up to
-/// its largest; none for a codec no crate implements.
+/// its largest (a signed codec's: magnitudes up to its largest, every other
+/// value negated); none for a codec no crate implements.
 pub(super) fn streams(codec: &dyn DynCodec) -> Vec<(String, Vec<u64>)> {
     if crates(&codec.info().name, &[], &[]).is_empty() {
         return Vec::new();
     }
-    let bits = 64 - codec.info().max.leading_zeros();
-    Distribution::ALL.iter().map(|d| (d.name().to_string(), d.values(1 << 20, bits))).collect()
+    let info = codec.info();
+    let bits = 64 - info.max.leading_zeros();
+    let signed = |values: Vec<u64>| -> Vec<u64> {
+        let negated = |(i, v): (usize, u64)| if i % 2 == 1 { v.wrapping_neg() } else { v };
+        values.into_iter().enumerate().map(negated).collect()
+    };
+    let stream = |d: &Distribution| match info.sign {
+        Some(_) => signed(d.values(1 << 20, bits)),
+        None => d.values(1 << 20, bits),
+    };
+    Distribution::ALL.iter().map(|d| (d.name().to_string(), stream(d))).collect()
 }
 
 /// The crates' runs on `bytes` (the encoding of `values`), merged into
@@ -100,7 +116,7 @@ mod tests {
     /// and it comes before placemat's runs of the same operation.
     #[test]
     fn the_crates_run_on_the_whole_stream_before_placemat() {
-        for name in ["leb128", "quic-varint", "sqlite-varint"] {
+        for name in ["leb128", "quic-varint", "sqlite-varint", "sleb128", "protobuf-sint64"] {
             let codec = registry::find(name).unwrap();
             let streams = streams(codec);
             assert_eq!(streams.len(), 2, "{name}");
@@ -124,5 +140,8 @@ mod tests {
             }
         }
         assert!(streams(registry::find("utf8").unwrap()).is_empty());
+        // A signed codec's streams hold both signs.
+        let signed = &streams(registry::find("sleb128").unwrap())[0].1;
+        assert!(signed.iter().any(|&v| (v as i64) < 0) && signed.iter().any(|&v| (v as i64) > 0));
     }
 }

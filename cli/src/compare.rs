@@ -49,6 +49,9 @@ fn verdict(v: &Verdict) -> Cell {
 /// The largest value of each form length, `1:7F 2:7FF …` (a `+` when an unbounded
 /// model has longer forms).
 fn forms_text(a: &Analysis) -> String {
+    if a.structure.signed.is_some() {
+        return signed_forms_text(a);
+    }
     let mut lengths: Vec<(usize, String)> = Vec::new();
     for f in &a.structure.forms {
         let hi = format!("{:X}", f.hi);
@@ -62,6 +65,21 @@ fn forms_text(a: &Analysis) -> String {
         s.push_str(" +");
     }
     s
+}
+
+/// A signed codec's values per length, in decimal: `1:-64..63 2:-8192..8191`.
+fn signed_forms_text(a: &Analysis) -> String {
+    let mut lengths: Vec<(usize, i64, i64)> = Vec::new();
+    for f in &a.structure.forms {
+        // A signed codec's values are those of an `i64` or an `i32`.
+        let Some((lo, hi)) = a.structure.values_of(f) else { continue };
+        let (Ok(lo), Ok(hi)) = (i64::try_from(&lo), i64::try_from(&hi)) else { continue };
+        match lengths.last_mut() {
+            Some((n, l, h)) if *n == f.units => (*l, *h) = (lo.min(*l), hi.max(*h)),
+            _ => lengths.push((f.units, lo, hi)),
+        }
+    }
+    lengths.iter().map(|(n, lo, hi)| format!("{n}:{lo}..{hi}")).collect::<Vec<_>>().join(" ")
 }
 
 /// Builds the grid from analyses that ran on the same corpora.
@@ -84,13 +102,16 @@ fn grid_on(analyses: &[Analysis], corpora: &[String]) -> Grid {
         rows.push(Row { key: key.into(), label: label.into(), cells: analyses.iter().map(f).collect() });
     };
     row("unit_bits", "unit (bits)", &|a| Cell::Int(a.structure.unit_bits.into()));
-    row("largest_value", "largest value", &|a| match &a.structure.max {
-        Some(m) => Cell::Text(format!("U+{m:04X}")),
-        None => Cell::Infinite,
+    row("largest_value", "largest value", &|a| match (&a.structure.signed, &a.structure.max) {
+        (Some(s), _) => Cell::Text(s.max.to_string()),
+        (None, Some(m)) => Cell::Text(format!("U+{m:04X}")),
+        (None, None) => Cell::Infinite,
     });
     row("excluded", "excluded values", &|a| {
         let ex = &a.structure.excluded;
-        Cell::Text(if ex.is_empty() {
+        // A signed codec's values are its whole range (its raw exclusions,
+        // like minus zero, are no values).
+        Cell::Text(if ex.is_empty() || a.structure.signed.is_some() {
             "none".into()
         } else {
             ex.iter().map(|(lo, hi)| format!("U+{lo:04X}..U+{hi:04X}")).collect::<Vec<_>>().join(" ")
@@ -105,7 +126,7 @@ fn grid_on(analyses: &[Analysis], corpora: &[String]) -> Grid {
             rules.iter().map(|r| format!("{} then {}", range(r.first), range(r.then))).collect::<Vec<_>>().join(", ")
         })
     });
-    row("forms", "largest value per length (hex)", &|a| Cell::Text(forms_text(a)));
+    row("forms", "largest value per length (hex; signed: values)", &|a| Cell::Text(forms_text(a)));
     row("max_units", "longest sequence (units)", &|a| match a.structure.max_units {
         Some(n) => Cell::Int(n as u64),
         None => Cell::Infinite,

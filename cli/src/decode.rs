@@ -15,25 +15,42 @@ use super::{CliError, CliResult, ErrorMode, ValueFormat};
 
 const CHUNK: usize = 1 << 16;
 
-/// A decoded value: a plain integer, or one of any size from an unbounded codec.
+/// A decoded value: a plain integer, a signed codec's, or one of any size
+/// from an unbounded codec.
 pub(super) enum Decoded {
     /// A value that fits 64 bits.
     Small(u64),
+    /// A signed codec's value.
+    Signed(i64),
     /// A larger value.
     Big(BigUint),
 }
 
 impl Decoded {
-    /// The value as `decode --values format` writes it.
+    /// The value as `decode --values format` writes it (a signed value in
+    /// `u` format as decimal: `run` keeps signed codecs from asking for it).
     pub(super) fn shown(&self, format: ValueFormat) -> String {
         match (self, format) {
             (Decoded::Small(v), ValueFormat::U) => format!("U+{v:04X}"),
             (Decoded::Big(v), ValueFormat::U) => format!("U+{v:04X}"),
             (Decoded::Small(v), ValueFormat::Dec) => v.to_string(),
             (Decoded::Big(v), ValueFormat::Dec) => v.to_string(),
+            (Decoded::Signed(v), ValueFormat::U | ValueFormat::Dec) => v.to_string(),
             (Decoded::Small(v), ValueFormat::Hex) => format!("{v:#x}"),
             (Decoded::Big(v), ValueFormat::Hex) => format!("{v:#x}"),
+            (Decoded::Signed(v), ValueFormat::Hex) => {
+                format!("{}{:#x}", if *v < 0 { "-" } else { "" }, v.unsigned_abs())
+            }
         }
+    }
+}
+
+/// A value of `codec` (its 64-bit view) in messages: `U+00E9`, or a signed
+/// codec's value in decimal.
+pub(super) fn value_text(codec: &dyn DynCodec, v: u64) -> String {
+    match codec.info().sign {
+        Some(_) => (v as i64).to_string(),
+        None => format!("U+{v:04X}"),
     }
 }
 
@@ -168,7 +185,10 @@ fn step(codec: &dyn DynCodec, context: usize, input: &[u8], open: bool) -> Step<
             true => codec.step_open(Strategy::Table, context, input),
             false => codec.step_in(Strategy::Table, context, input),
         };
-        return step.map(Decoded::Small);
+        return match codec.info().sign {
+            Some(_) => step.map(|v| Decoded::Signed(v as i64)),
+            None => step.map(Decoded::Small),
+        };
     }
     codec.step_big(Strategy::Table, input).map(|value| match u64::try_from(&value) {
         Ok(v) => Decoded::Small(v),
@@ -284,15 +304,29 @@ pub(super) fn decode_error(
     ))
 }
 
-/// `placemat decode`.
+/// `placemat decode`. Values are written as `values` says, by default `U+hex`,
+/// or decimal for a signed codec (whose values are no code points: `u` is
+/// refused for it).
 pub fn run(
     codec: &dyn DynCodec,
     file: Option<&str>,
     errors: ErrorMode,
-    values: ValueFormat,
+    values: Option<ValueFormat>,
     max_units: usize,
     out: &mut dyn Write,
 ) -> CliResult {
+    let signed = codec.info().sign.is_some();
+    let values = match values {
+        Some(ValueFormat::U) if signed => {
+            return Err(CliError::usage(format!(
+                "`--values u` writes code points, and {}'s values are signed integers: use `--values dec` or `hex`",
+                codec.info().name
+            )))
+        }
+        Some(format) => format,
+        None if signed => ValueFormat::Dec,
+        None => ValueFormat::U,
+    };
     let mut input = input::open(file)?;
     let name = input.name.clone();
     let replacement = Decoded::Small(u64::REPLACEMENT).shown(values);
@@ -305,11 +339,12 @@ pub fn run(
     })
 }
 
-/// A decoded value the target codec cannot encode, in one sentence.
-fn unencodable(to: &dyn DynCodec, name: &str, hex: &str, offset: u64) -> CliError {
+/// A decoded value (as `value_text` or `U+hex` shows it) the target codec
+/// cannot encode, in one sentence.
+fn unencodable(to: &dyn DynCodec, name: &str, value: &str, offset: u64) -> CliError {
     let info = to.info();
     CliError::msg(format!(
-        "{name}: U+{hex} (decoded at offset {offset}) cannot be encoded by {} (its range is {})",
+        "{name}: {value} (decoded at offset {offset}) cannot be encoded by {} (its range is {})",
         info.name,
         info.range_text()
     ))
@@ -353,11 +388,13 @@ pub fn transcode(
                     TranscodeErrorKind::Invalid { len, found } => decode_error(from, &name, offset, found, *len),
                     TranscodeErrorKind::Incomplete { found } => decode_error(from, &name, offset, found, found.len()),
                     TranscodeErrorKind::Unencodable { value } => {
-                        unencodable(to, &name, &format!("{value:04X}"), offset)
+                        unencodable(to, &name, &value_text(from, *value), offset)
                     }
-                    TranscodeErrorKind::UnencodableBig { hex } => unencodable(to, &name, hex, offset),
+                    TranscodeErrorKind::UnencodableBig { hex } => unencodable(to, &name, &format!("U+{hex}"), offset),
                     TranscodeErrorKind::ForbiddenAfter { before, value } => CliError::msg(format!(
-                        "{name}: U+{value:04X} (decoded at offset {offset}) may not follow U+{before:04X} in {}",
+                        "{name}: {} (decoded at offset {offset}) may not follow {} in {}",
+                        value_text(from, *value),
+                        value_text(from, *before),
                         to.info().name
                     )),
                     TranscodeErrorKind::TooLong { limit } => too_long(from, &name, offset as usize, *limit),

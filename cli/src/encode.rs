@@ -142,6 +142,9 @@ impl Encoder<'_> {
         if self.token.is_empty() {
             return Ok(());
         }
+        if self.codec.info().sign.is_some() {
+            return self.finish_signed(out);
+        }
         let value = match parse_token(&self.token) {
             Ok(Token { negative: false, magnitude }) => magnitude,
             Ok(Token { negative: true, .. }) => {
@@ -164,10 +167,38 @@ impl Encoder<'_> {
         }
         self.last = small;
         if self.codec.encode_big(&value, &mut self.encoded).is_err() {
-            let info = self.codec.info();
-            let why = format!(" cannot be encoded by {} (its range is {})", info.name, info.range_text());
-            return Err(self.fail(&why, out));
+            return Err(self.unencodable(out));
         }
+        self.written(out)
+    }
+
+    /// [`Encoder::finish`] for a signed codec: a token of either sign, as
+    /// its 64-bit pattern.
+    fn finish_signed(&mut self, out: &mut dyn Write) -> CliResult {
+        let Token { negative, magnitude } = match parse_token(&self.token) {
+            Ok(token) => token,
+            Err(why) => return Err(self.fail(&format!(": {why}"), out)),
+        };
+        // Past 64 bits, or past i64: no codec value (an i64's is its pattern).
+        let value = u64::try_from(&magnitude).ok().and_then(|m| match negative {
+            true => 0i64.checked_sub_unsigned(m),
+            false => i64::try_from(m).ok(),
+        });
+        match value {
+            Some(v) if self.codec.encode_push(v as u64, &mut self.encoded).is_ok() => self.written(out),
+            _ => Err(self.unencodable(out)),
+        }
+    }
+
+    /// The error for a token the codec cannot encode.
+    fn unencodable(&mut self, out: &mut dyn Write) -> CliError {
+        let info = self.codec.info();
+        let why = format!(" cannot be encoded by {} (its range is {})", info.name, info.range_text());
+        self.fail(&why, out)
+    }
+
+    /// The current token is encoded: clears it, and writes out a full buffer.
+    fn written(&mut self, out: &mut dyn Write) -> CliResult {
         self.token.clear();
         if self.encoded.len() >= 1 << 16 {
             out.write_all(&self.encoded)?;

@@ -129,10 +129,9 @@ pub enum ErrorMode {
 }
 
 /// How `decode` writes values.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ValueFormat {
     /// `U+` and at least four uppercase hex digits (`U+0539`): code points.
-    #[default]
     U,
     /// Decimal (`1337`).
     Dec,
@@ -171,9 +170,10 @@ pub enum Command {
         /// Error handling.
         #[arg(long, value_enum, default_value_t)]
         errors: ErrorMode,
-        /// How values are written: `u` (`U+0539`), `dec` (`1337`) or `hex` (`0x539`); `encode` reads all three.
-        #[arg(long, value_enum, default_value_t)]
-        values: ValueFormat,
+        /// How values are written: `u` (`U+0539`), `dec` (`1337`) or `hex` (`0x539`); `encode` reads all
+        /// three. By default `u`, or `dec` for a signed codec (`sleb128`).
+        #[arg(long, value_enum)]
+        values: Option<ValueFormat>,
     },
     /// Decode with one codec and encode with another.
     Transcode {

@@ -112,13 +112,18 @@ impl Layout {
     }
 }
 
-/// The value of the sequence `seq` read in `context`, in hex: of any size
-/// for a codec without rules across values (context 0).
+/// The value of the sequence `seq` read in `context` as the trace shows it:
+/// `U+hex`, of any size for a codec without rules across values (context
+/// 0), abbreviated when long; a signed codec's in decimal.
 fn shown_value(codec: &dyn DynCodec, context: usize, seq: &[u8]) -> Step<String> {
+    if codec.info().sign.is_some() {
+        // A signed codec's value, in decimal (no code point).
+        return codec.step_in(Strategy::Table, context, seq).map(|value| super::decode::value_text(codec, value));
+    }
     if context == 0 {
-        codec.step_big(Strategy::Table, seq).map(|value| format!("{value:04X}"))
+        codec.step_big(Strategy::Table, seq).map(|value| abbreviated(&format!("{value:04X}")))
     } else {
-        codec.step_in(Strategy::Table, context, seq).map(|value| format!("{value:04X}"))
+        codec.step_in(Strategy::Table, context, seq).map(|value| abbreviated(&format!("{value:04X}")))
     }
 }
 
@@ -162,7 +167,7 @@ impl Walk<'_> {
     fn dead_end(&mut self, at: usize) -> String {
         if let Some((len, next)) = self.noted {
             let shown = match shown_value(self.codec, self.seq_context, &self.seq[..len]) {
-                Step::Value { value, .. } => abbreviated(&value),
+                Step::Value { value, .. } => value,
                 other => format!("{other:?}"),
             };
             let emitted =
@@ -205,7 +210,7 @@ impl Walk<'_> {
                 // The codec's own step gives the value (with any pre-mapping
                 // undone), in the context the sequence began in.
                 let shown = match shown_value(self.codec, self.seq_context, &self.seq) {
-                    Step::Value { value, .. } => abbreviated(&value),
+                    Step::Value { value, .. } => value,
                     other => format!("{other:?}"),
                 };
                 self.seq_context = dfa.context_of(t.next);

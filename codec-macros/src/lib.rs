@@ -50,8 +50,9 @@
 //!              | 'unit'    ':' 'byte' | 'u16be' | 'u16le' | 'u32be' | 'u32le' | 'alphabet' '(' "symbols" ')'
 //!                                                            (default: byte)
 //!              | 'unit_map' ':' '[' b0, b1, … b255 ']'      (unit u is written as byte bu)
-//!              | 'value'   ':' 'u32' | 'u64' | 'unbounded'   (required)
-//!              | 'range'   ':' lo '..=' hi | lo '..'         (required; `lo ..` is open)
+//!              | 'value'   ':' 'u32' | 'u64' | 'unbounded' | 'i32' | 'i64'   (required)
+//!              | 'sign'    ':' 'extend' | 'zigzag' | 'low_bit'   (with `i32`/`i64` only, and required there)
+//!              | 'range'   ':' lo '..=' hi | lo '..'         (required; `lo ..` is open; `-n` for signed values)
 //!              | 'exclude' ':' '[' lo '..=' hi, … ']'        (values taken out, e.g. surrogates)
 //!              | 'forbid'  ':' '[' lo '..=' hi 'then' lo '..=' hi, … ']'   (rules across adjacent values)
 //!              | 'overlap' ':' 'none' | 'longest'           (forms that start others; default: none)
@@ -229,6 +230,47 @@
 //!
 //!   A first unit without payload bits (`00011111`) takes no place in
 //!   `groups: lsb_first`: the first payload group is the next unit's.
+//! * **Signed values.** `value: i32` or `i64` makes the codec's values
+//!   signed (the traits' `Value` is `i32` or `i64`); `sign` says how the forms
+//!   spell a negative one, and `range` is written in signed numbers. The forms
+//!   still spell unsigned *raw* values, which the automaton, the tables and
+//!   every decoder read; the sign maps them to values where they leave a
+//!   decoder and back where they enter an encoder
+//!   (`placemat_codec::Sign`). Three schemes:
+//!   `extend`: two's complement, each form's payload sign-extended from its
+//!   top bit, so a length holds `-2^(w-1) ..= 2^(w-1) - 1` for `w` payload
+//!   bits (DWARF's SLEB128); `zigzag`: 0, −1, 1, −2, … are the raw values 0,
+//!   1, 2, 3, … (protobuf's `sint64`), for a range `-N ..= N` or
+//!   `-(N + 1) ..= N`; `low_bit`: the raw value is twice the magnitude plus
+//!   one if negative (source maps' VLQ), for a range `-N ..= N`, the raw
+//!   value 1 (minus zero) being no value. A signed codec's layout is
+//!   `shortest` or `padded` (with `extend`: the shortest two's complement, or
+//!   every length whose payload holds the value), its range is closed, and
+//!   it has no `exclude`, `premap`, `forbid` or `overlap`:
+//!
+//!   ```
+//!   use placemat_compiler::Description;
+//!   let d = Description::parse_str(r#"
+//!       pub Sleb { name: "sleb", value: i64, sign: extend,
+//!           range: -0x8000000000000000 ..= 0x7FFFFFFFFFFFFFFF, layout: shortest, groups: lsb_first,
+//!           forms: { "1xxxxxxx* 0xxxxxxx" } }
+//!   "#).unwrap();
+//!   let s = d.model.signed.as_ref().unwrap();
+//!   // One byte holds -64 ..= 63; -1 is the byte 7F, whose payload's top bit is set.
+//!   let forms = d.model.concrete_forms();
+//!   assert_eq!((forms[0].units.len(), forms[1].units.len()), (1, 1));
+//!   assert_eq!(s.value(&forms[0].hi).to_string(), "-1");
+//!   assert_eq!(s.value(&forms[1].hi).to_string(), "63");
+//!   // A 32-bit ZigZag range must be one of its two shapes.
+//!   let shape = Description::parse_str(r#"
+//!       pub Z { name: "z", value: i32, sign: zigzag, range: -3 ..= 10,
+//!           groups: lsb_first, forms: { "1xxxxxxx* 0xxxxxxx" } }"#).unwrap_err();
+//!   assert!(shape.iter().next().unwrap().message.contains("must be `-N ..= N` or `-(N + 1) ..= N`"));
+//!   ```
+//!
+//!   In the 64-bit views of values (`DynCodec`, the CLI, `CodecInfo`'s
+//!   `min` and `max`) a signed value is its two's complement pattern,
+//!   sign-extended; `CodecInfo::sign` says which scheme the codec has.
 //! * **Group order.** `groups: lsb_first` reads a form's payload with the first
 //!   unit's bits least significant (LEB128); it needs a bounded value type. With
 //!   wide units the groups are code units.
@@ -249,8 +291,11 @@
 //!   bijection, repetitions with no unit to end them, wide units that repeat,
 //!   malformed or empty byte ranges, `T` without `digits`, digit sets with a byte
 //!   twice or past FF, bit patterns beside digit units, explicit ranges wider
-//!   than a form's digits spell, and unit maps that are not 256 distinct bytes or
-//!   stand beside an alphabet, wide units or digit units.
+//!   than a form's digits spell, unit maps that are not 256 distinct bytes or
+//!   stand beside an alphabet, wide units or digit units, signed types without
+//!   a `sign` (or a `sign` without one), signed ranges past their type or of a
+//!   shape their sign does not spell from 0 on, and negative numbers anywhere
+//!   but a signed codec's `range`.
 //!
 //! # What is generated
 //!

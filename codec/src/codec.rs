@@ -40,9 +40,10 @@ pub struct CodecInfo {
     pub unit: Unit,
     /// Width of its value type in bits.
     pub value_bits: u32,
-    /// Smallest encodable value.
+    /// Smallest encodable value (of a signed codec: its sign-extended
+    /// pattern, as in every 64-bit view of its values).
     pub min: u64,
-    /// Largest encodable value.
+    /// Largest encodable value (of a signed codec: its sign-extended pattern).
     pub max: u64,
     /// Values inside `min..=max` that are not encodable (inclusive ranges,
     /// disjoint and in order: [`CodecInfo::contains`] searches them).
@@ -69,8 +70,14 @@ pub struct CodecInfo {
     pub byte_forms: Option<crate::simd::ByteForms>,
     /// For an integer codec whose units mark where values end, how
     /// ([`Flagged`](crate::Flagged)): derived by the compiler, it lets bulk
-    /// decoding read values a word at a time.
+    /// decoding read values a word at a time. The words give raw values,
+    /// which a signed codec maps by its [`sign`](CodecInfo::sign) after.
     pub flagged: Option<crate::Flagged>,
+    /// For a signed codec (`value: i32` or `i64`), how its values map to the
+    /// raw values its forms spell ([`Sign`](crate::Sign)); `None` for an
+    /// unsigned codec. `min`, `max` and the values of
+    /// [`DynCodec`](crate::DynCodec) are then sign-extended patterns.
+    pub sign: Option<crate::Sign>,
 }
 
 impl CodecInfo {
@@ -100,7 +107,15 @@ impl CodecInfo {
             wide_forms: WideForms::NONE,
             byte_forms: None,
             flagged: None,
+            sign: None,
         }
+    }
+
+    /// The same facts for a signed codec whose values map to raw values by
+    /// `sign`; `min` and `max` are sign-extended patterns.
+    pub const fn with_sign(mut self, sign: crate::Sign) -> Self {
+        self.sign = Some(sign);
+        self
     }
 
     /// The same facts for an integer codec whose units mark where values end.
@@ -149,14 +164,33 @@ impl CodecInfo {
     /// assert_eq!(encodable, [true, true, false, false, true, false, true, false]);
     /// ```
     pub fn contains(&self, value: u64) -> bool {
+        if self.sign.is_some() {
+            // Patterns compare as the values they are; a signed codec has no
+            // excluded ranges.
+            let v = value as i64;
+            return self.min as i64 <= v && v <= self.max as i64;
+        }
         // The first excluded range that does not end below `value`.
         let next = self.excluded.partition_point(|&(_, hi)| hi < value);
         self.min <= value && value <= self.max && self.excluded.get(next).is_none_or(|&(lo, _)| value < lo)
     }
 
-    /// The range as text, `U+0000..=U+10FFFF except U+D800..=U+DFFF`.
+    /// The range as text, `U+0000..=U+10FFFF except U+D800..=U+DFFF`, or in
+    /// decimal for a signed codec: `-2147483647..=2147483647`.
+    ///
+    /// ```
+    /// use placemat_codec::{CodecInfo, Sign, Unit};
+    /// let info = CodecInfo::new("s8", "", Unit::Byte, 32, -128i64 as u64, 127, &[], Some(1))
+    ///     .with_sign(Sign::TwosComplement);
+    /// assert_eq!(info.range_text(), "-128..=127");
+    /// assert!(info.contains(-128i64 as u64) && !info.contains(-129i64 as u64) && !info.contains(128));
+    /// ```
     pub fn range_text(&self) -> String {
         let mut s = String::new();
+        if self.sign.is_some() {
+            let _ = write!(s, "{}..={}", self.min as i64, self.max as i64);
+            return s;
+        }
         if self.unbounded {
             let _ = write!(s, "U+{:04X} and up, of any size", self.min);
         } else {
@@ -187,9 +221,10 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     fn info() -> &'static CodecInfo;
     /// The codec's tables.
     fn dfa() -> &'static Dfa;
-    /// Whether values are mapped after decoding (`premap`): the table's
-    /// values are then not the codec's, and [`DynCodec::decode_block`](crate::DynCodec::decode_block)
-    /// decodes nothing in bulk.
+    /// Whether values are mapped after decoding (`premap`, or a signed
+    /// codec's `sign`): the table's values are then not the codec's, and
+    /// [`DynCodec::decode_block`](crate::DynCodec::decode_block) decodes
+    /// nothing in bulk.
     const PREMAPPED: bool = false;
 
     /// Decodes the sequence at the start of `input` to a value of any size. For a

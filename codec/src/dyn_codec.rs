@@ -104,8 +104,9 @@ pub trait DynCodec: Send + Sync {
         let _ = (input, out);
         0
     }
-    /// Whether decoded values are mapped after the table's walk (`premap`):
-    /// the table's values are then not the codec's ([`Codec::PREMAPPED`]).
+    /// Whether decoded values are mapped after the table's walk (`premap`,
+    /// or a signed codec's `sign`): the table's values are then not the
+    /// codec's ([`Codec::PREMAPPED`]).
     fn premapped(&self) -> bool {
         false
     }
@@ -271,6 +272,9 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         match crate::Value::from_u64(value) {
             Some(v) => Encoder::encode_push(self, v, out),
+            None if <<C as Encoder>::Value as crate::Value>::SIGNED => {
+                Err(EncodeError::SignedUnencodable { value: value as i64 })
+            }
             None => Err(EncodeError::Unencodable { value }),
         }
     }
@@ -315,6 +319,10 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
         C::PREMAPPED
     }
     fn ascii_runs(&self) -> AsciiRuns {
+        // The table's runs are of raw values, which a mapped codec's are not.
+        if C::PREMAPPED {
+            return AsciiRuns::None;
+        }
         ascii_runs_of(C::dfa())
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {

@@ -93,6 +93,12 @@ pub enum EncodeError {
         /// The value that was refused.
         value: u64,
     },
+    /// The value is outside a signed codec's range (or is a value its sign
+    /// scheme cannot spell).
+    SignedUnencodable {
+        /// The value that was refused.
+        value: i64,
+    },
     /// The value has more bits than any value the codec can encode (for values
     /// given as big integers).
     TooLarge {
@@ -120,6 +126,9 @@ impl fmt::Display for EncodeError {
         match *self {
             EncodeError::Unencodable { value } => {
                 write!(f, "U+{value:04X} cannot be encoded by this codec")
+            }
+            EncodeError::SignedUnencodable { value } => {
+                write!(f, "{value} cannot be encoded by this codec")
             }
             EncodeError::TooLarge { bits } => {
                 write!(f, "a value of {bits} bits cannot be encoded by this codec")

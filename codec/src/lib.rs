@@ -68,6 +68,7 @@ mod error;
 mod flagged;
 #[cfg(feature = "std")]
 pub mod io;
+pub mod sign;
 mod stream;
 mod stream_validate;
 mod value;
@@ -84,6 +85,7 @@ pub use error::{DecodeError, EncodeError, EncodeIntoError};
 pub use flagged::{decode_flagged, decode_flagged_prefix, decode_flagged_slice, Flagged};
 /// The SIMD validators' kernel and tables (the `placemat-simd` crate).
 pub use placemat_simd as simd;
+pub use sign::Sign;
 pub use stream::StreamDecoder;
 pub use stream_validate::StreamValidator;
 pub use value::Value;

@@ -5,6 +5,10 @@
 //! assert_eq!(<u32 as Value>::BITS, 32);
 //! assert_eq!(u32::REPLACEMENT, 0xFFFD);
 //! assert_eq!(u64::from_u64_lossy(1 << 40), 1 << 40);
+//! // Signed values go through 64 bits as their sign-extended patterns.
+//! assert_eq!((-2i32).to_u64(), -2i64 as u64);
+//! assert_eq!(i32::from_u64(-2i64 as u64), Some(-2));
+//! assert_eq!(i32::from_u64(1 << 31), None);
 //! ```
 
 use alloc::vec::Vec;
@@ -14,11 +18,17 @@ use core::hash::Hash;
 use crate::dfa::{Stop, WalkTables};
 use crate::simd::{Isa, Shape};
 
-/// An unsigned integer a codec decodes to and encodes from.
+/// An integer a codec decodes to and encodes from.
 ///
-/// Implemented for `u32` (strict UTF-8 and the 31/32-bit historical forms) and `u64`
-/// (UTF-8 extended to 36 or 42 bits). The generated decoders accumulate payload bits
-/// in this type directly, so a narrow type is also a fast one.
+/// Implemented for `u32` (strict UTF-8 and the 31/32-bit historical forms), `u64`
+/// (UTF-8 extended to 36 or 42 bits, the varints), and `i32` and `i64` for signed
+/// codecs (`value: i64` with a `sign`: SLEB128, protobuf's `sint64`, source
+/// maps' VLQ). The generated decoders accumulate payload bits in the unsigned
+/// type of the same width, so a narrow type is also a fast one.
+///
+/// The 64-bit view of a value (`to_u64`, `from_u64`, [`crate::DynCodec`]) is
+/// the value itself for the unsigned types, and the two's complement pattern
+/// sign-extended to 64 bits for the signed ones.
 pub trait Value:
     Copy + Eq + Ord + Hash + Debug + Display + LowerHex + UpperHex + Default + Send + Sync + 'static
 {
@@ -26,11 +36,14 @@ pub trait Value:
     const BITS: u32;
     /// U+FFFD, emitted by lossy decoding once per maximal subpart.
     const REPLACEMENT: Self;
-    /// Widens to `u64`.
+    /// Whether the type is signed (its 64-bit view is a sign-extended pattern).
+    const SIGNED: bool = false;
+    /// Widens to `u64` (a signed value: its sign-extended pattern).
     fn to_u64(self) -> u64;
     /// Narrows from `u64`, keeping the low bits.
     fn from_u64_lossy(v: u64) -> Self;
-    /// Narrows from `u64`, or `None` if the value does not fit.
+    /// Narrows from `u64`, or `None` if the value does not fit (a signed
+    /// type: if the pattern, read as an `i64`, does not fit).
     fn from_u64(v: u64) -> Option<Self>;
     /// Appends the values of a prefix of `input`, which the SIMD validator has
     /// passed, with the SIMD decoding kernel (`placemat_simd::decode_u32`);
@@ -77,3 +90,29 @@ macro_rules! impl_value {
 }
 
 impl_value!(u32 => decode_u32, u64 => decode_u64);
+
+macro_rules! impl_signed_value {
+    ($($t:ty),*) => {$(
+        /// A signed codec's values: the table walkers and SIMD kernels fill
+        /// them with raw values, which the codec's sign map turns into its values.
+        impl Value for $t {
+            const BITS: u32 = <$t>::BITS;
+            const REPLACEMENT: Self = 0xFFFD;
+            const SIGNED: bool = true;
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as i64 as u64
+            }
+            #[inline(always)]
+            fn from_u64_lossy(v: u64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn from_u64(v: u64) -> Option<Self> {
+                <$t>::try_from(v as i64).ok()
+            }
+        }
+    )*};
+}
+
+impl_signed_value!(i32, i64);

@@ -33,6 +33,7 @@ mod loaded;
 pub mod model;
 pub mod reference;
 mod sequences;
+pub mod signed;
 pub mod syntax;
 pub mod validate;
 

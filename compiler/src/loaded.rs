@@ -47,7 +47,7 @@ fn to_u64(v: &BigUint) -> Result<u64, BuildError> {
 fn info(model: &Model) -> Result<CodecInfo, BuildError> {
     let excluded: Vec<(u64, u64)> =
         model.excluded.iter().map(|(a, b)| Ok((to_u64(a)?, to_u64(b)?))).collect::<Result<_, BuildError>>()?;
-    Ok(CodecInfo {
+    let info = CodecInfo {
         name: Cow::Owned(model.name.clone()),
         summary: Cow::Owned(model.summary.clone()),
         unit: model.unit.clone(),
@@ -61,6 +61,11 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         wide_forms: placemat_codec::WideForms::NONE,
         byte_forms: None,
         flagged: None,
+        sign: None,
+    };
+    Ok(match &model.signed {
+        Some(s) => s.facts(info),
+        None => info,
     })
 }
 
@@ -121,7 +126,18 @@ impl LoadedCodec {
         &self.dfa
     }
 
+    /// The flagged-stream fact, where bulk decoding reads words by it: its
+    /// values are raw values, so not for a signed codec.
+    fn word_decoder(&self) -> Option<&placemat_codec::Flagged> {
+        self.info.flagged.as_ref().filter(|_| self.info.sign.is_none())
+    }
+
+    /// The value of a raw value the tables give: the pre-mapping undone, or
+    /// the sign applied.
     fn unmap(&self, v: u64) -> u64 {
+        if let Some(sign) = self.info.sign {
+            return sign.value(v, self.info.value_bits);
+        }
         match &self.premap_inverse {
             Some(inv) if (v as usize) < inv.len() => u64::from(inv[v as usize]),
             _ => v,
@@ -157,13 +173,13 @@ impl Decoder for LoadedCodec {
         self.dfa.validate(input)
     }
     fn decode_into(&self, input: &[u8], out: &mut Vec<u64>) -> Result<(), DecodeError> {
-        match &self.info.flagged {
+        match self.word_decoder() {
             Some(f) => placemat_codec::decode_flagged(f, self, input, out),
             None => Steps(self).decode_into(input, out),
         }
     }
     fn decode_prefix_into(&self, input: &[u8], max: usize, out: &mut Vec<u64>) -> placemat_codec::Prefix {
-        match &self.info.flagged {
+        match self.word_decoder() {
             Some(f) => placemat_codec::decode_flagged_prefix(f, self, input, max, out).0,
             None => Steps(self).decode_prefix_into(input, max, out),
         }
@@ -195,15 +211,20 @@ impl Encoder for LoadedCodec {
         !self.contexts.allows(self.contexts.after(before), value)
     }
     fn encode(&self, value: u64, out: &mut [u8]) -> Result<usize, EncodeError> {
+        let refused = match self.info.sign {
+            Some(_) => EncodeError::SignedUnencodable { value: value as i64 },
+            None => EncodeError::Unencodable { value },
+        };
         if !self.info.contains(value) {
-            return Err(EncodeError::Unencodable { value });
+            return Err(refused);
         }
-        let raw = match &self.model.premap {
-            Some(p) if (value as usize) < p.len() => u64::from(p[value as usize]),
+        let raw = match (&self.model.premap, self.info.sign) {
+            (_, Some(sign)) => sign.raw(value, self.info.value_bits).ok_or(refused)?,
+            (Some(p), None) if (value as usize) < p.len() => u64::from(p[value as usize]),
             _ => value,
         };
         let forms = &self.automaton.encode_forms;
-        let form = forms.iter().find(|f| f.lo <= raw && raw <= f.hi).ok_or(EncodeError::Unencodable { value })?;
+        let form = forms.iter().find(|f| f.lo <= raw && raw <= f.hi).ok_or(refused)?;
         let n = form.units.len();
         if out.len() < n {
             return Err(EncodeError::BufferTooSmall { needed: n });
@@ -231,15 +252,19 @@ impl DynCodec for LoadedCodec {
         Decoder::step(self, input)
     }
     fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        if self.premap_inverse.is_some() || self.info.unbounded {
+        if self.premapped() || self.info.unbounded {
             return 0;
         }
         placemat_codec::decode_to_cut(&self.dfa.as_ref(), input, out)
     }
     fn premapped(&self) -> bool {
-        self.premap_inverse.is_some()
+        self.premap_inverse.is_some() || self.info.sign.is_some()
     }
     fn ascii_runs(&self) -> placemat_codec::AsciiRuns {
+        // The table's runs are of raw values, which a mapped codec's are not.
+        if self.premapped() {
+            return placemat_codec::AsciiRuns::None;
+        }
         placemat_codec::ascii_runs_of(&self.dfa)
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {

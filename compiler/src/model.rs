@@ -223,10 +223,14 @@ pub struct Model {
     pub unit_map: Option<Vec<u8>>,
     /// Value type.
     pub value: ValueType,
-    /// Smallest value.
+    /// Smallest value (of a signed codec: smallest raw value, see `signed`).
     pub min: BigUint,
-    /// Largest value (`None`: unbounded).
+    /// Largest value (`None`: unbounded; of a signed codec: largest raw value).
     pub max: Option<BigUint>,
+    /// For a signed codec (`value: i32 | i64`), its signed range and how its
+    /// values map to the raw values its forms spell; `min`, `max`,
+    /// `excluded` and every form's range are then raw values.
+    pub signed: Option<crate::signed::Signed>,
     /// Excluded ranges, sorted and disjoint.
     pub excluded: Vec<(BigUint, BigUint)>,
     /// Rules across adjacent values (`forbid`), in the order written.
@@ -365,6 +369,10 @@ impl Model {
     /// too, and the encoder writes the shortest (HPACK's integers).
     pub fn concrete_forms_upto(&self, limit: Option<usize>) -> Vec<ConcreteForm> {
         assert!(limit.is_some() || self.is_bounded(), "an unbounded model has infinitely many forms");
+        if let Some(s) = self.signed.as_ref().filter(|s| s.sign == placemat_codec::Sign::TwosComplement) {
+            // Validation bounds signed values (to the value type).
+            return crate::signed::extend_forms(self, s);
+        }
         let mut out = Vec::new();
         let mut next_lo = self.min.clone();
         'forms: for (i, form) in self.forms.iter().enumerate() {
@@ -515,6 +523,40 @@ impl Model {
             .zip(self.places(units))
             .map(|(u, at)| ((payload >> at) & mask(u.payload_bits)).iter_u64_digits().next().unwrap_or(0))
             .collect()
+    }
+
+    /// A raw value as the codec's value, for messages and witnesses:
+    /// `U+00E9`, or a signed codec's value in decimal (`-2`).
+    pub fn value_text(&self, raw: &BigUint) -> String {
+        match &self.signed {
+            Some(s) => s.value(raw).to_string(),
+            None => format!("U+{raw:04X}"),
+        }
+    }
+
+    /// The raw value spelling the value whose 64-bit view is `v` (itself,
+    /// but for a signed codec, whose view is a sign-extended pattern), if it
+    /// is one of the codec's values.
+    pub fn raw_of(&self, v: u64) -> Option<BigUint> {
+        match &self.signed {
+            Some(s) => s.raw(&crate::signed::Signed::of_pattern(v)),
+            None => Some(BigUint::from(v)).filter(|v| self.contains(v)),
+        }
+    }
+
+    /// The 64-bit view of the value the raw value `raw` spells (a signed
+    /// codec's: its sign-extended pattern), if it fits 64 bits.
+    pub fn view_of(&self, raw: &BigUint) -> Option<u64> {
+        match &self.signed {
+            Some(s) => Some(crate::signed::Signed::pattern(&s.value(raw))),
+            None => u64::try_from(raw).ok(),
+        }
+    }
+
+    /// Whether the values the tables give are not the codec's until mapped
+    /// (the pre-mapping undone, or a signed codec's sign applied).
+    pub fn maps_values(&self) -> bool {
+        self.premap.is_some() || self.signed.is_some()
     }
 
     /// The inverse of the pre-mapping, if any.

@@ -79,10 +79,26 @@ impl FieldValue {
 /// An integer literal with its span.
 #[derive(Clone, Debug)]
 pub struct IntLit {
-    /// The value (`None` if it does not fit 128 bits).
-    pub value: Option<u128>,
-    /// Where it was written.
+    /// The magnitude (`None` if it does not fit 128 bits).
+    pub magnitude: Option<u128>,
+    /// Whether a `-` precedes it (only a signed codec's `range` takes one).
+    pub negative: bool,
+    /// Where it was written (its `-`, if any).
     pub span: Span,
+    /// Where its digits were written.
+    pub end: Span,
+}
+
+impl IntLit {
+    /// The value, if it is not negative and fits 128 bits.
+    pub fn value(&self) -> Option<u128> {
+        self.magnitude.filter(|_| !self.negative)
+    }
+
+    /// The spans from its first token to its last.
+    pub fn at(&self) -> (Span, Span) {
+        (self.span, self.end)
+    }
 }
 
 /// `lo ..= hi` or the open `lo ..`.
@@ -132,11 +148,13 @@ impl Parse for PairLit {
 
 impl Parse for IntLit {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        let minus: Option<Token![-]> = input.parse()?;
         let lit: LitInt = input.parse()?;
         if !lit.suffix().is_empty() {
             return Err(syn::Error::new(lit.span(), "write integers without a type suffix"));
         }
-        Ok(IntLit { value: lit.base10_parse::<u128>().ok(), span: lit.span() })
+        let span = minus.map_or(lit.span(), |m| m.span);
+        Ok(IntLit { magnitude: lit.base10_parse::<u128>().ok(), negative: minus.is_some(), span, end: lit.span() })
     }
 }
 
@@ -147,8 +165,8 @@ impl Parse for RangeLit {
         if input.peek(Token![..=]) {
             input.parse::<Token![..=]>()?;
             let hi: IntLit = input.parse()?;
-            span = lo.span.join(hi.span).unwrap_or(lo.span);
-            let end = hi.span;
+            span = lo.span.join(hi.end).unwrap_or(lo.span);
+            let end = hi.end;
             Ok(RangeLit { lo, hi: Some(hi), span, end })
         } else if input.peek(Token![..]) {
             let op: Token![..] = input.parse()?;
@@ -187,7 +205,7 @@ fn parse_value(key: &Ident, input: ParseStream) -> syn::Result<FieldValue> {
     if input.peek(LitStr) {
         return Ok(FieldValue::Str(input.parse()?));
     }
-    if input.peek(LitInt) {
+    if input.peek(LitInt) || input.peek(Token![-]) {
         return Ok(FieldValue::Range(input.parse()?));
     }
     if input.peek(syn::token::Bracket) {

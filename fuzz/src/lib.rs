@@ -16,13 +16,14 @@
 //! | [`round_trip`] | encode → decode, the generated encoder against the reference and run-time encoders, and the codec's range |
 //! | [`description`] | the description parser and builder on arbitrary text: errors, never panics; a description that builds decodes like its reference interpreter |
 //!
-//! The first input byte of the codec targets picks the codec (`byte % 12`: the
+//! The first input byte of the codec targets picks the codec (`byte % 14`: the
 //! six seeds of 1992 in the order of [`placemat_variants::registry::all`], then
 //! `wtf8`, whose rule across adjacent values the decoders must carry from one
 //! item to the next, then `mutf8`, whose lone surrogates are read by longest
 //! match, then `leb128` and `sqlite-varint`, integer streams whose bulk
 //! decoders read a word of units at a time, then `utf-ebcdic`, whose bytes go
-//! through a unit map, and `hpack-int5`, whose repeated unit has a bias).
+//! through a unit map, `hpack-int5`, whose repeated unit has a bias, and the
+//! signed `sleb128` and `sourcemap-vlq`, whose values a sign maps).
 
 use std::io::Read;
 use std::sync::OnceLock;
@@ -33,8 +34,8 @@ use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Item, Step, StreamDecode
 use placemat_compiler::model::Layout;
 use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedCodec, Model};
 use placemat_variants::codecs::{
-    FssUtfPlan9, FssUtfXopen, HpackInt5, KenDraft, Leb128, Mutf8, SqliteVarint, Utf8, Utf8Branching, Utf8Ext36,
-    Utf8Ext42, UtfEbcdic, Wtf8,
+    FssUtfPlan9, FssUtfXopen, HpackInt5, KenDraft, Leb128, Mutf8, Sleb128, SourcemapVlq, SqliteVarint, Utf8,
+    Utf8Branching, Utf8Ext36, Utf8Ext42, UtfEbcdic, Wtf8,
 };
 
 /// Longest input handed to the reference interpreter, which is slow.
@@ -43,7 +44,7 @@ const REFERENCE_LIMIT: usize = 40;
 /// Calls `$body::<C>(…)` for the codec selected by `$sel`.
 macro_rules! with_codec {
     ($sel:expr, $f:ident ( $($arg:expr),* )) => {
-        match $sel % 12 {
+        match $sel % 14 {
             0 => $f::<Utf8>(0, $($arg),*),
             1 => $f::<FssUtfXopen>(1, $($arg),*),
             2 => $f::<FssUtfPlan9>(2, $($arg),*),
@@ -55,7 +56,9 @@ macro_rules! with_codec {
             8 => $f::<Leb128>(8, $($arg),*),
             9 => $f::<SqliteVarint>(9, $($arg),*),
             10 => $f::<UtfEbcdic>(10, $($arg),*),
-            _ => $f::<HpackInt5>(11, $($arg),*),
+            11 => $f::<HpackInt5>(11, $($arg),*),
+            12 => $f::<Sleb128>(12, $($arg),*),
+            _ => $f::<SourcemapVlq>(13, $($arg),*),
         }
     };
 }
@@ -77,6 +80,8 @@ fn built(index: usize) -> &'static (Model, LoadedCodec) {
             SqliteVarint::DESCRIPTION,
             UtfEbcdic::DESCRIPTION,
             HpackInt5::DESCRIPTION,
+            Sleb128::DESCRIPTION,
+            SourcemapVlq::DESCRIPTION,
         ]
         .iter()
         .map(|text| {
@@ -92,8 +97,10 @@ fn widen<V: Value>(s: Step<V>) -> Step<u64> {
     s.map(|value| value.to_u64())
 }
 
-fn big_to_u64(s: Step<BigUint>) -> Step<u64> {
-    s.map(|value| u64::try_from(value).expect("bounded codecs have 64-bit values"))
+/// The reference's step, its raw value as the 64-bit view of the codec's
+/// value (a signed codec's: its sign-extended pattern).
+fn viewed(model: &Model, s: Step<BigUint>) -> Step<u64> {
+    s.map(|raw| model.view_of(&raw).expect("bounded codecs have 64-bit values"))
 }
 
 /// Adapts a step function in a context, and the context after a value, to
@@ -138,7 +145,7 @@ fn decoders_of<C: Codec + Default>(index: usize, input: &[u8]) {
     assert_eq!(branching, table, "branching vs table on {input:02X?}");
     assert_eq!(run_time, table, "run-time tables vs table on {input:02X?}");
     let short = &input[..input.len().min(REFERENCE_LIMIT)];
-    let by_reference = items(|c, s| big_to_u64(reference.step_in(c, s)), after, short);
+    let by_reference = items(|c, s| viewed(model, reference.step_in(c, s)), after, short);
     let by_table = items(|c, s| widen(C::default().step_in(c, s)), after, short);
     assert_eq!(by_reference, by_table, "reference vs table on {short:02X?}");
 
@@ -445,7 +452,7 @@ fn round_trip_of<C: Codec + Default>(index: usize, data: &[u8]) {
             None => Err(placemat_codec::EncodeError::Unencodable { value }),
         };
         assert_eq!(encoded.is_ok(), info.contains(value), "U+{value:X}: encodable iff in the range");
-        let want = reference.encode(&BigUint::from(value));
+        let want = model.raw_of(value).and_then(|raw| reference.encode(&raw));
         assert_eq!(encoded.as_ref().ok(), want.as_ref(), "generated vs reference encoder on U+{value:X}");
         let mut by_runtime = Vec::new();
         let runtime_ok = runtime.dyn_encode_push(value, &mut by_runtime).is_ok();
@@ -454,7 +461,7 @@ fn round_trip_of<C: Codec + Default>(index: usize, data: &[u8]) {
             let want = Step::Value { value, len: units.len() };
             assert_eq!(widen(C::default().step(&units)), want, "table decoding U+{value:X}");
             assert_eq!(widen(C::Branching::default().step(&units)), want, "branching decoding U+{value:X}");
-            assert_eq!(big_to_u64(reference.step(&units)), want, "reference decoding U+{value:X}");
+            assert_eq!(viewed(model, reference.step(&units)), want, "reference decoding U+{value:X}");
             // A proper prefix never decodes while more input may follow (at
             // the end of the input, a longest-match codec takes a shorter
             // whole sequence).
@@ -500,7 +507,7 @@ fn check_description(text: &str) {
     while pos < probe.len() {
         let input = &probe[pos..];
         let got = Decoder::step(&codec, input);
-        let want = reference.step(input).map(|value| u64::try_from(value).expect("bounded model"));
+        let want = viewed(&d.model, reference.step(input));
         assert_eq!(got, want, "run-time tables vs reference on {input:02X?} for {text:?}");
         match got {
             Step::Value { value, len } => {

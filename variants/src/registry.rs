@@ -37,6 +37,9 @@ static ALL: &[&dyn DynCodec] = &[
     &codecs::Leb128,
     &codecs::HpackInt5,
     &codecs::HpackInt7,
+    &codecs::Sleb128,
+    &codecs::ProtobufSint64,
+    &codecs::SourcemapVlq,
 ];
 
 /// All built-in codecs.

@@ -502,6 +502,48 @@ fn decode_writes_values_as_code_points_decimal_or_hex() {
     assert_eq!(text(ok(&["decode", "printable6-big", "--values", "dec"], &big)), "19342813113834066795298816\n");
 }
 
+/// Signed codecs read tokens of either sign, write decimal by default (and
+/// `-0x7b` in hex), refuse `--values u`, and name their signed range.
+#[test]
+fn signed_codecs_read_and_write_negative_values() {
+    // DWARF 5's figure 23.
+    let units = ok(&["encode", "sleb128"], b"2 -2 127 -127 128 -128 0x81 -0x81");
+    assert_eq!(units, [0x02, 0x7E, 0xFF, 0x00, 0x81, 0x7F, 0x80, 0x01, 0x80, 0x7F, 0x81, 0x01, 0xFF, 0x7E]);
+    assert_eq!(text(ok(&["decode", "sleb128"], &units)), "2\n-2\n127\n-127\n128\n-128\n129\n-129\n");
+    let hex = text(ok(&["decode", "sleb128", "--values", "hex"], &units));
+    assert_eq!(hex, "0x2\n-0x2\n0x7f\n-0x7f\n0x80\n-0x80\n0x81\n-0x81\n");
+    for format in ["dec", "hex"] {
+        let lines = text(ok(&["decode", "sleb128", "--values", format], &units));
+        assert_eq!(ok(&["encode", "sleb128"], lines.as_bytes()), units, "{format}");
+    }
+    let err = usage(&["decode", "sleb128", "--values", "u"], &units);
+    assert!(err.contains("sleb128's values are signed integers: use `--values dec` or `hex`"), "{err}");
+    // The ends of the range, and past them.
+    assert_eq!(ok(&["encode", "protobuf-sint64"], b"-9223372036854775808 -1 1"), {
+        let mut v = vec![0xFF; 9];
+        v.extend([0x01, 0x01, 0x02]);
+        v
+    });
+    let (stdout, err) = fails(&["encode", "sourcemap-vlq"], b"16 -2147483648");
+    assert_eq!(stdout, "gB");
+    assert!(
+        err.contains("token 2 `-2147483648` at byte 3 cannot be encoded by sourcemap-vlq (its range is -2147483647..=2147483647)"),
+        "{err}"
+    );
+    let (_, err) = fails(&["encode", "sleb128"], b"9223372036854775808");
+    assert!(
+        err.contains("cannot be encoded by sleb128 (its range is -9223372036854775808..=9223372036854775807)"),
+        "{err}"
+    );
+    // `trace` shows the values as `decode` does.
+    let trace = text(ok(&["trace", "sleb128"], &[0x7E, 0x80, 0x7F]));
+    assert!(trace.lines().nth(1).unwrap().ends_with(" -2"), "{trace}");
+    assert!(trace.lines().nth(3).unwrap().ends_with(" -128"), "{trace}");
+    // Minus zero is no value of sourcemap-vlq.
+    let (_, err) = fails(&["decode", "sourcemap-vlq"], b"AB");
+    assert!(err.contains("invalid sourcemap-vlq input at offset 1: found `B`"), "{err}");
+}
+
 #[test]
 fn the_token_limit_follows_max_value_units() {
     // Three characters per unit (at least 20) beside a sign and a prefix: 303

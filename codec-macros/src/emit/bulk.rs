@@ -27,6 +27,7 @@ use super::states::{self, Reader, Target};
 /// The window functions and the loop that calls them: the form window where
 /// the model suits it, else the state window, else (a repeated unit) nothing.
 fn fast_loop(model: &Model, a: &Automaton, t: &Target<'_>, unmap: &TokenStream) -> (TokenStream, TokenStream) {
+    let runs = ascii_runs(model, a);
     let forms = if a.contexts == 1 { form_window::emit(model, a, t.value_ty) } else { None };
     let window = match forms {
         Some((fns, size)) => Some((fns, size, quote!(Self::window_forms(w)))),
@@ -47,7 +48,7 @@ fn fast_loop(model: &Model, a: &Automaton, t: &Target<'_>, unmap: &TokenStream) 
         let value_ty = t.value_ty;
         quote!(context = ::placemat_codec::Decoder::context_after(&Self, &(input[pos - 1] as #value_ty));)
     };
-    let ascii_run = if let Some((is_run, prefix)) = ascii_tests(a, quote!(w[0])) {
+    let ascii_run = if let Some((is_run, prefix)) = ascii_tests(runs, quote!(w[0])) {
         quote! {
             if #is_run #in_start {
                 let run = #prefix(&input[pos..]);
@@ -78,9 +79,8 @@ fn fast_loop(model: &Model, a: &Automaton, t: &Target<'_>, unmap: &TokenStream) 
 }
 
 /// The bulk function and the window functions it uses.
-pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
-    let value_ty = t.value_ty;
-    let unmap = if model.premap.is_some() {
+pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>, value_ty: &TokenStream) -> TokenStream {
+    let unmap = if model.maps_values() {
         let ty = t.codec_ty;
         quote!(#ty::unmap(value))
     } else {
@@ -91,7 +91,7 @@ pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
     let exact_call = start_call(a, Reader::Exact, quote!(&input[pos..], 0, 0));
     let track = track(a);
     // With several contexts the state functions read ASCII too.
-    let exact_ascii = if let (Some((is_run, _)), 1) = (ascii_tests(a, quote!(b)), a.contexts) {
+    let exact_ascii = if let (Some((is_run, _)), 1) = (ascii_tests(ascii_runs(model, a), quote!(b)), a.contexts) {
         quote! {
             while let ::core::option::Option::Some(&b) = input.get(pos) {
                 if !(#is_run) {
@@ -143,10 +143,20 @@ pub fn emit(model: &Model, a: &Automaton, t: &Target<'_>) -> TokenStream {
     }
 }
 
+/// The ASCII runs the bulk loop copies: the table's, whose values are raw
+/// values, so none where the codec maps them.
+fn ascii_runs(model: &Model, a: &Automaton) -> AsciiRuns {
+    if model.maps_values() {
+        AsciiRuns::None
+    } else {
+        a.facts.ascii_runs
+    }
+}
+
 /// For byte codecs with ASCII runs ([`AsciiRuns`]): whether `unit` is one of
 /// the runs' units, and the function measuring a run (whole 16-unit blocks).
-fn ascii_tests(a: &Automaton, unit: TokenStream) -> Option<(TokenStream, TokenStream)> {
-    match a.facts.ascii_runs {
+fn ascii_tests(runs: AsciiRuns, unit: TokenStream) -> Option<(TokenStream, TokenStream)> {
+    match runs {
         AsciiRuns::Bytes => Some((quote!(#unit < 0x80), quote!(::placemat_codec::ascii_prefix))),
         AsciiRuns::NonZeroBytes => {
             Some((quote!(#unit != 0 && #unit < 0x80), quote!(::placemat_codec::AsciiRuns::NonZeroBytes.prefix)))

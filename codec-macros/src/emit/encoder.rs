@@ -4,6 +4,7 @@
 use num_traits::ToPrimitive;
 use placemat_compiler::automaton::Automaton;
 use placemat_compiler::model::{DigitUnit, Layout, Model, UnitPattern};
+use placemat_compiler::signed::Signed;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -38,7 +39,14 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream, body: Body) ->
     for (lo, hi) in &model.excluded {
         excluded.push((to_u64(lo)?, to_u64(hi)?));
     }
-    let refuse = quote!(return Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 }););
+    // A signed codec refuses the value it was given, not its raw value.
+    let refused = if model.signed.is_some() {
+        quote!(Err(::placemat_codec::EncodeError::SignedUnencodable { value: given as i64 }))
+    } else {
+        quote!(Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 }))
+    };
+    let refuse = quote!(return #refused;);
+    let signed = model.signed.as_ref().map(|s| signed_prologue(s, value_ty, &refuse));
     let range_check = |lo: u64, hi: u64| {
         let (lo, hi) = (lit(lo), lit(hi));
         quote!((#lo..=#hi).contains(&value))
@@ -121,11 +129,30 @@ pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream, body: Body) ->
     let units = if body == Body::Encode { unit_tables(model) } else { quote!() };
     Ok(quote! {
         #units
+        #signed
         #(#checks)*
         #premap
         #(#arms)*
-        Err(::placemat_codec::EncodeError::Unencodable { value: value as u64 })
+        #refused
     })
+}
+
+/// A signed codec's first statements: the value given (`given`) checked
+/// against the signed range, and `value`, the raw value its sign spells it
+/// with, of the raw type `raw_ty`.
+fn signed_prologue(s: &Signed, raw_ty: &TokenStream, refuse: &TokenStream) -> TokenStream {
+    let [min, max] = [&s.min, &s.max].map(|v| Literal::i64_unsuffixed(Signed::pattern(v) as i64));
+    let (sign, bits) = (super::impls::sign_path(s.sign), s.bits);
+    quote! {
+        let given = value;
+        if !(#min..=#max).contains(&given) {
+            #refuse
+        }
+        let value = match #sign.raw(given as u64, #bits) {
+            ::core::option::Option::Some(raw) => raw as #raw_ty,
+            ::core::option::Option::None => { #refuse }
+        };
+    }
 }
 
 /// The constants the unit writes index: the bytes spelling each unit (an

@@ -8,6 +8,7 @@ use num_traits::ToPrimitive;
 use placemat_codec::Unit;
 use placemat_compiler::automaton::Automaton;
 use placemat_compiler::model::Model;
+use placemat_compiler::signed::Signed;
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::quote;
 
@@ -28,9 +29,26 @@ fn unit(model: &Model) -> TokenStream {
     }
 }
 
-/// `UNMAP` and `fn unmap`, undoing the pre-mapping after the automaton; nothing
-/// without a pre-mapping.
+/// The path of a sign scheme in the runtime (`::placemat_codec::Sign::ZigZag`).
+pub fn sign_path(sign: placemat_codec::Sign) -> TokenStream {
+    let variant = proc_macro2::Ident::new(&format!("{sign:?}"), Span::call_site());
+    quote!(::placemat_codec::Sign::#variant)
+}
+
+/// `fn unmap`, the codec's value of a raw value after the automaton: the
+/// pre-mapping undone (with its table `UNMAP`), or a signed codec's sign
+/// applied; nothing for a codec that does not map values.
 pub fn unmap(model: &Model, names: &Names) -> TokenStream {
+    if let Some(s) = &model.signed {
+        let (raw, value, sign, bits) = (&names.raw, &names.value, sign_path(s.sign), s.bits);
+        return quote! {
+            /// The value a raw value of the automaton spells, by the codec's sign.
+            #[inline(always)]
+            fn unmap(value: #raw) -> #value {
+                #sign.value(u64::from(value), #bits) as #value
+            }
+        };
+    }
     let Some(inv) = model.premap_inverse() else { return quote!() };
     let value_ty = &names.value;
     let n = inv.len();
@@ -52,7 +70,7 @@ pub fn unmap(model: &Model, names: &Names) -> TokenStream {
 /// The value after the automaton: `Self::unmap(value)` or `value`.
 fn unmapped(model: &Model, names: &Names) -> TokenStream {
     let ty = &names.ty;
-    if model.premap.is_some() {
+    if model.maps_values() {
         quote!(#ty::unmap(value))
     } else {
         quote!(value)
@@ -115,10 +133,17 @@ pub fn flagged_const(a: &Automaton) -> TokenStream {
 /// The `CodecInfo` constructor, with the compiler's verdict on a SIMD validator.
 fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<TokenStream> {
     let (name, summary) = (&model.name, &model.summary);
-    let min = Literal::u64_unsuffixed(to_u64(&model.min)?);
-    let max = Literal::u64_unsuffixed(model.max.as_ref().map(to_u64).transpose()?.unwrap_or(u64::MAX));
+    let mut min = Literal::u64_unsuffixed(to_u64(&model.min)?);
+    let mut max = Literal::u64_unsuffixed(model.max.as_ref().map(to_u64).transpose()?.unwrap_or(u64::MAX));
+    let mut sign = quote!();
+    if let Some(s) = &model.signed {
+        // Facts of values, not of raw values: the range as patterns.
+        [min, max] = [&s.min, &s.max].map(|v| Literal::u64_unsuffixed(Signed::pattern(v)));
+        let path = sign_path(s.sign);
+        sign = quote!(.with_sign(#path));
+    }
     let mut excluded = Vec::new();
-    for (lo, hi) in &model.excluded {
+    for (lo, hi) in model.excluded.iter().filter(|_| model.signed.is_none()) {
         let (lo, hi) = (Literal::u64_unsuffixed(to_u64(lo)?), Literal::u64_unsuffixed(to_u64(hi)?));
         excluded.push(quote!((#lo, #hi)));
     }
@@ -148,7 +173,7 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded #no_simd #wide #bytes #flagged;
+        )#unbounded #no_simd #wide #bytes #flagged #sign;
         &INFO
     })
 }
@@ -162,14 +187,17 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
 /// are decoded step by step, checked.
 fn decode_into(model: &Model, names: &Names, walk: TokenStream) -> TokenStream {
     let (ty, value_ty) = (&names.ty, &names.value);
+    let raw = &names.raw;
+    // The walk fills a signed codec's values with raw values.
+    let stored = if model.signed.is_some() { quote!(*v as #raw) } else { quote!(*v) };
     let body = if !model.is_bounded() {
         return quote!();
-    } else if model.premap.is_some() {
+    } else if model.maps_values() {
         quote! {
             let start = out.len();
             let result = #walk(input, out);
             for v in &mut out[start..] {
-                *v = #ty::unmap(*v);
+                *v = #ty::unmap(#stored);
             }
             result
         }
@@ -200,11 +228,44 @@ fn decode_into_by(value_ty: &TokenStream, body: TokenStream) -> TokenStream {
 /// `decode_into`, `decode_prefix_into` and `decode_lossy_into` of an integer
 /// codec whose units mark where values end: a word of eight units at a time
 /// (`placemat_codec::decode_flagged`), each value the word decoder leaves by
-/// the branching decoder's step.
-fn flagged_decode(names: &Names) -> TokenStream {
-    let (ty, branching, value_ty) = (&names.ty, &names.branching, &names.value);
-    let decode_into =
-        decode_into_by(value_ty, quote!(::placemat_codec::decode_flagged(&#ty::FLAGGED, &#branching, input, out)));
+/// the branching decoder's step. The words give raw values: a codec that maps
+/// values decodes raw values (the branching decoder's steps before the map,
+/// `RawSteps`) and maps the values written.
+fn flagged_decode(model: &Model, names: &Names) -> TokenStream {
+    let (ty, branching, value_ty, raw) = (&names.ty, &names.branching, &names.value, &names.raw);
+    let mapped = model.maps_values();
+    let map = |values: TokenStream| {
+        if mapped {
+            quote!(for v in #values { *v = #ty::unmap(*v as #raw); })
+        } else {
+            quote!()
+        }
+    };
+    let steps = if mapped {
+        quote! {
+            struct RawSteps;
+            impl ::placemat_codec::Decoder for RawSteps {
+                type Value = #value_ty;
+                #[inline(always)]
+                fn step(&self, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
+                    #branching::state_1(input, 0, 0).map(|value| value as #value_ty)
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let decoder = if mapped { quote!(&RawSteps) } else { quote!(&#branching) };
+    let map_out = map(quote!(&mut out[start..]));
+    let map_slice = map(quote!(&mut out[..read.values]));
+    let body = quote! {
+        #steps
+        let start = out.len();
+        let result = ::placemat_codec::decode_flagged(&#ty::FLAGGED, #decoder, input, out);
+        #map_out
+        result
+    };
+    let decode_into = decode_into_by(value_ty, body);
     quote! {
         #decode_into
         #[inline]
@@ -214,11 +275,18 @@ fn flagged_decode(names: &Names) -> TokenStream {
             max: usize,
             out: &mut ::placemat_codec::__private::Vec<#value_ty>,
         ) -> ::placemat_codec::Prefix {
-            ::placemat_codec::decode_flagged_prefix(&#ty::FLAGGED, &#branching, input, max, out).0
+            #steps
+            let start = out.len();
+            let read = ::placemat_codec::decode_flagged_prefix(&#ty::FLAGGED, #decoder, input, max, out).0;
+            #map_out
+            read
         }
         #[inline]
         fn decode_prefix(&self, input: &[u8], out: &mut [#value_ty]) -> ::placemat_codec::Prefix {
-            ::placemat_codec::decode_flagged_slice(&#ty::FLAGGED, &#branching, input, out)
+            #steps
+            let read = ::placemat_codec::decode_flagged_slice(&#ty::FLAGGED, #decoder, input, out);
+            #map_slice
+            read
         }
     }
 }
@@ -276,13 +344,23 @@ fn big_methods(model: &Model) -> TokenStream {
 /// by the branching decoder's state functions, bulk calls by the tables and
 /// their SIMD kernels), and `Codec` with the codec's facts.
 fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn::Result<TokenStream> {
-    let (ty, branching, table, value_ty) = (&names.ty, &names.branching, &names.table, &names.value);
-    let encode_body = encoder::emit(model, a, value_ty, encoder::Body::Encode)?;
-    let length_body = encoder::emit(model, a, value_ty, encoder::Body::Length)?;
+    let (ty, branching, table, value_ty, raw) = (&names.ty, &names.branching, &names.table, &names.value, &names.raw);
+    let encode_body = encoder::emit(model, a, &names.raw, encoder::Body::Encode)?;
+    let length_body = encoder::emit(model, a, &names.raw, encoder::Body::Length)?;
     let max_units = Literal::usize_unsuffixed(a.encode_forms.iter().map(|f| f.units.len()).max().unwrap_or(1));
-    let branching_step = match (&model.premap, &a.flagged) {
-        (Some(_), _) => quote!(#branching::state_1(input, 0, 0).map(#ty::unmap)),
-        (None, Ok(_)) => quote! {
+    // The flagged-stream fact gives raw values, which a codec that maps
+    // values maps.
+    let branching_step = match (model.maps_values(), &a.flagged) {
+        (true, Ok(_)) => quote! {
+            match #ty::FLAGGED.step(input) {
+                ::core::option::Option::Some((value, len)) => {
+                    ::placemat_codec::Step::Value { value: #ty::unmap(value as #raw), len }
+                }
+                ::core::option::Option::None => #branching::state_1(input, 0, 0).map(#ty::unmap),
+            }
+        },
+        (true, Err(_)) => quote!(#branching::state_1(input, 0, 0).map(#ty::unmap)),
+        (false, Ok(_)) => quote! {
             match #ty::FLAGGED.step(input) {
                 ::core::option::Option::Some((value, len)) => {
                     ::placemat_codec::Step::Value { value: value as #value_ty, len }
@@ -290,17 +368,17 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
                 ::core::option::Option::None => #branching::state_1(input, 0, 0),
             }
         },
-        (None, Err(_)) => quote!(#branching::state_1(input, 0, 0)),
+        (false, Err(_)) => quote!(#branching::state_1(input, 0, 0)),
     };
     let decode_into = match &a.flagged {
-        Ok(_) if model.is_bounded() => flagged_decode(names),
+        Ok(_) if model.is_bounded() => flagged_decode(model, names),
         _ => decode_into(model, names, quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into)),
     };
     let contexts = context_methods(a, names, branching_step_in(a, branching));
     let open = step_open(model, a, names);
     let forbids = forbids(model, value_ty);
     let info = info(model, a, ty)?;
-    let premapped = if model.premap.is_some() {
+    let premapped = if model.maps_values() {
         quote!(
             const PREMAPPED: bool = true;
         )
@@ -362,14 +440,14 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
 
 /// The `Decoder` impl of the table decoder type: the table walker alone.
 fn table_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
-    let (ty, table, value_ty) = (&names.ty, &names.table, &names.value);
+    let (ty, table, value_ty, raw) = (&names.ty, &names.table, &names.value, &names.raw);
     let dfa = quote!(<#ty as ::placemat_codec::Codec>::dfa());
     let (table_step, table_in) = if a.facts.cyclic {
         (quote!(#dfa.step_checked(input)), quote!(#dfa.step_in(context, input)))
     } else {
-        (quote!(#dfa.step::<#value_ty>(input)), quote!(#dfa.step_in::<#value_ty>(context, input)))
+        (quote!(#dfa.step::<#raw>(input)), quote!(#dfa.step_in::<#value_ty>(context, input)))
     };
-    let step = if model.premap.is_some() { quote!(#table_step.map(#ty::unmap)) } else { table_step };
+    let step = if model.maps_values() { quote!(#table_step.map(#ty::unmap)) } else { table_step };
     let contexts = context_methods(a, names, table_in);
     let open = step_open(model, a, names);
     let decode_into = decode_into(model, names, quote!(#dfa.decode_table_into));
@@ -408,12 +486,12 @@ fn step_open(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
     if !a.has_pending() {
         return quote!();
     }
-    let (ty, value_ty) = (&names.ty, &names.value);
+    let (ty, value_ty, raw) = (&names.ty, &names.value, &names.raw);
     let unmapped = unmapped(model, names);
     quote! {
         #[inline]
         fn step_open(&self, context: usize, input: &[u8]) -> ::placemat_codec::Step<#value_ty> {
-            <#ty as ::placemat_codec::Codec>::dfa().step_open::<#value_ty>(context, input).map(|value| #unmapped)
+            <#ty as ::placemat_codec::Codec>::dfa().step_open::<#raw>(context, input).map(|value| #unmapped)
         }
     }
 }

@@ -26,22 +26,29 @@ pub struct Names {
     pub branching: Ident,
     /// The table decoder type (`Utf8Table`).
     pub table: Ident,
-    /// The value type (`u32` or `u64`; unbounded codecs read `u64` on the fast path).
+    /// The value type of the codec's traits (`u32`, `u64`, or `i32` and
+    /// `i64` for a signed codec; unbounded codecs read `u64` on the fast path).
     pub value: TokenStream,
+    /// The type the automaton's values accumulate in (`u32` or `u64`): the
+    /// value type, or a signed codec's raw values.
+    pub raw: TokenStream,
 }
 
 impl Names {
     fn of(model: &Model) -> Self {
         let call = Span::call_site();
-        let value = match model.value {
-            ValueType::U32 => quote!(u32),
-            ValueType::U64 | ValueType::Unbounded => quote!(u64),
+        let (raw, value) = match (model.value, model.signed.is_some()) {
+            (ValueType::U32, false) => (quote!(u32), quote!(u32)),
+            (ValueType::U32, true) => (quote!(u32), quote!(i32)),
+            (ValueType::U64 | ValueType::Unbounded, false) => (quote!(u64), quote!(u64)),
+            (ValueType::U64 | ValueType::Unbounded, true) => (quote!(u64), quote!(i64)),
         };
         Names {
             ty: Ident::new(&model.type_name, call),
             branching: Ident::new(&format!("{}Branching", model.type_name), call),
             table: Ident::new(&format!("{}Table", model.type_name), call),
             value,
+            raw,
         }
     }
 }
@@ -52,7 +59,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let call = Span::call_site();
     let a = Automaton::build(model, BuildOptions::default()).map_err(|e| syn::Error::new(call, e.to_string()))?;
     let names = Names::of(model);
-    let target = states::Target { automaton: &a, value_ty: &names.value, codec_ty: &names.ty };
+    let target = states::Target { automaton: &a, value_ty: &names.raw, codec_ty: &names.ty };
     let states = states::emit(&target, states::Reader::Exact).ok_or_else(|| {
         syn::Error::new(
             call,
@@ -63,7 +70,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let consts = tables::consts(&model.name, &a);
     let unmap = impls::unmap(model, &names);
     let flagged = impls::flagged_const(&a);
-    let bulk = bulk::emit(model, &a, &target);
+    let bulk = bulk::emit(model, &a, &target, &names.value);
     let items = impls::emit(model, &a, &names, source)?;
     let (doc, branching_doc, table_doc) = docs(model, &a, &names);
     let model_name = &model.name;

@@ -100,6 +100,10 @@ pub struct Structure {
     pub max: Option<BigUint>,
     /// Excluded ranges.
     pub excluded: Vec<(BigUint, BigUint)>,
+    /// For a signed codec, its signed range and sign: `min`, `max`,
+    /// `excluded` and the forms' ranges are then raw values
+    /// ([`Structure::values_of`] gives a form's values).
+    pub signed: Option<crate::signed::Signed>,
     /// Rules across adjacent values (`forbid`).
     pub forbid: Vec<crate::contexts::Forbid>,
     /// Whether values 0–127 are permuted before encoding.
@@ -124,6 +128,22 @@ pub struct Structure {
     pub order_preserving: Verdict,
 }
 
+impl Structure {
+    /// The least and the greatest value of a signed codec's form (its raw
+    /// values' least and greatest: each scheme's values over a run of raw
+    /// values are extreme at the run's two ends or next to them); `None`
+    /// for an unsigned codec.
+    pub fn values_of(&self, f: &FormSummary) -> Option<(num_bigint::BigInt, num_bigint::BigInt)> {
+        let s = self.signed.as_ref()?;
+        let next = |v: &BigUint| (v < &f.hi).then(|| v + 1u32);
+        let before = |v: &BigUint| (v > &f.lo).then(|| v - 1u32);
+        let ends = [Some(f.lo.clone()), next(&f.lo), before(&f.hi), Some(f.hi.clone())];
+        let held = |r: &&BigUint| !self.excluded.iter().any(|(a, b)| a <= *r && *r <= b);
+        let values: Vec<_> = ends.iter().flatten().filter(held).map(|r| s.value(r)).collect();
+        Some((values.iter().min()?.clone(), values.iter().max()?.clone()))
+    }
+}
+
 /// Runs every structural check on `model`.
 pub fn analyze(model: &Model) -> Structure {
     let checked_units = truncation(model);
@@ -145,6 +165,7 @@ pub fn analyze(model: &Model) -> Structure {
         min: model.min.clone(),
         max: model.max.clone(),
         excluded: model.excluded.clone(),
+        signed: model.signed.clone(),
         forbid: model.forbid.clone(),
         premapped: premap_len > 0,
         forms: forms
@@ -183,7 +204,7 @@ fn canonical(model: &Model, forms: &[ConcreteForm]) -> Verdict {
             let (ea, eb) = (spell(a), spell(b));
             return Verdict::No(format!(
                 "{} is both {} and {}",
-                hex(v),
+                model.value_text(v),
                 units_text(model, &ea),
                 units_text(model, &eb)
             ));
@@ -305,10 +326,6 @@ fn blocks(model: &Model, forms: &[ConcreteForm], from: &BigUint) -> Vec<Block> {
     order.into_iter().map(|(_, i)| slots[i].take().expect("each block once")).collect()
 }
 
-fn hex(v: &BigUint) -> String {
-    format!("U+{v:04X}")
-}
-
 fn prefix_free(model: &Model, forms: &[ConcreteForm], blocks: &[Block]) -> Verdict {
     for a in blocks {
         for b in blocks {
@@ -320,14 +337,19 @@ fn prefix_free(model: &Model, forms: &[ConcreteForm], blocks: &[Block]) -> Verdi
             let (va, ea) = a.read(model, &forms[a.form], &common);
             let (vb, eb) = b.read(model, &forms[b.form], &common);
             return Verdict::No(if a.len() == b.len() {
-                format!("{} and {} are both encoded as {}", hex(&va), hex(&vb), units_text(model, &ea))
+                format!(
+                    "{} and {} are both encoded as {}",
+                    model.value_text(&va),
+                    model.value_text(&vb),
+                    units_text(model, &ea)
+                )
             } else {
                 format!(
                     "{} ({}) is a prefix of {} ({})",
                     units_text(model, &ea),
-                    hex(&va),
+                    model.value_text(&va),
                     units_text(model, &eb),
-                    hex(&vb)
+                    model.value_text(&vb)
                 )
             });
         }
@@ -426,9 +448,9 @@ fn split_codeword(model: &Model, forms: &[ConcreteForm], blocks: &[Block]) -> Op
                 return Some(format!(
                     "{} is {} and also {} then {}{longest}",
                     units_text(model, &units),
-                    hex(&value(whole, &units)),
-                    hex(&value(head, &first)),
-                    hex(&value(tail, &second))
+                    model.value_text(&value(whole, &units)),
+                    model.value_text(&value(head, &first)),
+                    model.value_text(&value(tail, &second))
                 ));
             }
         }
@@ -459,11 +481,13 @@ fn self_representing(
     targets: &[u8],
 ) -> Verdict {
     for &t in targets {
-        let v = BigUint::from(t);
+        let Some(v) = model.raw_of(u64::from(t)) else {
+            return Verdict::No(format!("{} is not a value", model.value_text(&BigUint::from(t))));
+        };
         match reference.encode(&v) {
             Some(e) if e == [t] => {}
-            Some(e) => return Verdict::No(format!("{} is encoded as {}", hex(&v), units_text(model, &e))),
-            None => return Verdict::No(format!("{} cannot be encoded", hex(&v))),
+            Some(e) => return Verdict::No(format!("{} is encoded as {}", model.value_text(&v), units_text(model, &e))),
+            None => return Verdict::No(format!("{} cannot be encoded", model.value_text(&v))),
         }
     }
     for b in blocks.iter().filter(|b| b.len() > 1) {
@@ -473,24 +497,51 @@ fn self_representing(
                 let digit = model.form_digit(&form.units[i], t).unwrap_or(0) as u32;
                 let (p, e) = b.encoding(model, form, |j, lo, _| if j == i { digit } else { lo });
                 let v = Block::value(model, form, &p);
-                return Verdict::No(format!("byte {t:02X} occurs inside {} ({})", units_text(model, &e), hex(&v)));
+                return Verdict::No(format!(
+                    "byte {t:02X} occurs inside {} ({})",
+                    units_text(model, &e),
+                    model.value_text(&v)
+                ));
             }
         }
     }
     Verdict::Yes
 }
 
+/// A signed codec's order, where the raw values' order is not the values':
+/// refuted by -1 and 0 if their encodings sort the other way, else not
+/// decided.
+fn signed_order(model: &Model, reference: &Reference<'_>, s: &crate::signed::Signed) -> Verdict {
+    let raw = |v: i64| s.raw(&num_bigint::BigInt::from(v));
+    let pair = raw(-1).zip(raw(0));
+    if let Some((minus, zero)) = &pair {
+        if let (Some(a), Some(b)) = (reference.encode(minus), reference.encode(zero)) {
+            if a >= b {
+                return inversion(model, (minus, &a), (zero, &b));
+            }
+        }
+    }
+    Verdict::Unknown("a signed codec's raw values are not in the order of its values; only -1 and 0 compared".into())
+}
+
 fn inversion(model: &Model, a: (&BigUint, &[u8]), b: (&BigUint, &[u8])) -> Verdict {
     Verdict::No(format!(
         "{} < {} but {} sorts after {}",
-        hex(a.0),
-        hex(b.0),
+        model.value_text(a.0),
+        model.value_text(b.0),
         units_text(model, a.1),
         units_text(model, b.1)
     ))
 }
 
 fn order_preserving(model: &Model, reference: &Reference<'_>, forms: &[ConcreteForm], premap_len: usize) -> Verdict {
+    match &model.signed {
+        // The raw values of non-negative two's complement are the values.
+        Some(s) if s.sign != placemat_codec::Sign::TwosComplement || s.min < num_bigint::BigInt::ZERO => {
+            return signed_order(model, reference, s)
+        }
+        _ => {}
+    }
     // Values a pre-mapping moves, and the first value after them, one by one.
     let mut prev: Option<(BigUint, Vec<u8>)> = None;
     if premap_len > 0 {

@@ -39,7 +39,7 @@ use crate::model::Model;
 /// units, one that maps values or units, has rules across values, digit
 /// units or values of any size, or whose encoder writes no such forms.
 pub(super) fn derive(a: &Automaton, model: &Model) -> Option<ByteForms> {
-    if a.unit_bytes != 1 || model.premap.is_some() || a.contexts > 1 || a.radix || !model.is_bounded() {
+    if a.unit_bytes != 1 || model.maps_values() || a.contexts > 1 || a.radix || !model.is_bounded() {
         return None;
     }
     let allowed = two_longest(allowed_below(model, u64::from(u32::MAX))?)?;

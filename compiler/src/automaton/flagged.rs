@@ -50,7 +50,14 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
         return Err("its forms state their ranges (`layout: explicit`)".into());
     }
     let forms: Vec<&EncodeForm> = (1..=WORD).map_while(|n| one_form_of(a, n)).collect();
-    let [_, second, ..] = forms[..] else { return Err("it has no form of two units".into()) };
+    let [_, second, ..] = forms[..] else {
+        let shared = (1..=2).find(|&n| a.encode_forms.iter().filter(|f| f.units.len() == n).count() > 1);
+        return Err(match shared {
+            // SLEB128: a length's negative values have a bias of their own.
+            Some(n) => format!("its encoder has two forms of {n} unit{}", if n == 1 { "" } else { "s" }),
+            None => "it has no form of two units".into(),
+        });
+    };
     let continues = second.units[0].fixed_bits & 0x80 != 0;
     let lsb_first = second.places[0] == 0;
     let mut f = Flagged { continues_when_set: continues, lsb_first, lengths: 0, lo: [0; 8], hi: [0; 8], bias: [0; 8] };

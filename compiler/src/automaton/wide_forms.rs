@@ -47,7 +47,7 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> WideForms {
         (4, true) => AsciiRuns::U32Be,
         _ => return WideForms::NONE,
     };
-    if model.premap.is_some() || a.contexts > 1 || a.radix || !model.is_bounded() {
+    if model.maps_values() || a.contexts > 1 || a.radix || !model.is_bounded() {
         return WideForms::NONE;
     }
     let Some(allowed) = allowed(model) else { return WideForms::NONE };

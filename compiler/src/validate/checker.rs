@@ -1,7 +1,7 @@
 //! The error collector every check writes to, and the checks of the literals that
 //! several fields share: integers, ranges, strings and words.
 
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
 use proc_macro2::Span;
 
 use super::hex;
@@ -87,15 +87,35 @@ impl Checker {
         }
     }
 
-    /// The value of an integer literal, which must fit in 128 bits.
+    /// The value of an integer literal, which must fit in 128 bits and not
+    /// be negative.
     pub(super) fn int(&mut self, lit: &IntLit) -> Option<BigUint> {
-        match lit.value {
+        match lit.magnitude {
+            Some(_) if lit.negative => {
+                self.error_between(
+                    lit.at(),
+                    "only the `range` of a signed codec (`value: i32` or `value: i64`, with a `sign`) takes \
+                     negative numbers; every other number of a description is unsigned",
+                );
+                None
+            }
             Some(v) => Some(BigUint::from(v)),
             None => {
                 self.error(lit.span, "integer does not fit in 128 bits");
                 None
             }
         }
+    }
+
+    /// The value of an integer literal that may be negative, which must fit
+    /// in 128 bits.
+    pub(super) fn signed_int(&mut self, lit: &IntLit) -> Option<BigInt> {
+        let Some(v) = lit.magnitude else {
+            self.error_between(lit.at(), "integer does not fit in 128 bits");
+            return None;
+        };
+        let v = BigInt::from(v);
+        Some(if lit.negative { -v } else { v })
     }
 
     /// The bounds of a range literal (`None` above for an open range), which must not

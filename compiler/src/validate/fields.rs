@@ -11,8 +11,8 @@ use crate::syntax::{Ast, FieldValue};
 
 /// Every key a description may give.
 const KEYS: &[&str] = &[
-    "name", "summary", "unit", "unit_map", "value", "range", "exclude", "forbid", "overlap", "layout", "groups",
-    "premap", "digits", "forms",
+    "name", "summary", "unit", "unit_map", "value", "sign", "range", "exclude", "forbid", "overlap", "layout",
+    "groups", "premap", "digits", "forms",
 ];
 
 /// The keys every description must give.
@@ -75,14 +75,24 @@ pub(super) fn summary(c: &mut Checker, fields: &Fields, docs: &[String]) -> Opti
     }
 }
 
-/// The value type (`value`): `u32`, `u64` or `unbounded`.
+/// The value type (`value`): `u32`, `u64` or `unbounded`, or `i32` and `i64`
+/// for signed values (whose raw values, which the forms spell, are of the
+/// unsigned type of the same width: see [`signed_type`]).
 pub(super) fn value_type(c: &mut Checker, fields: &Fields) -> Option<ValueType> {
-    let w = c.expect_word(fields.get("value")?, "value", &["u32", "u64", "unbounded"])?;
+    let w = c.expect_word(fields.get("value")?, "value", &["u32", "u64", "unbounded", "i32", "i64"])?;
     Some(match w.to_string().as_str() {
-        "u32" => ValueType::U32,
-        "u64" => ValueType::U64,
+        "u32" | "i32" => ValueType::U32,
+        "u64" | "i64" => ValueType::U64,
         _ => ValueType::Unbounded,
     })
+}
+
+/// The `value` word if it names a signed type (`i32`, `i64`).
+pub(super) fn signed_type<'a>(fields: &Fields<'a>) -> Option<&'a syn::Ident> {
+    match fields.get("value") {
+        Some(FieldValue::Word(w)) if w == "i32" || w == "i64" => Some(w),
+        _ => None,
+    }
 }
 
 /// The layout (`layout`): `shortest` (the default), `biased`, `explicit` or `padded`.

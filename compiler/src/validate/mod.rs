@@ -16,7 +16,7 @@
 //! by later checks, and checks that need it are skipped.
 //!
 //! The checks run in a fixed order, which is the order of the diagnostics:
-//! attributes and keys, `name`, `summary`, `unit`, `unit_map`, `value`, `layout`, `range`,
+//! attributes and keys, `name`, `summary`, `unit`, `unit_map`, `value`, `layout`, `sign`, `range`,
 //! `groups`, `exclude`, `premap`, `forbid`, `overlap`, `digits` and `forms` (each form); then, once every field
 //! has checked, the checks that need the model (derived ranges and biases,
 //! explicit ranges) and, when those pass, coverage and determinism: forms may
@@ -32,6 +32,7 @@ mod forms;
 mod patterns;
 mod premap;
 mod range;
+mod sign;
 mod unit;
 mod unit_map;
 
@@ -57,10 +58,24 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let value = fields::value_type(&mut c, &fields);
     let layout = fields::layout(&mut c, &fields);
     let groups = fields::group_order(&mut c, &fields, value);
-    let range = range::value_range(&mut c, &fields, value);
-    let excluded = range::excluded(&mut c, &fields, range.as_ref());
-    let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded);
-    let forbid = forbid::forbid(&mut c, &fields, range.as_ref());
+    let sign = sign::sign(&mut c, &fields, value);
+    let (range, signed, excluded) = match sign {
+        Some(Some(sign)) => match sign::signed_range(&mut c, &fields, sign, value, layout) {
+            Some(sign::SignedRange { signed, raw, excluded }) => (Some(raw), Some(signed), excluded),
+            None => (None, None, Vec::new()),
+        },
+        // Whether values are signed is not known: the range is not read.
+        None => (None, None, Vec::new()),
+        Some(None) => {
+            let range = range::value_range(&mut c, &fields, value);
+            let excluded = range::excluded(&mut c, &fields, range.as_ref());
+            (range, None, excluded)
+        }
+    };
+    // A signed codec has none of these (`sign::sign` says so at each).
+    let unsigned = !matches!(sign, Some(Some(_)));
+    let premap = premap::premap(&mut c, &fields, range.as_ref(), &excluded).filter(|_| unsigned);
+    let forbid = if unsigned { forbid::forbid(&mut c, &fields, range.as_ref()) } else { Vec::new() };
     let longest = fields::overlap(&mut c, &fields, value);
     let digit_set = digits::digit_set(&mut c, &fields);
     let mut forms = forms::forms(&mut c, &fields, unit.as_ref().map(|u| (unit::width(u), u.order)));
@@ -82,13 +97,15 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         Ok(digit_set),
         Some(longest),
         Ok(unit_map),
-    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set, longest, unit_map)
+        Some(_),
+    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set, longest, unit_map, sign)
     else {
         return Err(c.into_diagnostics());
     };
     let ValueRange { lo: min, hi: max, lit: range_lit } = range;
     let radix = forms.list.iter().any(|f| f.form.units.iter().any(|u| u.digits.is_some()));
     unit_map::check_bit_patterns(&mut c, &fields, radix && unit_map.is_some());
+    sign::check_extend_forms(&mut c, &fields, signed.as_ref().map(|s| s.sign), radix);
     let unit_map = unit_map.filter(|_| !radix);
     let model = Model {
         type_name: ast.ident.to_string(),
@@ -103,6 +120,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         value,
         min,
         max,
+        signed,
         excluded,
         forbid,
         longest,

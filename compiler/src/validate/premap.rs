@@ -39,7 +39,7 @@ fn images(c: &mut Checker, items: &[IntLit]) -> Option<(Vec<u32>, Vec<Option<usi
     let mut out = Vec::with_capacity(n);
     let mut ok = true;
     for (i, item) in items.iter().enumerate() {
-        match item.value {
+        match item.value() {
             Some(v) if (v as usize) < n && v < u128::from(u32::MAX) => {
                 if let Some(j) = seen[v as usize] {
                     c.error2(

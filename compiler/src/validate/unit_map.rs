@@ -42,7 +42,7 @@ fn images(c: &mut Checker, items: &[IntLit]) -> Result<Vec<u8>, ()> {
     let mut out = Vec::with_capacity(items.len());
     let mut ok = true;
     for (unit, item) in items.iter().enumerate() {
-        let Some(byte) = item.value.and_then(|v| u8::try_from(v).ok()) else {
+        let Some(byte) = item.value().and_then(|v| u8::try_from(v).ok()) else {
             c.error(item.span, "a unit map's entries are bytes, 0x00 ..= 0xFF");
             ok = false;
             continue;

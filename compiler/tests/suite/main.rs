@@ -8,5 +8,6 @@
 mod io_loaded;
 mod longest_match;
 mod shared_units;
+mod signed_loaded;
 mod table_checks;
 mod utf8_loaded;

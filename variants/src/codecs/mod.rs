@@ -18,6 +18,7 @@
 //! | `perl_utf8.rs` | `perl-utf8` (Perl's extended UTF-8, 64-bit perls) |
 //! | `utf16.rs` | `utf16le`, `utf16be`, `utf32le`, `utf32be` (RFC 2781, Unicode ch. 3) |
 //! | `varints.rs` | `vlq` (MIDI), `git-ofs` (git pack offsets), `quic-varint` (RFC 9000), `sqlite-varint`, `leb128` (DWARF), `hpack-int5`, `hpack-int7` (RFC 7541) |
+//! | `signed.rs` | `sleb128` (DWARF), `protobuf-sint64` (ZigZag), `sourcemap-vlq` (ECMA-426) |
 //!
 //! ```
 //! use placemat_codec::Codec;
@@ -33,6 +34,7 @@ mod ken_draft;
 mod perl_utf8;
 mod printable6;
 mod printable6_big;
+mod signed;
 mod utf1;
 mod utf16;
 mod utf8;
@@ -48,6 +50,10 @@ pub use ken_draft::{KenDraft, KenDraftBranching, KenDraftTable};
 pub use perl_utf8::{PerlUtf8, PerlUtf8Branching, PerlUtf8Table};
 pub use printable6::{Printable6, Printable6Branching, Printable6Table};
 pub use printable6_big::{Printable6Big, Printable6BigBranching, Printable6BigTable};
+pub use signed::{
+    ProtobufSint64, ProtobufSint64Branching, ProtobufSint64Table, Sleb128, Sleb128Branching, Sleb128Table,
+    SourcemapVlq, SourcemapVlqBranching, SourcemapVlqTable,
+};
 pub use utf1::{Utf1, Utf1Branching, Utf1Table};
 pub use utf16::{
     Utf16Be, Utf16BeBranching, Utf16BeTable, Utf16Le, Utf16LeBranching, Utf16LeTable, Utf32Be, Utf32BeBranching,

@@ -8,7 +8,7 @@
 
 use placemat_codec::{Codec, Decoder, Encoder, Value};
 use placemat_compiler::LoadedCodec;
-use placemat_variants::codecs::{GitOfs, Leb128, SqliteVarint, Vlq};
+use placemat_variants::codecs::{GitOfs, Leb128, ProtobufSint64, SqliteVarint, Vlq};
 use placemat_variants::registry;
 
 use crate::common::{check_agreement, strategies};
@@ -17,18 +17,20 @@ use crate::common::{check_agreement, strategies};
 fn the_flagged_codecs_are_the_integer_codecs_with_a_flag_per_unit() {
     let flagged: Vec<String> =
         registry::all().iter().filter(|c| c.info().flagged.is_some()).map(|c| c.info().name.to_string()).collect();
-    assert_eq!(flagged, ["vlq", "git-ofs", "sqlite-varint", "leb128"]);
+    assert_eq!(flagged, ["vlq", "git-ofs", "sqlite-varint", "leb128", "protobuf-sint64"]);
     for codec in registry::all() {
         let loaded = LoadedCodec::from_text(codec.description()).unwrap();
         assert_eq!(loaded.info().flagged, codec.info().flagged, "{}", codec.info().name);
     }
 }
 
-/// The values at the edges of each of the encoder's forms.
+/// The values at the edges of each of the encoder's forms (raw values,
+/// which a signed codec's sign maps).
 fn edges<C: Codec>() -> Vec<u64> {
     let model = crate::common::model_of::<C>();
     let a = placemat_compiler::Automaton::build(&model, Default::default()).unwrap();
-    a.encode_forms.iter().flat_map(|f| [f.lo, f.lo.saturating_add(1), f.hi.saturating_sub(1), f.hi]).collect()
+    let raw = a.encode_forms.iter().flat_map(|f| [f.lo, f.lo.saturating_add(1), f.hi.saturating_sub(1), f.hi]);
+    raw.map(|r| crate::common::widened(&model, &r.into())).collect()
 }
 
 fn streams<C: Codec + Default + 'static>() {
@@ -92,4 +94,10 @@ fn git_ofs_streams() {
 #[test]
 fn sqlite_varint_streams() {
     streams::<SqliteVarint>();
+}
+
+/// ZigZag values: the words give raw values, which the codec maps after.
+#[test]
+fn protobuf_sint64_streams() {
+    streams::<ProtobufSint64>();
 }

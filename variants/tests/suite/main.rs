@@ -26,6 +26,7 @@ mod panic_free;
 mod printable6;
 mod real_world;
 mod shift_validate;
+mod signed;
 mod table_walk;
 mod text;
 mod transcode_bulk;

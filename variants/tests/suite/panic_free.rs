@@ -19,8 +19,8 @@ use placemat_codec::{
 };
 use placemat_variants::codecs::{
     Cesu8, FssUtfPlan9, FssUtfXopen, GitOfs, HpackInt5, HpackInt7, KenDraft, Leb128, Mutf8, PerlUtf8, Printable6,
-    Printable6Big, QuicVarint, SqliteVarint, Utf1, Utf16Be, Utf16Le, Utf32Be, Utf32Le, Utf8, Utf8Ext36, Utf8Ext42,
-    UtfEbcdic, Vlq, Wtf8,
+    Printable6Big, ProtobufSint64, QuicVarint, Sleb128, SourcemapVlq, SqliteVarint, Utf1, Utf16Be, Utf16Le, Utf32Be,
+    Utf32Le, Utf8, Utf8Ext36, Utf8Ext42, UtfEbcdic, Vlq, Wtf8,
 };
 use placemat_variants::registry;
 use proptest::prelude::*;
@@ -57,6 +57,9 @@ macro_rules! every_codec_type {
             $check::<Leb128>($($arg),*),
             $check::<HpackInt5>($($arg),*),
             $check::<HpackInt7>($($arg),*),
+            $check::<Sleb128>($($arg),*),
+            $check::<ProtobufSint64>($($arg),*),
+            $check::<SourcemapVlq>($($arg),*),
         ]
     };
 }

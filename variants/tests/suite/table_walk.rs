@@ -83,7 +83,9 @@ fn expanded_tables_where_states_know_the_bits_to_come_and_direct_tables_elsewher
         let continuation_bit = name.starts_with("printable6") || ["vlq", "git-ofs", "sqlite-varint"].contains(&&*name);
         // Placed payloads (groups least significant first, little-endian units)
         // are never expanded.
-        let lsb = ["leb128", "utf16le", "utf32le", "hpack-int5", "hpack-int7"].contains(&&*name);
+        let lsb =
+            ["leb128", "utf16le", "utf32le", "hpack-int5", "hpack-int7", "sleb128", "protobuf-sint64", "sourcemap-vlq"]
+                .contains(&&*name);
         // A codec with rules across values has several start states, and one
         // that takes the longest match goes back to values it passed; the
         // expanded walker does neither. (CESU-8's `ED` begins a three-byte
@@ -206,12 +208,17 @@ fn ascii_runs_and_end_units_are_derived_for_every_codec() {
             // 'a' is `40 61`, and the alphabet is not ASCII.
             // and in UTF-EBCDIC 41 is a trailing byte (the I8 byte A0).
             // HPACK's full prefix (1F, 7F) starts a longer sequence.
-            "quic-varint" | "printable6" | "printable6-big" | "utf-ebcdic" | "hpack-int5" | "hpack-int7" => {
-                AsciiRuns::None
-            }
+            // SLEB128's 40–7F are -64..-1, and the VLQ's alphabet is base64.
+            "quic-varint" | "printable6" | "printable6-big" | "utf-ebcdic" | "hpack-int5" | "hpack-int7"
+            | "sleb128" | "sourcemap-vlq" => AsciiRuns::None,
             _ => AsciiRuns::Bytes,
         };
         assert_eq!(facts.ascii_runs, runs, "{name}");
+        // A table's facts are of raw values: protobuf-sint64's 00–7F are raw
+        // values of themselves, which its sign maps, so a transcoder is told
+        // of no runs (nor of a codec's with rules across values).
+        let told = if codec.premapped() || codec.dfa().contexts() > 1 { AsciiRuns::None } else { runs };
+        assert_eq!(codec.ascii_runs(), told, "{name}");
         if ["leb128", "vlq", "git-ofs"].contains(&&*name) {
             assert_eq!(facts.end_units, ascii, "{name}: the last unit of a sequence is below 80");
             assert_eq!(facts.sync_units, [0; 4], "{name}: every unit may continue a sequence");

@@ -40,11 +40,16 @@ fn valid_text(rng: &mut Rng, codec: &dyn DynCodec, values: usize, other: usize) 
     let info = codec.info();
     let top = if info.unbounded { u64::from(u32::MAX) } else { info.max.min(u64::MAX - 1) };
     let mut out = Vec::new();
+    // A signed codec's bounds are patterns: values of either sign from 0 up.
+    let (min, signed) = if info.sign.is_some() { (0, true) } else { (info.min, false) };
     for _ in 0..values {
-        let v = if rng.one_in(other) { rng.range(info.min, top) } else { rng.range(0x20, 0x7E) };
-        let mut v = v.max(info.min);
+        let v = if rng.one_in(other) { rng.range(min, top) } else { rng.range(0x20, 0x7E) };
+        let mut v = v.max(min);
         if rng.one_in(4) {
-            v = v.min(0x7FF).max(info.min);
+            v = v.min(0x7FF).max(min);
+        }
+        if signed && rng.one_in(2) {
+            v = v.wrapping_neg();
         }
         // Unencodable picks are skipped: the text stays valid.
         let _ = codec.encode_push(v, &mut out);

@@ -77,10 +77,16 @@ where
         with_contexts("classes-off", Box::new(move |c, s| singleton.step_in(c, s)), &after),
         with_contexts(
             "reference",
-            Box::new(move |c, s| reference.step_in(c, s).map(|value| u64::try_from(value).unwrap())),
+            Box::new(move |c, s| reference.step_in(c, s).map(|raw| widened(model, &raw))),
             &after,
         ),
     ]
+}
+
+/// The reference's value, a raw value of the model, as the 64-bit view of
+/// the codec's value (a signed codec's: its sign-extended pattern).
+pub fn widened(model: &placemat_compiler::Model, raw: &BigUint) -> u64 {
+    model.view_of(raw).expect("bounded codecs have 64-bit values")
 }
 
 /// A strategy from its step in a context.
@@ -201,7 +207,7 @@ where
 {
     let codec = C::default();
     let reference = Reference::new(reference_model);
-    let want = reference.encode(&BigUint::from(value));
+    let want = reference_model.raw_of(value).and_then(|raw| reference.encode(&raw));
     let got = match <C as Encoder>::Value::from_u64(value) {
         Some(v) => {
             let mut out = Vec::new();
