@@ -246,7 +246,10 @@
 //!   value 1 (minus zero) being no value. A signed codec's layout is
 //!   `shortest` or `padded` (with `extend`: the shortest two's complement, or
 //!   every length whose payload holds the value), its range is closed, and
-//!   it has no `exclude`, `premap`, `forbid` or `overlap`:
+//!   it has no `exclude`, `premap`, `forbid` or `overlap`. With `extend`, a
+//!   repeated unit whose longest length carries more payload bits than the
+//!   type (SLEB128's tenth byte) needs `groups: lsb_first`, where those bits,
+//!   which must repeat the sign, come last:
 //!
 //!   ```
 //!   use placemat_compiler::Description;

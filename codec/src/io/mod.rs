@@ -231,7 +231,8 @@ pub enum TranscodeErrorKind {
     },
     /// A value decoded correctly but the target codec cannot encode it.
     Unencodable {
-        /// The value.
+        /// The value, in the source's 64-bit view (a signed source's value
+        /// as its sign-extended pattern).
         value: u64,
     },
     /// A value of more than 64 bits (from an unbounded source codec) decoded

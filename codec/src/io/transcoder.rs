@@ -92,6 +92,10 @@ pub struct Transcoder<'a> {
     /// The one-pass path for this pair of codecs, looked up at the first
     /// block (`None` until then).
     fused: Option<Option<Fused>>,
+    /// Whether one codec is signed and the other not: a 64-bit view with its
+    /// top bit set (a negative value, or an unsigned one past 2^63 − 1) then
+    /// means different values in the two, and is refused.
+    mixed_sign: bool,
 }
 
 /// The most units the bulk path decodes at once.
@@ -125,6 +129,7 @@ impl<'a> Transcoder<'a> {
         // An open sequence is shorter than the longest one; with the unit that
         // completes it, it fits these buffers, which therefore never grow.
         let longest = from.info().max_units.unwrap_or(16) + 1;
+        let mixed_sign = from.info().sign.is_some() != to.info().sign.is_some();
         Ok(Transcoder {
             from,
             to,
@@ -141,8 +146,11 @@ impl<'a> Transcoder<'a> {
             last: None,
             values: Vec::new(),
             block: BLOCK,
-            bulk: true,
+            // Between a signed and an unsigned codec every value is checked,
+            // one at a time.
+            bulk: !mixed_sign,
             fused: None,
+            mixed_sign,
         })
     }
 
@@ -510,6 +518,9 @@ impl<'a> Transcoder<'a> {
                 self.context = self.from.context_after(value);
                 match self.last.filter(|&before| self.to.forbids(before, value)) {
                     Some(before) => (len, Some(TranscodeErrorKind::ForbiddenAfter { before, value })),
+                    None if self.mixed_sign && (value as i64) < 0 => {
+                        (len, Some(TranscodeErrorKind::Unencodable { value }))
+                    }
                     None => match self.to.encode_push(value, out) {
                         Ok(()) => {
                             self.last = Some(value);

@@ -131,6 +131,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     };
 
     derived::check_open_range(&mut c, &model, &forms.list, range_lit);
+    sign::check_extend_widths(&mut c, &fields, &model);
     let concrete = derived::concrete_forms(&model);
     derived::check_form_ranges(&mut c, &model, &forms.list, &concrete);
     derived::check_explicit_ranges(&mut c, &model, &forms.list);

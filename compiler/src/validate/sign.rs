@@ -141,3 +141,26 @@ pub(super) fn check_extend_forms(c: &mut Checker, fields: &Fields, sign: Option<
         c.error(v.span(), "`sign: extend` sign-extends a payload of bits; these forms read digit units");
     }
 }
+
+/// `sign: extend` with groups most significant first and a repeated unit
+/// whose longest length carries more payload bits than the value type: the
+/// bits past the type would have to be the sign, but they come first, in a
+/// unit that every length reads alike, before the length is known.
+pub(super) fn check_extend_widths(c: &mut Checker, fields: &Fields, model: &crate::model::Model) {
+    let Some(s) = model.signed.as_ref().filter(|s| s.sign == Sign::TwosComplement) else { return };
+    if model.groups == crate::model::GroupOrder::LsbFirst || model.is_radix() {
+        return;
+    }
+    let wide = model.concrete_forms().iter().any(|f| model.forms[f.form].repeat.is_some() && f.payload_bits() > s.bits);
+    if let (true, Some(v)) = (wide, fields.get("sign")) {
+        c.error(
+            v.span(),
+            format!(
+                "`sign: extend` over a repeated unit whose longest length carries more than {} payload bits needs \
+                 `groups: lsb_first`: most significant first, the bits past the value type come first, before \
+                 the length is known (or narrow the range)",
+                s.bits
+            ),
+        );
+    }
+}

@@ -83,3 +83,104 @@ fn values_outside_the_range_are_refused_by_value() {
     // The bulk decoder of the tables' raw values is not used.
     assert!(q.premapped());
 }
+
+/// Groups, forms, each length's payload width, and the range.
+type Twin = (&'static str, &'static str, &'static [usize], (i64, i64));
+
+/// `sign: extend` against its unsigned twin: the same forms read as padded
+/// unsigned payloads (`value: u64`), then sign-extended from each length's
+/// top payload bit by plain arithmetic here. A sequence decodes to a value
+/// exactly when its twin's payload, sign-extended, lies in the range (and,
+/// with `layout: shortest`, no shorter length holds it); the encoder writes
+/// the shortest length that holds a value. Groups in both orders, fixed
+/// forms and a repeated unit, both layouts, a range that is not symmetric,
+/// and (least significant group first) a last length wider than `i32`.
+#[test]
+fn sign_extension_agrees_with_the_unsigned_twin() {
+    let cases: [Twin; 5] = [
+        ("lsb_first", r#""1xxxxxxx* 0xxxxxxx""#, &[7, 14, 21, 28, 35], (i32::MIN.into(), i32::MAX.into())),
+        ("msb_first", r#""1xxxxxxx* 0xxxxxxx""#, &[7, 14, 21, 28], (-(1 << 27), (1 << 27) - 1)),
+        ("lsb_first", r#""1xxxxxxx* 0xxxxxxx""#, &[7, 14, 21], (-1000, 50_000)),
+        (
+            "msb_first",
+            r#""0xxxxxxx", "10xxxxxx xxxxxxxx", "11xxxxxx xxxxxxxx xxxxxxxx""#,
+            &[7, 14, 22],
+            (-2_000_000, 2_000_000),
+        ),
+        ("msb_first", r#""0xxxxxxx", "10xxxxxx xxxxxxxx""#, &[7, 14], (-8192, 8191)),
+    ];
+    for (groups, forms, widths, (lo, hi)) in cases {
+        for layout in ["padded", "shortest"] {
+            let body = |value: &str, sign: &str, range: String| {
+                format!(
+                    "pub T {{ name: \"t\", value: {value}, {sign} range: {range}, layout: {layout}, groups: {groups}, \
+                     forms: {{ {forms} }} }}"
+                )
+            };
+            let signed = load(&body("i32", "sign: extend,", format!("{lo} ..= {hi}")));
+            let top = (1u64 << widths.last().unwrap()) - 1;
+            let twin = load(&body("u64", "", format!("0 ..= {top}")).replace("layout: shortest", "layout: padded"));
+            let case = format!("{groups} {layout} {forms} {lo}..={hi}");
+            check_against_twin(&signed, &twin, widths, (lo, hi), layout == "shortest", &case);
+        }
+    }
+}
+
+/// The value the twin's payload `p` of `len` units spells, if the signed
+/// codec holds it there.
+fn extended(
+    widths: &[usize],
+    len_units: &[usize],
+    p: u64,
+    len: usize,
+    (lo, hi): (i64, i64),
+    shortest: bool,
+) -> Option<i64> {
+    let k = len_units.iter().position(|&n| n == len)?;
+    let w = widths[k] as u32;
+    let v = ((p << (64 - w)) as i64) >> (64 - w);
+    let fits = |w: usize| -(1i64 << (w - 1)) <= v && v < (1i64 << (w - 1));
+    let shorter = k > 0 && fits(widths[k - 1]);
+    ((lo..=hi).contains(&v) && !(shortest && shorter)).then_some(v)
+}
+
+fn check_against_twin(
+    signed: &LoadedCodec,
+    twin: &LoadedCodec,
+    widths: &[usize],
+    range: (i64, i64),
+    shortest: bool,
+    case: &str,
+) {
+    // The length in units of each width's form, from the twin's encoder.
+    let len_units: Vec<usize> = widths.iter().map(|&w| twin.encoded_units((1u64 << (w - 1)) | 1).unwrap()).collect();
+    let mut rng = placemat_compiler::analysis::Rng::new(0x51_6E);
+    for _ in 0..20_000 {
+        let n = 1 + rng.below(6);
+        let input: Vec<u8> = (0..n)
+            .map(|_| {
+                let any = rng.next_u64() as u8;
+                rng.pick(&[0x00, 0x01, 0x3F, 0x40, 0x7F, 0x80, 0xBF, 0xC0, 0xFF, any])
+            })
+            .collect();
+        let got = signed.step(&input);
+        match twin.step(&input) {
+            Step::Value { value, len } => match extended(widths, &len_units, value, len, range, shortest) {
+                Some(v) => assert_eq!(got, Step::Value { value: v as u64, len }, "{case}: {input:02X?}"),
+                None => assert!(matches!(got, Step::Invalid { .. }), "{case}: {input:02X?} gave {got:?}"),
+            },
+            _ => assert!(!matches!(got, Step::Value { .. }), "{case}: {input:02X?} gave {got:?}"),
+        }
+    }
+    // Every value of a sample encodes to the shortest length that holds it.
+    for _ in 0..5_000 {
+        let v = range.0 + (rng.next_u64() % ((range.1 - range.0) as u64 + 1)) as i64;
+        let v = if rng.one_in(3) { v >> rng.below(30) } else { v };
+        let mut out = Vec::new();
+        signed.encode_push(v as u64, &mut out).unwrap_or_else(|e| panic!("{case}: {v}: {e}"));
+        let fits = |w: usize| -(1i64 << (w - 1)) <= v && v < (1i64 << (w - 1));
+        let k = widths.iter().position(|&w| fits(w)).unwrap();
+        assert_eq!(out.len(), len_units[k], "{case}: {v} is {out:02X?}");
+        assert_eq!(signed.step(&out), Step::Value { value: v as u64, len: out.len() }, "{case}: {v}");
+    }
+}

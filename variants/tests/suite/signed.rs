@@ -235,3 +235,31 @@ fn analyses_name_signed_values() {
     let first = vlq.values_of(&vlq.forms[0]).unwrap();
     assert_eq!((first.0.to_string(), first.1.to_string()), ("-15".into(), "15".into()));
 }
+
+/// Between a signed and an unsigned codec a value means the same number or
+/// nothing: a negative value has no unsigned spelling, and an unsigned one
+/// past 2^63 − 1 no `i64` one, whatever their 64-bit views share; both are
+/// refused at their offsets, in blocks as one value at a time.
+#[test]
+fn transcoding_keeps_values_across_signedness() {
+    use placemat_codec::io::{transcode_into, ErrorMode, TranscodeErrorKind};
+    use placemat_variants::codecs::Leb128;
+    let to_vec = |from: &dyn placemat_codec::DynCodec, to: &dyn placemat_codec::DynCodec, input: &[u8]| {
+        let mut out = Vec::new();
+        transcode_into(from, to, ErrorMode::Strict, input, &mut out).map(|()| out)
+    };
+    // 2, 127 and -2 in SLEB128: the first two are LEB128's 02 and 7F.
+    let err = to_vec(&Sleb128, &Leb128, &[0x02, 0xFF, 0x00, 0x7E]).unwrap_err();
+    assert_eq!((err.offset(), err.kind()), (3, &TranscodeErrorKind::Unencodable { value: -2i64 as u64 }));
+    assert_eq!(to_vec(&Sleb128, &Leb128, &[0x02, 0xFF, 0x00]).unwrap(), [0x02, 0x7F]);
+    // LEB128's 2^64 - 1 is no i64; a long clean run before it goes through.
+    let mut input = vec![0x05; 5000];
+    input.extend([0xFF; 9]);
+    input.push(0x01);
+    let err = to_vec(&Leb128, &ProtobufSint64, &input).unwrap_err();
+    assert_eq!((err.offset(), err.kind()), (5000, &TranscodeErrorKind::Unencodable { value: u64::MAX }));
+    assert_eq!(to_vec(&Leb128, &ProtobufSint64, &input[..5000]).unwrap(), [0x0A; 5000]);
+    // Signed to signed keeps the sign.
+    assert_eq!(to_vec(&ProtobufSint64, &Sleb128, &[0x03, 0x01]).unwrap(), [0x7E, 0x7F]);
+    assert_eq!(to_vec(&Sleb128, &SourcemapVlq, &[0x7E, 0x10]).unwrap(), b"FgB".to_vec());
+}
