@@ -5,7 +5,8 @@
 //! one to eight units is a flag bit (bit 7) and seven payload bits, the flag
 //! has one value in the units that continue a sequence and the other in the
 //! last, the groups go least or most significant first, and each length has
-//! a bias and a range of values its sequences may take.
+//! a bias and a range of values its sequences may take (or, for a signed
+//! codec whose values are two's complement, its payload is sign-extended).
 //!
 //! The decoder reads eight units as one word: the flags of the units that
 //! end a value are one mask, its lowest bit the value's length; the value's
@@ -30,7 +31,7 @@
 //! # }
 //! // LEB128 up to eight units: bit 7 set continues, groups least significant first.
 //! let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
-//! let leb128 = Flagged { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8] };
+//! let leb128 = Flagged { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
 //! let mut slots = [0u64; 2];
 //! assert_eq!(leb128.decode_slice(&[0xE5, 0x8E, 0x26, 0x01, 0x7F], &mut slots), Prefix { values: 2, units: 4 });
 //! assert_eq!(slots, [624_485, 1]);
@@ -68,6 +69,10 @@ pub struct Flagged {
     pub hi: [u64; 8],
     /// For `n + 1` units, the value of payload 0.
     pub bias: [u64; 8],
+    /// Whether a value is its payload sign-extended from the payload's top
+    /// bit (two's complement: SLEB128), as a 64-bit pattern; `lo` and `hi`
+    /// then compare as `i64` and the biases are 0.
+    pub signed: bool,
 }
 
 impl Flagged {
@@ -114,8 +119,8 @@ impl Flagged {
     pub fn step(&self, input: &[u8]) -> Option<(u64, usize)> {
         let &first = input.first()?;
         if (first & 0x80 != 0) != self.continues_when_set {
-            let value = u64::from(first & 0x7F).wrapping_add(self.bias[0]);
-            return (self.lo[0] <= value && value <= self.hi[0]).then_some((value, 1));
+            let value = self.extended(u64::from(first & 0x7F), 1).wrapping_add(self.bias[0]);
+            return self.holds(value, 0).then_some((value, 1));
         }
         let word = u64::from_le_bytes(*input.first_chunk::<8>()?);
         let ends = self.ends(word);
@@ -146,8 +151,30 @@ impl Flagged {
         }
         let spelled = units & (u64::MAX >> (64 - 8 * n)) & !FLAGS;
         let ordered = if self.lsb_first { spelled } else { spelled.swap_bytes() >> (64 - 8 * n) };
-        let value = join_groups(ordered).wrapping_add(self.bias[n - 1]);
-        (self.lo[n - 1] <= value && value <= self.hi[n - 1]).then_some(value)
+        let value = self.extended(join_groups(ordered), n).wrapping_add(self.bias[n - 1]);
+        self.holds(value, n - 1).then_some(value)
+    }
+
+    /// The payload of `n` units as a value: itself, or sign-extended from
+    /// its top bit ([`Flagged::signed`]).
+    #[inline(always)]
+    fn extended(&self, payload: u64, n: usize) -> u64 {
+        let unused = 64 - 7 * n as u32;
+        if self.signed {
+            (((payload << unused) as i64) >> unused) as u64
+        } else {
+            payload
+        }
+    }
+
+    /// Whether `value` is in the range of sequences of `k + 1` units.
+    #[inline(always)]
+    fn holds(&self, value: u64, k: usize) -> bool {
+        if self.signed {
+            self.lo[k] as i64 <= value as i64 && value as i64 <= self.hi[k] as i64
+        } else {
+            self.lo[k] <= value && value <= self.hi[k]
+        }
     }
 }
 

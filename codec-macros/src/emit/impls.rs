@@ -118,14 +118,14 @@ fn byte_forms(f: &placemat_codec::simd::ByteForms) -> TokenStream {
 /// another. The codec's facts and its decoders all read this one constant.
 pub fn flagged_const(a: &Automaton) -> TokenStream {
     let Ok(f) = &a.flagged else { return quote!() };
-    let (continues, lsb_first, lengths) = (f.continues_when_set, f.lsb_first, f.lengths);
+    let (continues, lsb_first, lengths, signed) = (f.continues_when_set, f.lsb_first, f.lengths, f.signed);
     let [lo, hi, bias] = [f.lo, f.hi, f.bias].map(|a| a.map(Literal::u64_unsuffixed));
     quote! {
         /// How the codec's units mark where values end (the compiler's
         /// flagged-stream fact): its decoders read a word of units at a time.
         pub const FLAGGED: ::placemat_codec::Flagged = ::placemat_codec::Flagged {
             continues_when_set: #continues, lsb_first: #lsb_first, lengths: #lengths,
-            lo: [#(#lo),*], hi: [#(#hi),*], bias: [#(#bias),*],
+            lo: [#(#lo),*], hi: [#(#hi),*], bias: [#(#bias),*], signed: #signed,
         };
     }
 }

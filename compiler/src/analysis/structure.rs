@@ -128,22 +128,6 @@ pub struct Structure {
     pub order_preserving: Verdict,
 }
 
-impl Structure {
-    /// The least and the greatest value of a signed codec's form (its raw
-    /// values' least and greatest: each scheme's values over a run of raw
-    /// values are extreme at the run's two ends or next to them); `None`
-    /// for an unsigned codec.
-    pub fn values_of(&self, f: &FormSummary) -> Option<(num_bigint::BigInt, num_bigint::BigInt)> {
-        let s = self.signed.as_ref()?;
-        let next = |v: &BigUint| (v < &f.hi).then(|| v + 1u32);
-        let before = |v: &BigUint| (v > &f.lo).then(|| v - 1u32);
-        let ends = [Some(f.lo.clone()), next(&f.lo), before(&f.hi), Some(f.hi.clone())];
-        let held = |r: &&BigUint| !self.excluded.iter().any(|(a, b)| a <= *r && *r <= b);
-        let values: Vec<_> = ends.iter().flatten().filter(held).map(|r| s.value(r)).collect();
-        Some((values.iter().min()?.clone(), values.iter().max()?.clone()))
-    }
-}
-
 /// Runs every structural check on `model`.
 pub fn analyze(model: &Model) -> Structure {
     let checked_units = truncation(model);
@@ -508,23 +492,7 @@ fn self_representing(
     Verdict::Yes
 }
 
-/// A signed codec's order, where the raw values' order is not the values':
-/// refuted by -1 and 0 if their encodings sort the other way, else not
-/// decided.
-fn signed_order(model: &Model, reference: &Reference<'_>, s: &crate::signed::Signed) -> Verdict {
-    let raw = |v: i64| s.raw(&num_bigint::BigInt::from(v));
-    let pair = raw(-1).zip(raw(0));
-    if let Some((minus, zero)) = &pair {
-        if let (Some(a), Some(b)) = (reference.encode(minus), reference.encode(zero)) {
-            if a >= b {
-                return inversion(model, (minus, &a), (zero, &b));
-            }
-        }
-    }
-    Verdict::Unknown("a signed codec's raw values are not in the order of its values; only -1 and 0 compared".into())
-}
-
-fn inversion(model: &Model, a: (&BigUint, &[u8]), b: (&BigUint, &[u8])) -> Verdict {
+pub(crate) fn inversion(model: &Model, a: (&BigUint, &[u8]), b: (&BigUint, &[u8])) -> Verdict {
     Verdict::No(format!(
         "{} < {} but {} sorts after {}",
         model.value_text(a.0),
@@ -538,7 +506,7 @@ fn order_preserving(model: &Model, reference: &Reference<'_>, forms: &[ConcreteF
     match &model.signed {
         // The raw values of non-negative two's complement are the values.
         Some(s) if s.sign != placemat_codec::Sign::TwosComplement || s.min < num_bigint::BigInt::ZERO => {
-            return signed_order(model, reference, s)
+            return crate::signed::order(model, reference, s)
         }
         _ => {}
     }

@@ -15,7 +15,9 @@
 //! value where shorter values may be padded (`padded`). Codecs with
 //! pre-mapped values, excluded values, rules across values, overlapping
 //! forms or digit units do not qualify; nor does a first unit that gives the
-//! length (QUIC), which is another fact.
+//! length (QUIC), which is another fact. A padded `sign: extend` codec
+//! qualifies with each length's two halves joined into one range of
+//! sign-extended payloads (`Flagged::signed`).
 //!
 //! ```
 //! use placemat_compiler::automaton::{Automaton, BuildOptions};
@@ -49,8 +51,12 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
     if model.layout == Layout::Explicit {
         return Err("its forms state their ranges (`layout: explicit`)".into());
     }
-    let forms: Vec<&EncodeForm> = (1..=WORD).map_while(|n| one_form_of(a, n)).collect();
-    let [_, second, ..] = forms[..] else {
+    let signed = model.signed.as_ref().filter(|s| s.sign == placemat_codec::Sign::TwosComplement);
+    let forms: Vec<EncodeForm> = match signed {
+        Some(s) => extended_forms(model, s)?,
+        None => (1..=WORD).map_while(|n| one_form_of(a, n).cloned()).collect(),
+    };
+    let [_, second, ..] = &forms[..] else {
         let shared = (1..=2).find(|&n| a.encode_forms.iter().filter(|f| f.units.len() == n).count() > 1);
         return Err(match shared {
             // SLEB128: a length's negative values have a bias of their own.
@@ -60,7 +66,15 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
     };
     let continues = second.units[0].fixed_bits & 0x80 != 0;
     let lsb_first = second.places[0] == 0;
-    let mut f = Flagged { continues_when_set: continues, lsb_first, lengths: 0, lo: [0; 8], hi: [0; 8], bias: [0; 8] };
+    let mut f = Flagged {
+        continues_when_set: continues,
+        lsb_first,
+        lengths: 0,
+        lo: [0; 8],
+        hi: [0; 8],
+        bias: [0; 8],
+        signed: signed.is_some(),
+    };
     for (i, form) in forms.iter().enumerate() {
         if !flagged_units(form, continues) || !ordered(form, lsb_first) {
             return Err(format!(
@@ -73,7 +87,7 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
         f.bias[i] = form.bias;
         f.hi[i] = form.hi;
         f.lo[i] = match model.layout {
-            Layout::Padded => model.min.to_u64().ok_or("its least value does not fit 64 bits")?,
+            Layout::Padded if signed.is_none() => model.min.to_u64().ok_or("its least value does not fit 64 bits")?,
             _ => form.lo,
         };
     }
@@ -86,6 +100,33 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
         return Err("a longer form does not start with eight continuing units".into());
     }
     Ok(f)
+}
+
+/// For a `sign: extend` codec, one form per length of one to eight units
+/// whose value is its payload sign-extended: the length's two halves
+/// (non-negative and negative payloads) joined, their values the halves'
+/// least and greatest as patterns, bias 0. Under `layout: shortest` a
+/// length's values are two runs (a shorter length holds the ones between),
+/// which one range per length does not say.
+fn extended_forms(model: &Model, s: &crate::signed::Signed) -> Result<Vec<EncodeForm>, String> {
+    use crate::signed::Signed;
+    if model.layout != Layout::Padded {
+        return Err("a length's values are two runs (the shortest two's complement)".into());
+    }
+    let concrete = model.concrete_forms();
+    let mut out = Vec::new();
+    for n in 1..=WORD {
+        let halves: Vec<_> = concrete.iter().filter(|f| f.units.len() == n).collect();
+        let Some(first) = halves.first() else { break };
+        if halves.iter().any(|h| h.units != first.units) {
+            return Err(format!("its halves of {n} units differ in their units"));
+        }
+        let lo = halves.iter().map(|h| s.value(&h.lo)).min().unwrap_or_default();
+        let hi = halves.iter().map(|h| s.value(&h.hi)).max().unwrap_or_default();
+        let (lo, hi) = (Signed::pattern(&lo), Signed::pattern(&hi));
+        out.push(EncodeForm { lo, hi, bias: 0, units: first.units.clone(), places: model.places(&first.units) });
+    }
+    Ok(out)
 }
 
 /// The encoder's one form of `n` units, if it has exactly one.
@@ -120,11 +161,41 @@ fn ordered(form: &EncodeForm, lsb_first: bool) -> bool {
 pub fn verdict(flagged: &Result<Flagged, String>) -> String {
     match flagged {
         Ok(f) => format!(
-            "yes: bit 7 {} continues; groups {} significant first; 1-{} units",
+            "yes: bit 7 {} continues; groups {} significant first; 1-{} units{}",
             if f.continues_when_set { "set" } else { "clear" },
             if f.lsb_first { "least" } else { "most" },
-            f.lengths
+            f.lengths,
+            if f.signed { "; sign-extended" } else { "" }
         ),
         Err(why) => format!("no: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::automaton::{Automaton, BuildOptions};
+    use crate::Description;
+
+    fn fact(layout: &str) -> Result<placemat_codec::Flagged, String> {
+        let text = format!(
+            "pub S {{ name: \"s\", value: i64, sign: extend, range: -0x8000000000000000 ..= 0x7FFFFFFFFFFFFFFF, \
+             layout: {layout}, groups: lsb_first, forms: {{ \"1xxxxxxx* 0xxxxxxx\" }} }}"
+        );
+        let model = Description::parse_str(&text).unwrap().model;
+        Automaton::build(&model, BuildOptions::default()).unwrap().flagged
+    }
+
+    /// Padded two's complement is one range per length, sign-extended; the
+    /// shortest is two runs per length, which the fact cannot say.
+    #[test]
+    fn sign_extension_is_a_flagged_stream_when_padded() {
+        let f = fact("padded").unwrap();
+        assert!(f.signed && f.lsb_first && f.lengths == 8);
+        assert_eq!((f.lo[0] as i64, f.hi[0] as i64), (-64, 63));
+        assert_eq!((f.lo[1] as i64, f.hi[1] as i64), (-8192, 8191));
+        assert_eq!(f.bias, [0; 8]);
+        assert_eq!(f.step(&[0x7E]), Some((-2i64 as u64, 1)));
+        assert_eq!(f.step(&[0x80, 0x7F, 0, 0, 0, 0, 0, 0]), Some((-128i64 as u64, 2)));
+        assert_eq!(fact("shortest").unwrap_err(), "a length's values are two runs (the shortest two's complement)");
     }
 }

@@ -8,7 +8,7 @@
 
 use placemat_codec::{Codec, Decoder, Encoder, Value};
 use placemat_compiler::LoadedCodec;
-use placemat_variants::codecs::{GitOfs, Leb128, ProtobufSint64, SqliteVarint, Vlq};
+use placemat_variants::codecs::{GitOfs, Leb128, ProtobufSint64, Sleb128, SqliteVarint, Vlq};
 use placemat_variants::registry;
 
 use crate::common::{check_agreement, strategies};
@@ -17,7 +17,7 @@ use crate::common::{check_agreement, strategies};
 fn the_flagged_codecs_are_the_integer_codecs_with_a_flag_per_unit() {
     let flagged: Vec<String> =
         registry::all().iter().filter(|c| c.info().flagged.is_some()).map(|c| c.info().name.to_string()).collect();
-    assert_eq!(flagged, ["vlq", "git-ofs", "sqlite-varint", "leb128", "protobuf-sint64"]);
+    assert_eq!(flagged, ["vlq", "git-ofs", "sqlite-varint", "leb128", "sleb128", "protobuf-sint64"]);
     for codec in registry::all() {
         let loaded = LoadedCodec::from_text(codec.description()).unwrap();
         assert_eq!(loaded.info().flagged, codec.info().flagged, "{}", codec.info().name);
@@ -100,4 +100,10 @@ fn sqlite_varint_streams() {
 #[test]
 fn protobuf_sint64_streams() {
     streams::<ProtobufSint64>();
+}
+
+/// Two's complement: the words sign-extend each payload from its top bit.
+#[test]
+fn sleb128_streams() {
+    streams::<Sleb128>();
 }
