@@ -6,9 +6,8 @@
 //!
 //! Everything after validation (the automaton, the tables, the encoders, the
 //! reference interpreter) works on raw values; the map applies where values
-//! leave a decoder or enter an encoder. The structure analysis's signed
-//! parts are here too: a form's values ([`Structure::values_of`]) and the
-//! order of values, which raw values do not keep.
+//! leave a decoder or enter an encoder (the analyses' signed parts are in
+//! `analysis/signed_values.rs`).
 //!
 //! ```
 //! use num_bigint::BigInt;
@@ -27,9 +26,7 @@
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed as _, Zero};
 
-use crate::analysis::structure::{inversion, FormSummary, Structure, Verdict};
 use crate::model::{ConcreteForm, Layout, Model, UnitPattern};
-use crate::reference::Reference;
 use placemat_codec::Sign;
 
 /// A signed codec's values: the scheme and the range, in signed numbers.
@@ -249,38 +246,6 @@ fn fix_high_bits(model: &Model, units: &[UnitPattern], keep: u32) -> Vec<UnitPat
             UnitPattern { fixed_mask: u.fixed_mask | high, fixed_bits: u.fixed_bits | high, payload_bits: kept, ..*u }
         })
         .collect()
-}
-
-impl Structure {
-    /// The least and the greatest value of a signed codec's form (its raw
-    /// values' least and greatest: each scheme's values over a run of raw
-    /// values are extreme at the run's two ends or next to them); `None`
-    /// for an unsigned codec.
-    pub fn values_of(&self, f: &FormSummary) -> Option<(BigInt, BigInt)> {
-        let s = self.signed.as_ref()?;
-        let next = |v: &BigUint| (v < &f.hi).then(|| v + 1u32);
-        let before = |v: &BigUint| (v > &f.lo).then(|| v - 1u32);
-        let ends = [Some(f.lo.clone()), next(&f.lo), before(&f.hi), Some(f.hi.clone())];
-        let held = |r: &&BigUint| !self.excluded.iter().any(|(a, b)| a <= *r && *r <= b);
-        let values: Vec<_> = ends.iter().flatten().filter(held).map(|r| s.value(r)).collect();
-        Some((values.iter().min()?.clone(), values.iter().max()?.clone()))
-    }
-}
-
-/// A signed codec's order, where the raw values' order is not the values':
-/// refuted by -1 and 0 if their encodings sort the other way, else not
-/// decided.
-pub(crate) fn order(model: &Model, reference: &Reference<'_>, s: &Signed) -> Verdict {
-    let raw = |v: i64| s.raw(&BigInt::from(v));
-    let pair = raw(-1).zip(raw(0));
-    if let Some((minus, zero)) = &pair {
-        if let (Some(a), Some(b)) = (reference.encode(minus), reference.encode(zero)) {
-            if a >= b {
-                return inversion(model, (minus, &a), (zero, &b));
-            }
-        }
-    }
-    Verdict::Unknown("a signed codec's raw values are not in the order of its values; only -1 and 0 compared".into())
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@
 //! Prefix-freeness and the Sardinas–Patterson test are textbook coding theory
 //! (Sardinas & Patterson, 1953).
 
+mod signed_values;
 pub mod size;
 pub mod spread;
 pub mod structure;

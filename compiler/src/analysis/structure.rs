@@ -506,7 +506,7 @@ fn order_preserving(model: &Model, reference: &Reference<'_>, forms: &[ConcreteF
     match &model.signed {
         // The raw values of non-negative two's complement are the values.
         Some(s) if s.sign != placemat_codec::Sign::TwosComplement || s.min < num_bigint::BigInt::ZERO => {
-            return crate::signed::order(model, reference, s)
+            return super::signed_values::order(model, reference, s)
         }
         _ => {}
     }
