@@ -159,9 +159,8 @@ impl Flagged {
     /// its top bit ([`Flagged::signed`]).
     #[inline(always)]
     fn extended(&self, payload: u64, n: usize) -> u64 {
-        let unused = 64 - 7 * n as u32;
         if self.signed {
-            (((payload << unused) as i64) >> unused) as u64
+            crate::Sign::TwosComplement.value(payload, 7 * n as u32)
         } else {
             payload
         }

@@ -369,7 +369,7 @@ impl Model {
     /// too, and the encoder writes the shortest (HPACK's integers).
     pub fn concrete_forms_upto(&self, limit: Option<usize>) -> Vec<ConcreteForm> {
         assert!(limit.is_some() || self.is_bounded(), "an unbounded model has infinitely many forms");
-        if let Some(s) = self.signed.as_ref().filter(|s| s.sign == placemat_codec::Sign::TwosComplement) {
+        if let Some(s) = self.extended() {
             // Validation bounds signed values (to the value type).
             return crate::signed::extend_forms(self, s);
         }
@@ -551,6 +551,11 @@ impl Model {
             Some(s) => Some(crate::signed::Signed::pattern(&s.value(raw))),
             None => u64::try_from(raw).ok(),
         }
+    }
+
+    /// A signed codec whose forms sign-extend their payload (`sign: extend`).
+    pub fn extended(&self) -> Option<&crate::signed::Signed> {
+        self.signed.as_ref().filter(|s| s.sign == placemat_codec::Sign::TwosComplement)
     }
 
     /// Whether the values the tables give are not the codec's until mapped

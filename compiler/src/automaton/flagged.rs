@@ -51,7 +51,7 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
     if model.layout == Layout::Explicit {
         return Err("its forms state their ranges (`layout: explicit`)".into());
     }
-    let signed = model.signed.as_ref().filter(|s| s.sign == placemat_codec::Sign::TwosComplement);
+    let signed = model.extended();
     let forms: Vec<EncodeForm> = match signed {
         Some(s) => extended_forms(model, s)?,
         None => (1..=WORD).map_while(|n| one_form_of(a, n).cloned()).collect(),

@@ -147,7 +147,7 @@ pub(super) fn check_extend_forms(c: &mut Checker, fields: &Fields, sign: Option<
 /// bits past the type would have to be the sign, but they come first, in a
 /// unit that every length reads alike, before the length is known.
 pub(super) fn check_extend_widths(c: &mut Checker, fields: &Fields, model: &crate::model::Model) {
-    let Some(s) = model.signed.as_ref().filter(|s| s.sign == Sign::TwosComplement) else { return };
+    let Some(s) = model.extended() else { return };
     if model.groups == crate::model::GroupOrder::LsbFirst || model.is_radix() {
         return;
     }
