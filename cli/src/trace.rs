@@ -33,6 +33,7 @@ fn abbreviated(hex: &str) -> String {
 #[derive(Default)]
 struct Partial {
     value: u64,
+    /// The payload bits read while `value` is past 64 bits.
     bits: u64,
 }
 
@@ -49,15 +50,21 @@ impl Partial {
                 self.value.checked_shl(shift).unwrap_or(0) | payload.checked_shl(at).unwrap_or(0)
             }
             (None, Some(radix)) => self.value.wrapping_mul(radix).wrapping_add(payload),
-            (None, None) => self.value.checked_shl(n).unwrap_or(0) | payload,
+            (None, None) => {
+                // Zeros shifted out are no loss (leading zero groups).
+                let kept = self.bits == 0 && self.value.leading_zeros() >= n;
+                if !kept {
+                    self.bits = self.bits.max(64 - u64::from(self.value.leading_zeros())) + u64::from(n);
+                }
+                self.value.checked_shl(n).unwrap_or(0) | payload
+            }
         };
-        self.bits += u64::from(n);
     }
 }
 
 impl std::fmt::Display for Partial {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.bits <= 64 {
+        if self.bits == 0 {
             write!(f, "{:#X}", self.value)
         } else {
             write!(f, "({} bits)", self.bits)

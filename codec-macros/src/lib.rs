@@ -57,6 +57,7 @@
 //!              | 'forbid'  ':' '[' lo '..=' hi 'then' lo '..=' hi, … ']'   (rules across adjacent values)
 //!              | 'overlap' ':' 'none' | 'longest'           (forms that start others; default: none)
 //!              | 'layout'  ':' 'shortest' | 'biased' | 'explicit' | 'padded'   (default: shortest)
+//!              | 'padding' ':' 'limited' | 'unlimited'      (zero groups a padded decoder reads; default: limited)
 //!              | 'groups'  ':' 'msb_first' | 'lsb_first'     (payload group order; default: msb_first)
 //!              | 'premap'  ':' '[' v0, v1, … ']'             (value i becomes vi before encoding)
 //!              | 'digits'  ':' '[' lo '..=' hi, … ']'        (the bytes of `T`, in digit order)
@@ -205,6 +206,33 @@
 //!   (QUIC, SQLite, LEB128); the encoder writes the first form that holds a value,
 //!   and a repeated unit repeats only as often as the encoder needs. Such a codec
 //!   is not canonical, and the analysis says so.
+//! * **Padding without a limit.** `padding: unlimited` (with `layout: padded`
+//!   and a last form with a repeated unit) lets the decoder read any number of
+//!   zero groups: the repeated unit goes on past the encoder's longest form,
+//!   its copies there carrying payload 0 (LLVM's LEB128 reader; leading
+//!   `0x80` units read most significant group first). The values stay bounded
+//!   and the encoder still writes the shortest form; only sequences have no
+//!   length limit (`CodecInfo::max_units` is `None`, the automaton loops on
+//!   the zero groups, and no SIMD validator applies). It does not go with
+//!   `sign: extend` (whose padding repeats the sign), `forbid` or
+//!   `overlap: longest`:
+//!
+//!   ```
+//!   use placemat_compiler::Description;
+//!   let d = Description::parse_str(r#"
+//!       pub LebAny { name: "leb128-any", value: u64, range: 0 ..= 0xFFFFFFFFFFFFFFFF,
+//!           layout: padded, padding: unlimited, groups: lsb_first, forms: { "1xxxxxxx* 0xxxxxxx" } }
+//!   "#).unwrap();
+//!   assert_eq!(d.model.max_units(), None);
+//!   // The encoder's forms stop at ten units; the decoder reads on.
+//!   assert_eq!(d.model.concrete_forms().len(), 10);
+//!   let reference = placemat_compiler::reference::Reference::new(&d.model);
+//!   let mut padded = vec![0x85];
+//!   padded.extend([0x80; 30]);
+//!   padded.push(0x00);
+//!   let step = reference.step(&padded).map(|v| u64::try_from(v).unwrap());
+//!   assert_eq!(step, placemat_codec::Step::Value { value: 5, len: 32 });
+//!   ```
 //! * **Repeated units.** A form with a repeated unit (`*`) has one length per
 //!   number of repetitions. Under `shortest`, `biased` and `padded` each
 //!   length's range is derived (and not written). Under `explicit` the form
@@ -297,8 +325,10 @@
 //!   than a form's digits spell, unit maps that are not 256 distinct bytes or
 //!   stand beside an alphabet, wide units or digit units, signed types without
 //!   a `sign` (or a `sign` without one), signed ranges past their type or of a
-//!   shape their sign does not spell from 0 on, and negative numbers anywhere
-//!   but a signed codec's `range`.
+//!   shape their sign does not spell from 0 on, negative numbers anywhere
+//!   but a signed codec's `range`, and `padding: unlimited` without
+//!   `layout: padded` or a repeated last unit, or beside `sign: extend`,
+//!   `forbid` or `overlap: longest`.
 //!
 //! # What is generated
 //!

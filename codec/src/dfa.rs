@@ -410,8 +410,10 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     pub fn is_ascii_transparent(&self) -> bool {
         self.facts.ascii_runs == AsciiRuns::Bytes
     }
-    /// Whether sequences have no length limit. Values of such a codec can outgrow
-    /// any integer type: decode them with [`Dfa::step_checked`] or `Dfa::step_big` (feature `big`).
+    /// Whether sequences have no length limit. Values of an unbounded codec can
+    /// then outgrow any integer type: decode them with [`Dfa::step_checked`] or
+    /// `Dfa::step_big` (feature `big`). (A codec padded without a limit loops
+    /// only on zero groups, and its values stay bounded.)
     pub fn is_cyclic(&self) -> bool {
         self.facts.cyclic
     }
@@ -441,7 +443,8 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     }
 
     /// Decodes the sequence at the start of `input` (see [`crate::Decoder::step`]),
-    /// with wrapping `u64` arithmetic: exact for automata that are not cyclic.
+    /// with wrapping `u64` arithmetic: exact unless a loop reads payload (an
+    /// unbounded codec's).
     #[inline]
     pub fn step<V: Value>(&self, input: &[u8]) -> Step<V> {
         self.step_from(self.stride, input).0
@@ -474,7 +477,8 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// codec; `Dfa::step_big` (feature `big`) decodes it).
     pub fn step_checked(&self, input: &[u8]) -> Step<u64> {
         if self.places.is_some() || self.radices.is_some() {
-            // Never cyclic (a table invariant): no value outgrows its sequence.
+            // Never looping on payload (a table invariant): no value outgrows
+            // what its sequence's paths without loops spell.
             return self.step(input);
         }
         self.walk::<accumulate::Checked>(self.stride, input, false).0

@@ -63,6 +63,19 @@ pub enum Layout {
     Padded,
 }
 
+/// How far a padded codec's decoder reads zero groups (`padding`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Padding {
+    /// Up to the encoder's longest form (the default, and every layout but
+    /// `padded`).
+    Limited,
+    /// Any number: the repeated unit of the last form may repeat past the
+    /// longest form the encoder writes, as long as the copies past it carry
+    /// only zero payload (ECMA-426's Base64 VLQ, LLVM's LEB128 reader). The
+    /// value stays bounded; only the sequence has no length limit.
+    Unlimited,
+}
+
 /// The order of a form's payload groups, one per unit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GroupOrder {
@@ -242,6 +255,8 @@ pub struct Model {
     pub premap: Option<Vec<u32>>,
     /// Form derivation.
     pub layout: Layout,
+    /// How many zero groups a `padded` decoder reads.
+    pub padding: Padding,
     /// The order of payload groups (code units).
     pub groups: GroupOrder,
     /// Bytes per code unit: 1, or 2 and 4 for `u16be`, `u16le`, `u32be`, `u32le`.
@@ -345,9 +360,16 @@ impl Model {
         set
     }
 
-    /// Whether the value set is bounded (so every form has finitely many lengths).
+    /// Whether the value set is bounded (so the encoder has finitely many
+    /// forms; the decoder too, unless padding has no limit).
     pub fn is_bounded(&self) -> bool {
         self.max.is_some()
+    }
+
+    /// Whether valid sequences have no length limit though values are bounded:
+    /// `padding: unlimited`.
+    pub fn pads_without_limit(&self) -> bool {
+        self.padding == Padding::Unlimited
     }
 
     /// Whether `v` is in the range and not excluded.
@@ -361,6 +383,8 @@ impl Model {
 
     /// The concrete forms of at most `limit` units (all of them if `None`, which
     /// requires a bounded model), in order, with derived ranges and biases.
+    /// Padding without a limit adds the last form's longer lengths up to
+    /// `limit`; with `None`, the forms stop at the encoder's longest.
     ///
     /// An explicit form with a repeated unit has one concrete form per length,
     /// up to the first whose payload reaches the end of its range; each length
@@ -384,10 +408,12 @@ impl Model {
                 if limit.is_some_and(|l| units.len() > l) {
                     break;
                 }
-                if let Some(max) = &self.max {
-                    if self.layout != Layout::Explicit && next_lo > *max {
-                        break 'forms;
-                    }
+                // Padding without a limit goes on past the value's end with
+                // the last form's longer lengths, each holding every value.
+                let past_end = self.max.as_ref().is_some_and(|max| next_lo > *max);
+                let padding = limit.is_some() && self.pads_without_limit() && i + 1 == self.forms.len();
+                if past_end && self.layout != Layout::Explicit && !padding {
+                    break 'forms;
                 }
                 let cap = self.capacity(&units);
                 let (lo, hi, bias) = match self.layout {
@@ -414,7 +440,7 @@ impl Model {
                     Some(max) if hi > *max => max.clone(),
                     _ => hi,
                 };
-                if lo <= hi {
+                if lo <= hi || (past_end && padding) {
                     next_lo = &hi + 1u32;
                     // A padded form decodes every value up to its own, and exists
                     // if the encoder needs it for some value.
@@ -460,9 +486,10 @@ impl Model {
         }
     }
 
-    /// The longest sequence in units (`None` if unbounded).
+    /// The longest sequence in units (`None` if unbounded, or padded without
+    /// a limit).
     pub fn max_units(&self) -> Option<usize> {
-        if !self.is_bounded() {
+        if !self.is_bounded() || self.pads_without_limit() {
             return None;
         }
         self.concrete_forms().iter().map(|f| f.units.len()).max()

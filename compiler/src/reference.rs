@@ -80,7 +80,7 @@ impl<'m> Reference<'m> {
         Reference {
             model,
             inverse: model.premap_inverse(),
-            bounded: model.is_bounded().then(|| model.concrete_forms()),
+            bounded: model.max_units().is_some().then(|| model.concrete_forms()),
             contexts,
             holes,
         }

@@ -544,6 +544,33 @@ fn signed_codecs_read_and_write_negative_values() {
     assert!(err.contains("invalid sourcemap-vlq input at offset 1: found `B`"), "{err}");
 }
 
+/// A description padded without a limit (`--spec`): any number of zero
+/// groups decodes, `trace` shows the state looping on them, and a sequence
+/// cut inside its padding is reported at its start.
+#[test]
+fn padding_without_a_limit_through_spec() {
+    let dir = temp_dir("padding");
+    let spec = dir.join("leb.placemat");
+    std::fs::write(
+        &spec,
+        r#"pub LebAny { name: "leb128-any", value: u64, range: 0 ..= 0xFFFFFFFFFFFFFFFF, layout: padded,
+            padding: unlimited, groups: lsb_first, forms: { "1xxxxxxx* 0xxxxxxx" } }"#,
+    )
+    .unwrap();
+    let spec = spec.to_str().unwrap();
+    let mut units = vec![0x85];
+    units.extend([0x80; 40]);
+    units.extend([0x00, 0x07]);
+    assert_eq!(text(ok(&["decode", "--spec", spec, "--values", "dec"], &units)), "5\n7\n");
+    assert_eq!(ok(&["encode", "--spec", spec], b"5 7"), [0x05, 0x07]);
+    let trace = text(ok(&["trace", "--spec", spec], &units));
+    assert!(trace.lines().filter(|l| l.contains(" 11 -> 11 ") && l.contains(" 0x5 ")).count() == 31, "{trace}");
+    let tables = text(ok(&["tables", "--spec", spec], b""));
+    assert!(tables.contains("its sequences have no length limit"), "{tables}");
+    let (_, err) = fails(&["decode", "--spec", spec], &units[..30]);
+    assert!(err.contains("invalid leb128-any input at offset 0: found 85 80 80"), "{err}");
+}
+
 #[test]
 fn the_token_limit_follows_max_value_units() {
     // Three characters per unit (at least 20) beside a sign and a prefix: 303

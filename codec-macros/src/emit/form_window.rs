@@ -22,13 +22,13 @@ use quote::quote;
 
 /// The form window function `window_forms(w) -> (value, len)` and the window size,
 /// or `None` when the model does not suit it: units spelled by other bytes
-/// (an alphabet or a unit map), unbounded values,
+/// (an alphabet or a unit map), unbounded values or sequences,
 /// placed payload (groups least significant first, wide units), digit units,
 /// more than 8 units in a form, a first unit whose payload bits are not its low
 /// bits, or two forms whose first units overlap (the first unit would not
 /// determine the form).
 pub fn emit(model: &Model, a: &Automaton, value_ty: &TokenStream) -> Option<(TokenStream, usize)> {
-    if model.symbols().is_some() || !model.is_bounded() || a.placed || a.radix {
+    if model.symbols().is_some() || a.facts.cyclic || a.placed || a.radix {
         return None;
     }
     let forms = &a.decode_forms(model)?;

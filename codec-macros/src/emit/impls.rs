@@ -442,7 +442,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
 fn table_impl(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
     let (ty, table, value_ty, raw) = (&names.ty, &names.table, &names.value, &names.raw);
     let dfa = quote!(<#ty as ::placemat_codec::Codec>::dfa());
-    let (table_step, table_in) = if a.facts.cyclic {
+    let (table_step, table_in) = if !model.is_bounded() {
         (quote!(#dfa.step_checked(input)), quote!(#dfa.step_in(context, input)))
     } else {
         (quote!(#dfa.step::<#raw>(input)), quote!(#dfa.step_in::<#value_ty>(context, input)))

@@ -59,7 +59,8 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let call = Span::call_site();
     let a = Automaton::build(model, BuildOptions::default()).map_err(|e| syn::Error::new(call, e.to_string()))?;
     let names = Names::of(model);
-    let target = states::Target { automaton: &a, value_ty: &names.raw, codec_ty: &names.ty };
+    let target =
+        states::Target { automaton: &a, value_ty: &names.raw, codec_ty: &names.ty, outgrows: !model.is_bounded() };
     let states = states::emit(&target, states::Reader::Exact).ok_or_else(|| {
         syn::Error::new(
             call,

@@ -38,6 +38,9 @@ pub struct Target<'a> {
     pub automaton: &'a Automaton,
     pub value_ty: &'a TokenStream,
     pub codec_ty: &'a Ident,
+    /// Whether values can outgrow the value type (an unbounded codec's loop
+    /// reads payload; padding's loops read zeros).
+    pub outgrows: bool,
 }
 
 /// The state functions for `reader`, or `None` when the automaton has a cycle
@@ -214,7 +217,7 @@ fn hex(u: u8) -> Literal {
 
 /// The statement that takes the unit's payload into `v`, assigning (`assign`,
 /// in a loop over a mutable `v`) or shadowing. Checked against overflow for
-/// cyclic automata, whose values can outgrow the value type: a sequence that
+/// unbounded codecs, whose values can outgrow the value type: a sequence that
 /// overflows is handed to the table walker's checked step.
 fn take(t: &Target<'_>, a: &Arm, assign: bool) -> TokenStream {
     if a.payload_bits == 0 {
@@ -233,7 +236,7 @@ fn take(t: &Target<'_>, a: &Arm, assign: bool) -> TokenStream {
         format!("{:#X}", (1u16 << a.payload_bits) - 1).replace("0X", "0x").parse().expect("a hex literal");
     let digit =
         if t.automaton.facts.byte_digits || by_digit(t) { quote!(b) } else { quote!(#codec_ty::DIGITS[b as usize]) };
-    let check = if t.automaton.facts.cyclic {
+    let check = if t.outgrows {
         let keep = Literal::u32_unsuffixed(64 - a.payload_bits);
         quote! {
             if v >> #keep != 0 {

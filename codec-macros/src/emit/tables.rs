@@ -103,12 +103,17 @@ fn decoding(a: &Automaton) -> TokenStream {
 
 /// Whether paths loop ([`placemat_codec::dfa::Loops`]), with the depth certificate.
 fn loops(a: &Automaton) -> TokenStream {
-    let Some(depth) = &a.certificates.depth else { return quote!(::placemat_codec::dfa::Loops::Cyclic) };
+    let (depth, variant) = match (&a.certificates.depth, &a.certificates.padding_depth) {
+        (Some(depth), _) => (depth, quote!(Acyclic)),
+        (None, Some(depth)) => (depth, quote!(Padding)),
+        (None, None) => return quote!(::placemat_codec::dfa::Loops::Cyclic),
+    };
     let (n_depth, depth) = (Literal::usize_unsuffixed(depth.len()), hex_array(depth, 2));
     quote! {{
-        /// The acyclicity certificate: units still to come, at most, per state.
+        /// The depth certificate: units still to come, at most, per state
+        /// (not counting payload-free loops, for padding).
         static DEPTH: [u8; #n_depth] = #depth;
-        ::placemat_codec::dfa::Loops::Acyclic { depth: &DEPTH }
+        ::placemat_codec::dfa::Loops::#variant { depth: &DEPTH }
     }}
 }
 

@@ -551,7 +551,8 @@ impl ::placemat_codec::Codec for Utf8 {
             },
             payload: ::placemat_codec::dfa::Payload::Shifted,
             loops: {
-                /// The acyclicity certificate: units still to come, at most, per state.
+                /// The depth certificate: units still to come, at most, per state
+                /// (not counting payload-free loops, for padding).
                 static DEPTH: [u8; 9] = [
                     0x00, 0x00, 0x01, 0x02, 0x02, 0x02, 0x03, 0x03, 0x03,
                 ];

@@ -69,7 +69,9 @@ impl TableError {
             TableError::BadBias => "a transition names a missing bias",
             TableError::BadPayload => "a transition takes more than 8 payload bits",
             TableError::BadFacts => "the facts disagree with the table",
-            TableError::BadDepth => "the depth certificate does not prove the automaton acyclic",
+            TableError::BadDepth => {
+                "the depth certificate does not prove the automaton acyclic (or looping only on padding)"
+            }
             TableError::BadShift => "the shift rows do not follow the transitions",
             TableError::BadExpanded => "the expanded table disagrees with the table",
             TableError::BadDirect => "the direct table disagrees with the table",
@@ -207,7 +209,9 @@ const fn format(p: &Parts<'_>) -> Result<usize, TableError> {
 /// Multipliers of digit units: one per transition, on a table without loops.
 const fn words(p: &Parts<'_>) -> bool {
     let Some(words) = p.words() else { return true };
-    if words.len() != p.table.transitions.len() || p.is_cyclic() {
+    // Placed payload may loop only without payload (a digit unit's loop
+    // would still multiply).
+    if words.len() != p.table.transitions.len() || p.values_outgrow() || (p.is_cyclic() && p.radices().is_some()) {
         return false;
     }
     let Some(places) = p.places() else { return true };
@@ -230,15 +234,29 @@ const fn claims(p: &Parts<'_>, stride: usize) -> bool {
     wide::wide_runs(p, stride)
 }
 
-/// For an automaton said not to be cyclic: `depth` falls strictly along every
-/// transition between live states other than the start states, so no path
-/// loops but through a start state. (An automaton said to be cyclic needs no proof: the
-/// walkers then only give up an assumption.)
+/// Whether transition `at` carries no payload: no payload bits, and no
+/// shift of the value read so far.
+const fn payload_free(p: &Parts<'_>, at: usize) -> bool {
+    let e = p.table.transitions[at];
+    let placed = match p.places() {
+        Some(places) => places[at] == 0,
+        None => true,
+    };
+    (e >> BITS_SHIFT) & 0xF == 0 && placed
+}
+
+/// For an automaton said not to be cyclic, or to loop only on padding:
+/// `depth` falls strictly along every transition between live states other
+/// than the start states (but, for padding, a state's payload-free loop on
+/// itself), so no path loops but through a start state or on such a loop.
+/// (An automaton said to be cyclic needs no proof: the walkers then only give
+/// up an assumption.)
 const fn depth(p: &Parts<'_>, stride: usize) -> bool {
     let n = p.table.transitions.len() / stride;
-    let depth = match p.loops {
+    let (depth, padding) = match p.loops {
         Loops::Cyclic => return true,
-        Loops::Acyclic { depth } => depth,
+        Loops::Acyclic { depth } => (depth, false),
+        Loops::Padding { depth } => (depth, true),
     };
     if depth.len() != n {
         return false;
@@ -249,7 +267,8 @@ const fn depth(p: &Parts<'_>, stride: usize) -> bool {
         let mut c = 0;
         while c < stride {
             let t = next(p, stride, s, c);
-            if t > contexts && depth[t] >= depth[s] {
+            let free_loop = padding && t == s && payload_free(p, s * stride + c);
+            if t > contexts && depth[t] >= depth[s] && !free_loop {
                 return false;
             }
             c += 1;

@@ -94,6 +94,15 @@ pub enum Loops<'a> {
         /// The certificate.
         depth: &'a [u8],
     },
+    /// Only a state looping on itself on units that carry no payload (the
+    /// zero groups of padding without a limit): sequences have no length
+    /// limit, but values stay within what the paths without those loops
+    /// spell. `depth` is the certificate: it strictly falls along every other
+    /// transition that neither ends nor kills a sequence.
+    Padding {
+        /// The certificate.
+        depth: &'a [u8],
+    },
 }
 
 /// The table the decoder walks.
@@ -211,6 +220,13 @@ impl<'a> Parts<'a> {
         self
     }
 
+    /// Looping only through payload-free loops of one state, as `depth`
+    /// proves ([`Loops::Padding`]).
+    pub const fn with_padding_loops(mut self, depth: &'a [u8]) -> Self {
+        self.loops = Loops::Padding { depth };
+        self
+    }
+
     /// Decoded by `decoding`.
     pub const fn with_decoding(mut self, decoding: Decoding<'a>) -> Self {
         self.decoding = decoding;
@@ -265,8 +281,15 @@ impl<'a> Parts<'a> {
         }
     }
 
-    /// Whether paths may loop other than through the start states.
+    /// Whether paths may loop other than through the start states (sequences
+    /// have no length limit).
     pub const fn is_cyclic(&self) -> bool {
+        !matches!(self.loops, Loops::Acyclic { .. })
+    }
+
+    /// Whether a loop may carry payload, so that values can outgrow any
+    /// integer ([`Loops::Cyclic`]).
+    pub const fn values_outgrow(&self) -> bool {
         matches!(self.loops, Loops::Cyclic)
     }
 

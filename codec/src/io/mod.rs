@@ -193,7 +193,8 @@ pub fn transcode_into(
 }
 
 /// The longest sequence a [`Transcoder`] accepts by default, in units (16 Mi):
-/// one value of an unbounded codec is held whole until it ends, so untrusted
+/// one value of an unbounded codec (or of one padded without a limit) is held
+/// whole until it ends, so untrusted
 /// input must not make it grow without limit. Change it with
 /// [`Transcoder::with_max_sequence`].
 pub const DEFAULT_MAX_SEQUENCE: usize = 1 << 24;

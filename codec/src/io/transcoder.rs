@@ -64,9 +64,9 @@ pub struct Transcoder<'a> {
     pending: Vec<u8>,
     /// Whether `pending` is a sequence still open (its end not yet seen).
     open: bool,
-    /// For an unbounded source, the state of its table walk after `pending`, so
-    /// that a long value arriving over many chunks is walked once, not once
-    /// per chunk.
+    /// For a source without a length limit, the state of its table walk
+    /// after `pending`, so that a long sequence arriving over many chunks is
+    /// walked once, not once per chunk.
     pending_state: usize,
     /// The longest sequence accepted, in units.
     max_sequence: usize,
@@ -259,14 +259,14 @@ impl<'a> Transcoder<'a> {
     }
 
     /// Adds units of `chunk` to `pending` until the open sequence ends (or the
-    /// chunk does), and returns the rest of the chunk. A bounded source's open
-    /// sequence is short: it is stepped again at every unit. An unbounded
-    /// source's may be a long value: its table walk goes on from where it
-    /// stopped.
+    /// chunk does), and returns the rest of the chunk. A source with a length
+    /// limit has short open sequences: one is stepped again at every unit. A
+    /// source without one (unbounded values, or padding without a limit) may
+    /// have a long one: its table walk goes on from where it stopped.
     fn extend_pending<'c>(&mut self, chunk: &'c [u8]) -> &'c [u8] {
         let mut k = 0;
-        if self.from.info().unbounded {
-            // (An unbounded codec has no rules across values: one context.)
+        if self.from.info().max_units.is_none() {
+            // (Such a codec has no rules across values: one context.)
             let dfa = self.from.dfa();
             let mut state = self.pending_state;
             while k < chunk.len() && !dfa.is_boundary(state) && state != DEAD {
@@ -300,7 +300,7 @@ impl<'a> Transcoder<'a> {
     /// Holds `tail` (an open sequence) back for the next chunk, with the state
     /// its walk ends in.
     fn hold(&mut self, tail: &[u8]) -> Result<(), TranscodeError> {
-        if self.from.info().unbounded {
+        if self.from.info().max_units.is_none() {
             let dfa = self.from.dfa();
             self.pending_state = tail.iter().fold(dfa.start(), |state, &u| dfa.transition(state, u).next);
         }

@@ -199,8 +199,13 @@ fn canonical(model: &Model, forms: &[ConcreteForm]) -> Verdict {
 
 /// For an unbounded model: a form length past the declared patterns and past every
 /// finite bound (minimum, exclusions, pre-mapping), so that longer forms repeat the
-/// same unit sets with unrestricted payloads. `None` for a bounded model.
+/// same unit sets with unrestricted payloads. For a model padded without a
+/// limit: two lengths past the encoder's longest, where the zero groups
+/// begin to repeat. `None` for any other bounded model.
 fn truncation(model: &Model) -> Option<usize> {
+    if model.pads_without_limit() {
+        return Some(model.concrete_forms().iter().map(|f| f.units.len()).max().unwrap_or(1) + 2);
+    }
     if model.is_bounded() {
         return None;
     }
@@ -606,6 +611,22 @@ mod tests {
         assert!(s.fs_safe.is_no());
         // Digit 0 is a space (20) but digit 1 is `a` (61) and digit 27 `;` (3B).
         assert_eq!(s.order_preserving, Verdict::No("U+001A < U+001B but `z` sorts after `;`".into()));
+    }
+
+    /// Padding without a limit: bounded values, sequences of any length,
+    /// checked two lengths past the encoder's longest.
+    #[test]
+    fn padding_without_a_limit_is_checked_past_the_longest_form() {
+        let m = model(
+            r#"value: u32, range: 0 ..= 0x3FFF, layout: padded, padding: unlimited, groups: lsb_first,
+               forms: { "1xxxxxxx* 0xxxxxxx" }"#,
+        );
+        let s = analyze(&m);
+        assert_eq!((s.max_units, s.checked_units), (None, Some(4)));
+        assert_eq!(s.forms.iter().map(|f| f.units).collect::<Vec<_>>(), [1, 2, 3, 4]);
+        assert!(s.forms[2..].iter().all(|f| f.hi == BigUint::from(0x3FFFu32)));
+        assert!(s.prefix_free.is_yes() && s.uniquely_decodable.is_yes());
+        assert_eq!(s.canonical, Verdict::No("U+0000 is both 00 and 80 00".into()));
     }
 
     #[test]

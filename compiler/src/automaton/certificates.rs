@@ -1,7 +1,8 @@
 //! What the compiler finds by a search of the automaton and hands on with a
 //! proof the runtime checks (`placemat_codec::dfa`'s `check` pass): that no
 //! path loops but through the start states (a depth per state that falls
-//! along every transition), and the weight of the payload still to come in
+//! along every transition, or every transition but a state's payload-free
+//! loop on itself), and the weight of the payload still to come in
 //! each state (the expanded table's certificate); and whether every loop is a
 //! state looping on itself (what the branching decoder can follow). The facts
 //! the runtime derives from its tables (sync and end units, ASCII runs, …)
@@ -31,6 +32,10 @@ pub struct Certificates {
     /// between other states, which proves there is no loop. `None` when some
     /// path loops other than through the start states.
     pub depth: Option<Vec<u8>>,
+    /// For an automaton whose only loops are states looping on themselves on
+    /// units that carry no payload (padding without a limit), the same
+    /// certificate: it falls along every transition but those loops.
+    pub padding_depth: Option<Vec<u8>>,
     /// Every loop other than through the start state is one state looping on
     /// itself (a repeated unit): what the branching decoder's state functions,
     /// which inline into each other, can follow.
@@ -48,11 +53,14 @@ pub struct Certificates {
 
 /// Searches for every certificate of the module docs.
 pub(super) fn derive(a: &Automaton) -> Certificates {
-    let self_loops = (a.contexts + 1..a.state_count()).any(|s| a.edges[s].iter().any(|e| e.next == s));
+    let self_loops: Vec<&super::Edge> =
+        (a.contexts + 1..a.state_count()).flat_map(|s| a.edges[s].iter().filter(move |e| e.next == s)).collect();
+    let free = self_loops.iter().all(|e| e.payload_bits == 0 && e.place == 0);
     let depth = depth(a);
     Certificates {
         loops_on_one_state: depth.is_some(),
-        depth: if self_loops { None } else { depth },
+        padding_depth: if !self_loops.is_empty() && free && !a.radix { depth.clone() } else { None },
+        depth: if self_loops.is_empty() { depth } else { None },
         remaining: if a.placed || a.contexts > 1 || a.has_pending() { None } else { remaining(a) },
     }
 }

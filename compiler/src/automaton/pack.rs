@@ -203,6 +203,8 @@ impl Automaton {
             .with_pending(&self.pending_entries);
         if let Some(depth) = &self.certificates.depth {
             parts = parts.with_depth(depth);
+        } else if let Some(depth) = &self.certificates.padding_depth {
+            parts = parts.with_padding_loops(depth);
         }
         match &self.local {
             Ok(local) => parts.with_simd(local.tables, local.decoding_shape),

@@ -12,7 +12,7 @@ use crate::syntax::{Ast, FieldValue};
 /// Every key a description may give.
 const KEYS: &[&str] = &[
     "name", "summary", "unit", "unit_map", "value", "sign", "range", "exclude", "forbid", "overlap", "layout",
-    "groups", "premap", "digits", "forms",
+    "padding", "groups", "premap", "digits", "forms",
 ];
 
 /// The keys every description must give.

@@ -16,7 +16,7 @@
 //! by later checks, and checks that need it are skipped.
 //!
 //! The checks run in a fixed order, which is the order of the diagnostics:
-//! attributes and keys, `name`, `summary`, `unit`, `unit_map`, `value`, `layout`, `sign`, `range`,
+//! attributes and keys, `name`, `summary`, `unit`, `unit_map`, `value`, `layout`, `padding`, `sign`, `range`,
 //! `groups`, `exclude`, `premap`, `forbid`, `overlap`, `digits` and `forms` (each form); then, once every field
 //! has checked, the checks that need the model (derived ranges and biases,
 //! explicit ranges) and, when those pass, coverage and determinism: forms may
@@ -29,6 +29,7 @@ mod digits;
 mod fields;
 mod forbid;
 mod forms;
+mod padding;
 mod patterns;
 mod premap;
 mod range;
@@ -57,6 +58,7 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
     let unit_map = unit_map::unit_map(&mut c, &fields, unit.as_ref());
     let value = fields::value_type(&mut c, &fields);
     let layout = fields::layout(&mut c, &fields);
+    let padding = padding::padding(&mut c, &fields, layout);
     let groups = fields::group_order(&mut c, &fields, value);
     let sign = sign::sign(&mut c, &fields, value);
     let (range, signed, excluded) = match sign {
@@ -98,7 +100,8 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         Some(longest),
         Ok(unit_map),
         Some(_),
-    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set, longest, unit_map, sign)
+        Some(padding),
+    ) = (name, summary, unit, value, layout, groups, range, forms.ok, digit_set, longest, unit_map, sign, padding)
     else {
         return Err(c.into_diagnostics());
     };
@@ -126,12 +129,14 @@ pub fn validate(ast: &Ast) -> Result<Model, Diagnostics> {
         longest,
         premap,
         layout,
+        padding,
         groups,
         forms: forms.list.iter().map(|f| f.form.clone()).collect(),
     };
 
     derived::check_open_range(&mut c, &model, &forms.list, range_lit);
     sign::check_extend_widths(&mut c, &fields, &model);
+    padding::check_unlimited(&mut c, &fields, &model);
     let concrete = derived::concrete_forms(&model);
     derived::check_form_ranges(&mut c, &model, &forms.list, &concrete);
     derived::check_explicit_ranges(&mut c, &model, &forms.list);

@@ -117,6 +117,41 @@ fn an_acyclic_claim_needs_a_depth_that_falls_along_every_transition() {
     assert_eq!(checked(&a, |p| p.loops = Loops::Cyclic), Ok(()));
 }
 
+/// An automaton built from `text`.
+fn built(text: &str) -> Automaton {
+    Automaton::build(&Description::parse_str(text).unwrap().model, BuildOptions::default()).unwrap()
+}
+
+/// LEB128 padded without a limit: its one loop (a zero group past bit 63)
+/// carries no payload, which the padding certificate proves; placed payload
+/// takes no other loop, and a loop that carries payload is no padding.
+#[test]
+fn a_padding_claim_needs_its_loops_to_carry_no_payload() {
+    let padded = built(
+        r#"pub L { name: "l", value: u64, range: 0 ..= 0xFFFFFFFFFFFFFFFF, layout: padded, padding: unlimited,
+               groups: lsb_first, forms: { "1xxxxxxx* 0xxxxxxx" } }"#,
+    );
+    let depth = padded.certificates.padding_depth.clone().expect("a padding certificate");
+    assert!(padded.certificates.depth.is_none() && padded.facts.cyclic);
+    assert_eq!(checked(&padded, |_| {}), Ok(()));
+    assert!(padded.dfa().is_cyclic());
+    // Placed payload with a loop that may read payload: refused.
+    assert_eq!(checked(&padded, |p| p.loops = Loops::Cyclic), Err(TableError::BadFacts));
+    let mut flat = depth.clone();
+    flat.iter_mut().for_each(|d| *d = 1);
+    assert_eq!(checked(&padded, |p| p.loops = Loops::Padding { depth: &flat }), Err(TableError::BadDepth));
+    assert_eq!(checked(&padded, |p| p.loops = Loops::Acyclic { depth: &depth }), Err(TableError::BadDepth));
+    // An unbounded codec's loop reads payload: not padding.
+    let unbounded =
+        built(r#"pub V { name: "v", value: unbounded, range: 0 .., forms: { "0xxxxxxx", "1xxxxxxx* 0xxxxxxx" } }"#);
+    assert!(unbounded.certificates.padding_depth.is_none());
+    // Dead, start, and the state that loops on a continuation: a depth that
+    // falls along every other transition.
+    assert_eq!(unbounded.state_count(), 3);
+    let depth = [0, 0, 1];
+    assert_eq!(checked(&unbounded, |p| p.loops = Loops::Padding { depth: &depth }), Err(TableError::BadDepth));
+}
+
 #[test]
 fn shift_rows_that_do_not_follow_the_transitions_are_refused() {
     let a = utf8();

@@ -22,6 +22,7 @@ mod io;
 mod large_descriptions;
 mod mutf8;
 mod one_import;
+mod padding;
 mod panic_free;
 mod printable6;
 mod real_world;

@@ -62,7 +62,30 @@ impl Path {
         if !p.radix.is_empty() {
             p.radix.insert(at, p.radix[at]);
         }
+        if !p.places.is_empty() {
+            p.places.insert(at, p.places[at]);
+        }
         p
+    }
+
+    /// Whether every unit of position `i` carries payload 0.
+    fn zeros_only(&self, model: &Model, i: usize) -> bool {
+        (0..=255u8)
+            .filter(|&u| self.sets[i][usize::from(u >> 6)] >> (u & 63) & 1 == 1)
+            .all(|u| model.digit_of(u).is_some_and(|d| u64::from(d) & ((1u64 << self.bits[i]) - 1) == 0))
+    }
+
+    /// The path of a model whose payload is placed with no payload read (and
+    /// place 0) at the positions whose units all carry payload 0: the zero
+    /// groups of padding, whose places lie past the value's bits.
+    fn without_zero_groups(mut self, model: &Model) -> Path {
+        for i in 0..self.sets.len() {
+            if self.zeros_only(model, i) {
+                self.bits[i] = 0;
+                self.places[i] = 0;
+            }
+        }
+        self
     }
 }
 
@@ -132,6 +155,9 @@ pub(super) fn paths(model: &Model) -> Result<Paths, BuildError> {
     if !model.is_bounded() {
         return unbounded_paths(model);
     }
+    if model.pads_without_limit() {
+        return padded_paths(model);
+    }
     let forms = model.concrete_forms();
     let mut paths = Vec::new();
     for (i, form) in forms.iter().enumerate() {
@@ -196,6 +222,52 @@ fn unbounded_paths(model: &Model) -> Result<Paths, BuildError> {
     paths.extend(p1.into_iter().map(|p| Path { looped: Some(at), ..p }));
     forms.push(first);
     Ok(Paths { forms, paths })
+}
+
+/// Paths of a bounded model padded without a limit (validated: the last form
+/// repeats, no digit units, one context). Lengths up to the encoder's longest
+/// are the padded forms; past it every length holds every value, and where
+/// payload is placed, its positions whose units all carry payload 0 read none
+/// ([`Path::without_zero_groups`]; read most significant first, such groups
+/// come first and shift only zeros). From the first length `r` where lengths
+/// r, r+1 and r+2 differ exactly by copies of one such position, one looping
+/// path per shape covers every longer length; the lengths before `r` are
+/// listed.
+fn padded_paths(model: &Model) -> Result<Paths, BuildError> {
+    let last = model.forms.len() - 1;
+    let longest = model.concrete_forms().iter().map(|f| f.units.len()).max().unwrap_or(1);
+    let padding = |p: Path| if model.is_placed() { p.without_zero_groups(model) } else { p };
+    let shape = |forms: &[ConcreteForm], len: usize, index: usize| -> Result<(ConcreteForm, Vec<Path>), BuildError> {
+        let f = forms.iter().find(|f| f.form == last && f.units.len() == len).ok_or(BuildError::Unbounded)?;
+        Ok((f.clone(), form_paths(model, f, index)?.into_iter().map(padding).collect()))
+    };
+    for r in longest + 1..=longest + 8 {
+        let tail = model.concrete_forms_upto(Some(r + 2));
+        let mut forms: Vec<ConcreteForm> = tail.iter().filter(|f| f.units.len() < r).cloned().collect();
+        let looped_form = forms.len();
+        let (first, p1) = shape(&tail, r, looped_form)?;
+        let (_, p2) = shape(&tail, r + 1, looped_form)?;
+        let (_, p3) = shape(&tail, r + 2, looped_form)?;
+        let copies = |at: usize| -> bool {
+            let twice: Vec<Path> = p1.iter().map(|p| p.with_copy_of(at)).collect();
+            let thrice: Vec<Path> = twice.iter().map(|p| p.with_copy_of(at)).collect();
+            p1.iter().all(|p| p.zeros_only(model, at)) && twice == p2 && thrice == p3
+        };
+        let Some(at) = (0..r).find(|&at| copies(at)) else { continue };
+        let mut paths = Vec::new();
+        for (i, f) in forms.iter().enumerate() {
+            let listed = form_paths(model, f, i)?.into_iter();
+            if f.units.len() > longest {
+                paths.extend(listed.map(padding));
+            } else {
+                paths.extend(listed);
+            }
+        }
+        paths.extend(p1.into_iter().map(|p| Path { looped: Some(at), ..p }));
+        forms.push(first);
+        return Ok(Paths { forms, paths });
+    }
+    Err(BuildError::Unbounded)
 }
 
 /// Takes the constant part of the payload of path `p` at position `i` out of
