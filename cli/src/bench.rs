@@ -61,7 +61,7 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
         ));
     }
     if codec.dfa().simd().is_some() {
-        for isa in Isa::validators() {
+        for isa in Isa::all().into_iter().flatten() {
             let run = move || usize::from(codec.dfa().validate_simd(isa, bytes).is_some_and(|r| r.is_ok()));
             s.push(("validate", format!("simd ({})", isa.name()), Box::new(run)));
         }

@@ -48,14 +48,6 @@ impl Isa {
         ]
     }
 
-    /// The instruction sets with a validation kernel of their own that this
-    /// machine has, best first: [`Isa::all`] without [`Isa::Avx512`], on which
-    /// validation runs the AVX2 kernel. For benchmarks and reports that list
-    /// each validator once.
-    pub fn validators() -> impl Iterator<Item = Isa> {
-        Isa::all().into_iter().flatten().filter(|&isa| isa != Isa::Avx512)
-    }
-
     /// The name used by `placemat bench` and the reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -388,14 +380,6 @@ pub(crate) fn check_run(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn each_validation_kernel_is_listed_once() {
-        let validators: Vec<Isa> = Isa::validators().collect();
-        assert!(!validators.contains(&Isa::Avx512));
-        let all: Vec<Isa> = Isa::all().into_iter().flatten().filter(|&i| i != Isa::Avx512).collect();
-        assert_eq!(validators, all);
-    }
 
     #[test]
     fn the_bias_is_what_the_weights_add_beyond_the_value() {

@@ -3,7 +3,7 @@
 //! `validate/neon.rs`).
 //!
 //! An instantiating module defines the vector type `V`, its width `W` in bytes
-//! (16 or 32, dividing [`crate::CHUNK`]) and, each with
+//! (16, 32 or 64, dividing [`crate::CHUNK`]) and, each with
 //! `#[target_feature(enable = $features)]`: `load` (unaligned, `unsafe`),
 //! `splat`, `table` (16 bytes repeated across the vector), `table_wide` (`W` bytes), `lookup` (each byte
 //! of the index, `0..16`, picks a table byte), `high` and `low` (nibbles),
@@ -142,7 +142,7 @@ macro_rules! kernel {
         /// the offset of the first failing one.
         ///
         /// # Safety
-        /// `start - 32 .. start + len` must be readable.
+        /// `start - W .. start + len` must be readable.
         #[target_feature(enable = $features)]
         unsafe fn chunks<const K: usize, const FLOOR: bool, const ODD: bool>(
             v: &Vectors,
@@ -151,14 +151,14 @@ macro_rules! kernel {
             len: usize,
         ) -> Result<(), usize> {
             // Whether the sequence before the next chunk is cut short.
-            // SAFETY: the `W <= 32` bytes before `start` are readable.
+            // SAFETY: the `W` bytes before `start` are readable.
             let mut pending = subs(unsafe { load(start.sub(W)) }, v.incomplete);
             // Whether the chunk before held a rare unit (`Vectors::rare`).
             let mut rare_before = true;
             let tiered = K > 3 || FLOOR;
             let mut off = 0;
             while off < len {
-                // SAFETY: `off + CHUNK <= len`: the chunk and the 32 bytes before
+                // SAFETY: `off + CHUNK <= len`: the chunk and the `W` bytes before
                 // it are readable.
                 let p = unsafe { start.add(off) };
                 let mut seen = splat(0);
@@ -175,6 +175,13 @@ macro_rules! kernel {
                         return Err(off);
                     }
                     off += CHUNK;
+                    // Two chunks a test while two are left, then one.
+                    // SAFETY: as above, for the chunks at `off` and after.
+                    while off + 2 * CHUNK <= len
+                        && !any_high(unsafe { max(high_of(start.add(off)), high_of(start.add(off + CHUNK))) })
+                    {
+                        off += 2 * CHUNK;
+                    }
                     // SAFETY: as above, for the chunk at `off`.
                     while off < len && !any_high(unsafe { high_of(start.add(off)) }) {
                         off += CHUNK;
@@ -191,7 +198,7 @@ macro_rules! kernel {
                     let rare = tiered && any(subs(seen, v.rare));
                     let short = tiered && !rare && !rare_before;
                     rare_before = rare;
-                    // SAFETY: the chunk and the 32 units before it are readable;
+                    // SAFETY: the chunk and the `W` units before it are readable;
                     // so are its last `W` units.
                     unsafe {
                         pending = subs(load(p.add(CHUNK - W)), v.incomplete);
@@ -225,23 +232,26 @@ macro_rules! kernel {
             let v = vectors(t);
             let n = input.len();
             let main_end = n / CHUNK * CHUNK;
-            let mut buf = [t.start; 32 + 2 * CHUNK];
+            // `W <= CHUNK` units before each chunk are read: the buffer's
+            // chunks start `CHUNK` in (filled with start units, which end no
+            // sequence and begin none).
+            let mut buf = [t.start; 3 * CHUNK];
             if main_end > 0 {
-                buf[32..32 + CHUNK].copy_from_slice(&input[..CHUNK]);
-                // SAFETY: `buf[0 .. 32 + CHUNK]` is the buffer.
-                unsafe { chunks::<K, FLOOR, ODD>(&v, t, buf.as_ptr().add(32), CHUNK)? };
+                buf[CHUNK..2 * CHUNK].copy_from_slice(&input[..CHUNK]);
+                // SAFETY: `buf[0 .. 2 * CHUNK]` is the buffer.
+                unsafe { chunks::<K, FLOOR, ODD>(&v, t, buf.as_ptr().add(CHUNK), CHUNK)? };
                 // SAFETY: the chunks from `CHUNK` to `main_end <= n` are in the
-                // input, and so are the 32 bytes before them.
+                // input, and so are the `W <= CHUNK` bytes before them.
                 unsafe { chunks::<K, FLOOR, ODD>(&v, t, input.as_ptr().add(CHUNK), main_end - CHUNK) }
                     .map_err(|off| CHUNK + off)?;
-                buf[..32].copy_from_slice(&input[main_end - 32..main_end]);
+                buf[..CHUNK].copy_from_slice(&input[main_end - CHUNK..main_end]);
             }
             let rest = n - main_end;
-            buf[32..32 + rest].copy_from_slice(&input[main_end..]);
-            buf[32 + rest..].fill(t.start);
+            buf[CHUNK..CHUNK + rest].copy_from_slice(&input[main_end..]);
+            buf[CHUNK + rest..].fill(t.start);
             let len = if rest + 2 <= CHUNK { CHUNK } else { 2 * CHUNK };
-            // SAFETY: `buf[0 .. 32 + len]` is in the buffer.
-            unsafe { chunks::<K, FLOOR, ODD>(&v, t, buf.as_ptr().add(32), len) }
+            // SAFETY: `buf[0 .. CHUNK + len]` is in the buffer.
+            unsafe { chunks::<K, FLOOR, ODD>(&v, t, buf.as_ptr().add(CHUNK), len) }
                 .map_err(|off| (main_end + off).min(n))
         }
 

@@ -1,6 +1,6 @@
 //! The SIMD validator: [`validate()`], its one safe entry point, and the call
 //! into the kernel for each instruction set. The kernel is written once in
-//! `kernel.rs` (a macro) and instantiated by `x86.rs` for SSE4.1 and AVX2 and
+//! `kernel.rs` (a macro) and instantiated by `x86.rs` for SSE4.1, AVX2 and AVX-512 and
 //! by `neon.rs` for NEON; `reference.rs` computes the same formula one unit at
 //! a time in safe code. What it shares with the decoder ([`Isa`], [`Tables`],
 //! [`crate::CHUNK`]) is in the crate's `shared.rs`.
@@ -39,9 +39,11 @@ pub fn validate(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
 fn run(isa: Isa, tables: &Tables, input: &[u8]) -> Result<(), usize> {
     match isa {
         // SAFETY: `validate` checked that the machine has the instruction set
-        // (`Isa::all`) and that the tables pass `Tables::check`.
-        // (An AVX-512 machine has AVX2, whose kernel validates there.)
-        Isa::Avx2 | Isa::Avx512 => unsafe { x86::avx2::validate(tables, input) },
+        // (`Isa::all`: AVX-512 F and BW among its features) and that the
+        // tables pass `Tables::check`.
+        Isa::Avx512 => unsafe { x86::avx512::validate(tables, input) },
+        // SAFETY: as above.
+        Isa::Avx2 => unsafe { x86::avx2::validate(tables, input) },
         // SAFETY: as above.
         Isa::Sse41 => unsafe { x86::sse41::validate(tables, input) },
         Isa::Neon => unreachable!("not listed by Isa::all on x86-64"),

@@ -1,4 +1,5 @@
-//! The kernel for x86-64: SSSE3/SSE4.1 (16-byte vectors) and AVX2 (32-byte).
+//! The kernel for x86-64: SSSE3/SSE4.1 (16-byte vectors), AVX2 (32-byte)
+//! and AVX-512 BW (64-byte: one vector per chunk).
 //! Each helper is a single instruction or two; the kernel is in
 //! `validate/kernel.rs`.
 
@@ -243,4 +244,128 @@ pub(crate) mod avx2 {
     }
 
     crate::validate::kernel::kernel!("avx2");
+}
+
+pub(crate) mod avx512 {
+    use core::arch::x86_64::*;
+
+    type V = __m512i;
+    const W: usize = 64;
+
+    /// # Safety
+    /// `p .. p + 64` must be readable.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn load(p: *const u8) -> V {
+        // SAFETY: the caller's guarantee; the load is unaligned.
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn splat(b: u8) -> V {
+        _mm512_set1_epi8(b as i8)
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn table(t: &[u8; 16]) -> V {
+        // SAFETY: `t` is 16 readable bytes.
+        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn table_wide(t: &[u8; W]) -> V {
+        // SAFETY: `t` is 64 readable bytes.
+        unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
+    }
+    /// The last 128-bit lane of `before` and the first three of `cur`: per
+    /// lane, what comes before `cur`'s lane.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn joined(cur: V, before: V) -> V {
+        _mm512_alignr_epi64::<6>(cur, before)
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn back<const N: usize>(cur: V, joined: V) -> V {
+        match N {
+            1 => _mm512_alignr_epi8::<15>(cur, joined),
+            2 => _mm512_alignr_epi8::<14>(cur, joined),
+            3 => _mm512_alignr_epi8::<13>(cur, joined),
+            4 => _mm512_alignr_epi8::<12>(cur, joined),
+            5 => _mm512_alignr_epi8::<11>(cur, joined),
+            6 => _mm512_alignr_epi8::<10>(cur, joined),
+            7 => _mm512_alignr_epi8::<9>(cur, joined),
+            8 => _mm512_alignr_epi8::<8>(cur, joined),
+            9 => _mm512_alignr_epi8::<7>(cur, joined),
+            10 => _mm512_alignr_epi8::<6>(cur, joined),
+            11 => _mm512_alignr_epi8::<5>(cur, joined),
+            12 => _mm512_alignr_epi8::<4>(cur, joined),
+            13 => _mm512_alignr_epi8::<3>(cur, joined),
+            14 => _mm512_alignr_epi8::<2>(cur, joined),
+            _ => _mm512_alignr_epi8::<1>(cur, joined),
+        }
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn lookup(t: V, i: V) -> V {
+        _mm512_shuffle_epi8(t, i)
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn high(v: V) -> V {
+        _mm512_and_si512(_mm512_srli_epi16::<4>(v), _mm512_set1_epi8(0x0F))
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn low(v: V) -> V {
+        _mm512_and_si512(v, _mm512_set1_epi8(0x0F))
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn and(a: V, b: V) -> V {
+        _mm512_and_si512(a, b)
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn or(a: V, b: V) -> V {
+        _mm512_or_si512(a, b)
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn xor(a: V, b: V) -> V {
+        _mm512_xor_si512(a, b)
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn max(a: V, b: V) -> V {
+        _mm512_max_epu8(a, b)
+    }
+    /// Comparisons give a mask register, widened back to bytes of all ones.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn less_signed(a: V, b: V) -> V {
+        _mm512_movm_epi8(_mm512_cmplt_epi8_mask(a, b))
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn equal(a: V, b: V) -> V {
+        _mm512_movm_epi8(_mm512_cmpeq_epi8_mask(a, b))
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn subs(a: V, b: V) -> V {
+        _mm512_subs_epu8(a, b)
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn any(v: V) -> bool {
+        _mm512_test_epi8_mask(v, v) != 0
+    }
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn any_high(v: V) -> bool {
+        _mm512_movepi8_mask(v) != 0
+    }
+
+    crate::validate::kernel::kernel!("avx512f,avx512bw");
 }
