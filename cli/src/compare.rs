@@ -79,7 +79,11 @@ fn signed_forms_text(a: &Analysis) -> String {
             _ => lengths.push((f.units, lo, hi)),
         }
     }
-    lengths.iter().map(|(n, lo, hi)| format!("{n}:{lo}..{hi}")).collect::<Vec<_>>().join(" ")
+    let mut s = lengths.iter().map(|(n, lo, hi)| format!("{n}:{lo}..{hi}")).collect::<Vec<_>>().join(" ");
+    if a.structure.checked_units.is_some() {
+        s.push_str(" +");
+    }
+    s
 }
 
 /// Builds the grid from analyses that ran on the same corpora.
@@ -103,6 +107,7 @@ fn grid_on(analyses: &[Analysis], corpora: &[String]) -> Grid {
     };
     row("unit_bits", "unit (bits)", &|a| Cell::Int(a.structure.unit_bits.into()));
     row("largest_value", "largest value", &|a| match (&a.structure.signed, &a.structure.max) {
+        (Some(s), _) if s.any_size => Cell::Infinite,
         (Some(s), _) => Cell::Text(s.max.to_string()),
         (None, Some(m)) => Cell::Text(format!("U+{m:04X}")),
         (None, None) => Cell::Infinite,

@@ -5,7 +5,7 @@
 use std::fmt::Display;
 use std::io::{Read, Write};
 
-use placemat_codec::big::BigUint;
+use placemat_codec::big::{BigInt, BigUint};
 use placemat_codec::dfa::{Dfa, DEAD};
 use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, TranscodeReader};
 use placemat_codec::{DynCodec, Step, Strategy, Unit, Value};
@@ -24,6 +24,8 @@ pub(super) enum Decoded {
     Signed(i64),
     /// A larger value.
     Big(BigUint),
+    /// A signed codec's value past `i64` (a codec of any size).
+    BigSigned(BigInt),
 }
 
 impl Decoded {
@@ -40,6 +42,10 @@ impl Decoded {
             (Decoded::Big(v), ValueFormat::Hex) => format!("{v:#x}"),
             (Decoded::Signed(v), ValueFormat::Hex) => {
                 format!("{}{:#x}", if *v < 0 { "-" } else { "" }, v.unsigned_abs())
+            }
+            (Decoded::BigSigned(v), ValueFormat::U | ValueFormat::Dec) => v.to_string(),
+            (Decoded::BigSigned(v), ValueFormat::Hex) => {
+                format!("{}{:#x}", if *v < BigInt::ZERO { "-" } else { "" }, v.magnitude())
             }
         }
     }
@@ -189,6 +195,12 @@ fn step(codec: &dyn DynCodec, context: usize, input: &[u8], open: bool) -> Step<
             Some(_) => step.map(|v| Decoded::Signed(v as i64)),
             None => step.map(Decoded::Small),
         };
+    }
+    if codec.info().sign.is_some() {
+        return codec.step_bigint(Strategy::Table, input).map(|value| match i64::try_from(&value) {
+            Ok(v) => Decoded::Signed(v),
+            Err(_) => Decoded::BigSigned(value),
+        });
     }
     codec.step_big(Strategy::Table, input).map(|value| match u64::try_from(&value) {
         Ok(v) => Decoded::Small(v),

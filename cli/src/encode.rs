@@ -8,7 +8,7 @@
 
 use std::io::Write;
 
-use placemat_codec::big::BigUint;
+use placemat_codec::big::{BigInt, BigUint};
 use placemat_codec::DynCodec;
 
 use super::input;
@@ -179,14 +179,25 @@ impl Encoder<'_> {
             Ok(token) => token,
             Err(why) => return Err(self.fail(&format!(": {why}"), out)),
         };
-        // Past 64 bits, or past i64: no codec value (an i64's is its pattern).
+        // Past 64 bits, or past i64: a value of a codec of any size only (an
+        // i64's is its pattern).
         let value = u64::try_from(&magnitude).ok().and_then(|m| match negative {
             true => 0i64.checked_sub_unsigned(m),
             false => i64::try_from(m).ok(),
         });
-        match value {
-            Some(v) if self.codec.encode_push(v as u64, &mut self.encoded).is_ok() => self.written(out),
-            _ => Err(self.unencodable(out)),
+        let encoded = match value {
+            Some(v) if self.codec.encode_push(v as u64, &mut self.encoded).is_ok() => true,
+            // Past the fast path (`low_bit` cannot spell i64::MIN there).
+            _ if self.codec.info().unbounded => {
+                let magnitude = BigInt::from(magnitude);
+                let value = if negative { -magnitude } else { magnitude };
+                self.codec.encode_bigint(&value, &mut self.encoded).is_ok()
+            }
+            _ => false,
+        };
+        match encoded {
+            true => self.written(out),
+            false => Err(self.unencodable(out)),
         }
     }
 

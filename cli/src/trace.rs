@@ -9,6 +9,7 @@
 use std::collections::VecDeque;
 use std::io::Write;
 
+use placemat_codec::big::BigInt;
 use placemat_codec::dfa::{pending_fields, whole_units, Transition, DEAD, PLACE_SHIFT};
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
@@ -16,17 +17,23 @@ use super::decode::too_long;
 use super::input;
 use super::CliResult;
 
-/// The longest value shown whole, in hex digits; a longer one shows its first
+/// The longest value shown whole, in digits; a longer one shows its first
 /// and last digits and its length.
 const SHOWN_DIGITS: usize = 32;
 
 /// `U+` and the hex digits of a value, abbreviated past [`SHOWN_DIGITS`].
 fn abbreviated(hex: &str) -> String {
-    if hex.len() <= SHOWN_DIGITS {
-        return format!("U+{hex}");
+    shortened("U+", hex, "hex digits")
+}
+
+/// `digits` after `prefix`, with its middle left out past [`SHOWN_DIGITS`]
+/// (saying how many `what` there are).
+fn shortened(prefix: &str, digits: &str, what: &str) -> String {
+    if digits.len() <= SHOWN_DIGITS {
+        return format!("{prefix}{digits}");
     }
     let half = SHOWN_DIGITS / 2;
-    format!("U+{}…{} ({} hex digits)", &hex[..half], &hex[hex.len() - half..], hex.len())
+    format!("{prefix}{}…{} ({} {what})", &digits[..half], &digits[digits.len() - half..], digits.len())
 }
 
 /// The value read so far in a sequence: exact up to 64 bits, then its size.
@@ -124,8 +131,11 @@ impl Layout {
 /// 0), abbreviated when long; a signed codec's in decimal.
 fn shown_value(codec: &dyn DynCodec, context: usize, seq: &[u8]) -> Step<String> {
     if codec.info().sign.is_some() {
-        // A signed codec's value, in decimal (no code point).
-        return codec.step_in(Strategy::Table, context, seq).map(|value| super::decode::value_text(codec, value));
+        // A signed codec's value, in decimal (no code point), of any size.
+        return codec.step_bigint(Strategy::Table, seq).map(|value| {
+            let digits = value.magnitude().to_string();
+            shortened(if value < BigInt::ZERO { "-" } else { "" }, &digits, "digits")
+        });
     }
     if context == 0 {
         codec.step_big(Strategy::Table, seq).map(|value| abbreviated(&format!("{value:04X}")))

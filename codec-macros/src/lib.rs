@@ -52,7 +52,8 @@
 //!              | 'unit_map' ':' '[' b0, b1, … b255 ']'      (unit u is written as byte bu)
 //!              | 'value'   ':' 'u32' | 'u64' | 'unbounded' | 'i32' | 'i64'   (required)
 //!              | 'sign'    ':' 'extend' | 'zigzag' | 'low_bit'   (with `i32`/`i64` only, and required there)
-//!              | 'range'   ':' lo '..=' hi | lo '..'         (required; `lo ..` is open; `-n` for signed values)
+//!              | 'range'   ':' lo '..=' hi | lo '..' | '..'  (required; `lo ..` is open; `-n` for signed values;
+//!                                                            `..`: every integer, for signed values of any size)
 //!              | 'exclude' ':' '[' lo '..=' hi, … ']'        (values taken out, e.g. surrogates)
 //!              | 'forbid'  ':' '[' lo '..=' hi 'then' lo '..=' hi, … ']'   (rules across adjacent values)
 //!              | 'overlap' ':' 'none' | 'longest'           (forms that start others; default: none)
@@ -302,11 +303,34 @@
 //!   In the 64-bit views of values (`DynCodec`, the CLI, `CodecInfo`'s
 //!   `min` and `max`) a signed value is its two's complement pattern,
 //!   sign-extended; `CodecInfo::sign` says which scheme the codec has.
+//!
+//!   Signed values of any size: `value: unbounded` with `sign: zigzag` or
+//!   `low_bit` and `range: ..` (every integer). The traits' `Value` is `i64`,
+//!   the fast path, which reports a value past it as invalid in its 64-bit
+//!   view; `Codec::step_bigint` and `Codec::encode_bigint` (feature `big`)
+//!   read and write every value as a `BigInt`. `sign: extend` needs a
+//!   bounded type: a negative value's raw value depends on the width it is
+//!   extended from.
+//!
+//!   ```
+//!   use placemat_compiler::{reference::Reference, Description};
+//!   let d = Description::parse_str(r#"
+//!       pub ZigzagAny { name: "zigzag-any", value: unbounded, sign: zigzag, range: ..,
+//!           forms: { "1xxxxxxx* 0xxxxxxx" } }
+//!   "#).unwrap();
+//!   let s = d.model.signed.as_ref().unwrap();
+//!   // -2^70 is the raw value 2^71 - 1: a group holding one 1, then ten of seven.
+//!   let mut units = vec![0x81];
+//!   units.extend([0xFF; 9]);
+//!   units.push(0x7F);
+//!   let raw = Reference::new(&d.model).step(&units).map(|raw| s.value(&raw).to_string());
+//!   assert_eq!(raw, placemat_codec::Step::Value { value: "-1180591620717411303424".into(), len: 11 });
+//!   ```
 //! * **Group order.** `groups: lsb_first` reads a form's payload with the first
 //!   unit's bits least significant (LEB128); it needs a bounded value type. With
 //!   wide units the groups are code units.
 //! * **Values of any size.** `value: unbounded` decodes values past `u64` as
-//!   `BigUint`, which needs the `big` feature of `placemat-codec`
+//!   `BigUint` (signed ones as `BigInt`), which needs the `big` feature of `placemat-codec`
 //!   (`placemat-codec = { version = "0.1", features = ["big"] }`); without it the
 //!   expansion stops with one error that says so.
 //! * **Wide forms.** A form may carry more payload bits than the value type holds
@@ -326,7 +350,8 @@
 //!   stand beside an alphabet, wide units or digit units, signed types without
 //!   a `sign` (or a `sign` without one), signed ranges past their type or of a
 //!   shape their sign does not spell from 0 on, negative numbers anywhere
-//!   but a signed codec's `range`, and `padding: unlimited` without
+//!   but a signed codec's `range`, `..` but as a signed codec of any size's
+//!   range (and `sign: extend` there), and `padding: unlimited` without
 //!   `layout: padded` or a repeated last unit, or beside `sign: extend`,
 //!   `forbid` or `overlap: longest`.
 //!

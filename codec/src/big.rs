@@ -6,6 +6,11 @@
 //! of any size. The table walker accumulates in a `u64` and moves to a [`BigUint`]
 //! only when a value outgrows it ([`crate::dfa::Dfa::step_big`]).
 //!
+//! A signed codec of any size (`value: unbounded` with `sign: zigzag` or
+//! `low_bit`) reads `i64` on the fast path and [`BigInt`] through
+//! [`crate::Codec::step_bigint`]/[`crate::Codec::encode_bigint`], which every
+//! codec has: an unsigned codec's values are the non-negative ones.
+//!
 //! ```
 //! use placemat_codec::big::{BigUint, RepeatForm};
 //! // A continuation-bit code: `1xxxxx* 0xxxxx` over 6-bit units written as bytes.
@@ -18,7 +23,7 @@
 
 use alloc::vec::Vec;
 
-pub use num_bigint::BigUint;
+pub use num_bigint::{BigInt, BigUint};
 
 /// The number `high` followed by the payload `digits` (`(bit count, digit)`,
 /// most significant first): `high << total | d₀ << … | dₙ`, built limb by limb

@@ -188,7 +188,12 @@ impl CodecInfo {
     pub fn range_text(&self) -> String {
         let mut s = String::new();
         if self.sign.is_some() {
-            let _ = write!(s, "{}..={}", self.min as i64, self.max as i64);
+            match self.unbounded {
+                true => s.push_str("any integer"),
+                false => {
+                    let _ = write!(s, "{}..={}", self.min as i64, self.max as i64);
+                }
+            }
             return s;
         }
         if self.unbounded {
@@ -229,6 +234,8 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
 
     /// Decodes the sequence at the start of `input` to a value of any size. For a
     /// bounded codec this widens [`Decoder::step`]; unbounded codecs override it.
+    /// (A signed codec's values are their 64-bit patterns here: read them
+    /// with [`Codec::step_bigint`].)
     #[cfg(feature = "big")]
     fn step_big(&self, input: &[u8]) -> Step<crate::big::BigUint> {
         widen_big(Decoder::step(self, input))
@@ -243,6 +250,46 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
             None => Err(EncodeError::TooLarge { bits: value.bits() }),
         }
     }
+
+    /// Decodes the sequence at the start of `input` to a signed value of any
+    /// size: a signed codec's value, or an unsigned codec's (by
+    /// [`Codec::step_big`]). Signed codecs of any size override it.
+    #[cfg(feature = "big")]
+    fn step_bigint(&self, input: &[u8]) -> Step<crate::big::BigInt> {
+        match <<Self as Decoder>::Value as crate::Value>::SIGNED {
+            true => widen_bigint(Decoder::step(self, input)),
+            false => self.step_big(input).map(crate::big::BigInt::from),
+        }
+    }
+
+    /// Appends the encoding of a signed value of any size: for a signed
+    /// codec, values that fit its value type; for an unsigned one, the
+    /// non-negative values [`Codec::encode_big`] takes
+    /// ([`EncodeError::Negative`] for the others). Signed codecs of any size
+    /// override it.
+    #[cfg(feature = "big")]
+    fn encode_bigint(&self, value: &crate::big::BigInt, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        if <<Self as Encoder>::Value as crate::Value>::SIGNED {
+            return match i64::try_from(value).ok().and_then(|v| crate::Value::from_u64(v as u64)) {
+                Some(v) => Encoder::encode_push(self, v, out),
+                None => Err(EncodeError::TooLarge { bits: value.bits() }),
+            };
+        }
+        match crate::big::BigUint::try_from(value) {
+            Ok(magnitude) => self.encode_big(&magnitude, out),
+            Err(_) => Err(EncodeError::Negative),
+        }
+    }
+}
+
+/// A value of a bounded codec as a [`crate::big::BigInt`]: a signed codec's
+/// from its pattern.
+#[cfg(feature = "big")]
+pub(crate) fn widen_bigint<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigInt> {
+    s.map(|value| match V::SIGNED {
+        true => crate::big::BigInt::from(value.to_u64() as i64),
+        false => crate::big::BigInt::from(value.to_u64()),
+    })
 }
 
 #[cfg(feature = "big")]

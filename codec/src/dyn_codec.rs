@@ -45,9 +45,9 @@
 
 use alloc::vec::Vec;
 
-#[cfg(feature = "big")]
-use crate::codec::widen_big;
 use crate::codec::{ascii_runs_of, decode_to_cut, encode_in_place};
+#[cfg(feature = "big")]
+use crate::codec::{widen_big, widen_bigint};
 use crate::{dfa::Dfa, AsciiRuns, Codec, CodecInfo, DecodeError, Decoder, EncodeError, Encoder, Step};
 
 /// Which decoder of a codec to run.
@@ -158,6 +158,30 @@ pub trait DynCodec: Send + Sync {
             Err(_) => Err(EncodeError::TooLarge { bits: value.bits() }),
         }
     }
+    /// One decoding step to a signed value of any size (see
+    /// [`Codec::step_bigint`]): a signed codec's value, or an unsigned
+    /// codec's by [`DynCodec::dyn_step_big`].
+    #[cfg(feature = "big")]
+    fn dyn_step_bigint(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigInt> {
+        match self.dyn_info().sign {
+            Some(_) => self.dyn_step(strategy, input).map(|v| crate::big::BigInt::from(v as i64)),
+            None => self.dyn_step_big(strategy, input).map(crate::big::BigInt::from),
+        }
+    }
+    /// Encodes a signed value of any size (see [`Codec::encode_bigint`]).
+    #[cfg(feature = "big")]
+    fn dyn_encode_bigint(&self, value: &crate::big::BigInt, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        if self.dyn_info().sign.is_some() {
+            return match i64::try_from(value) {
+                Ok(v) => self.dyn_encode_push(v as u64, out),
+                Err(_) => Err(EncodeError::TooLarge { bits: value.bits() }),
+            };
+        }
+        match crate::big::BigUint::try_from(value) {
+            Ok(magnitude) => self.dyn_encode_big(&magnitude, out),
+            Err(_) => Err(EncodeError::Negative),
+        }
+    }
 }
 
 /// The trait's operations by their plain names on a trait object: each calls
@@ -208,6 +232,16 @@ impl<'a> dyn DynCodec + 'a {
     #[cfg(feature = "big")]
     pub fn encode_big(&self, value: &crate::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         self.dyn_encode_big(value, out)
+    }
+    /// One decoding step to a signed value of any size ([`DynCodec::dyn_step_bigint`]).
+    #[cfg(feature = "big")]
+    pub fn step_bigint(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigInt> {
+        self.dyn_step_bigint(strategy, input)
+    }
+    /// Encodes a signed value of any size ([`DynCodec::dyn_encode_bigint`]).
+    #[cfg(feature = "big")]
+    pub fn encode_bigint(&self, value: &crate::big::BigInt, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.dyn_encode_bigint(value, out)
     }
 }
 
@@ -352,6 +386,19 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     #[cfg(feature = "big")]
     fn dyn_encode_big(&self, value: &crate::big::BigUint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         Codec::encode_big(self, value, out)
+    }
+    #[cfg(feature = "big")]
+    fn dyn_step_bigint(&self, strategy: Strategy, input: &[u8]) -> Step<crate::big::BigInt> {
+        match strategy {
+            // An unbounded codec's own `step_bigint` walks the table.
+            Strategy::Table if C::info().unbounded => Codec::step_bigint(self, input),
+            Strategy::Table => widen_bigint(C::Table::default().step(input)),
+            Strategy::Branching => widen_bigint(C::Branching::default().step(input)),
+        }
+    }
+    #[cfg(feature = "big")]
+    fn dyn_encode_bigint(&self, value: &crate::big::BigInt, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        Codec::encode_bigint(self, value, out)
     }
 }
 

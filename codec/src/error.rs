@@ -105,6 +105,9 @@ pub enum EncodeError {
         /// Bits in the refused value.
         bits: u64,
     },
+    /// A negative value (given as a big integer) for a codec whose values are
+    /// unsigned.
+    Negative,
     /// The output buffer is too small; `needed` units would have been written.
     BufferTooSmall {
         /// Units the encoding of this value needs.
@@ -132,6 +135,9 @@ impl fmt::Display for EncodeError {
             }
             EncodeError::TooLarge { bits } => {
                 write!(f, "a value of {bits} bits cannot be encoded by this codec")
+            }
+            EncodeError::Negative => {
+                f.write_str("a negative value cannot be encoded by this codec: its values are unsigned")
             }
             EncodeError::BufferTooSmall { needed } => {
                 write!(f, "output buffer too small: {needed} units needed")

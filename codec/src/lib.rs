@@ -120,7 +120,7 @@ macro_rules! __unbounded_methods {
 macro_rules! __unbounded_methods {
     ($($items:tt)*) => {
         ::core::compile_error!(
-            "`value: unbounded` needs the `big` feature of placemat-codec (values of any size as `BigUint`): \
+            "`value: unbounded` needs the `big` feature of placemat-codec (values of any size as `BigUint`, or `BigInt` when signed): \
              in Cargo.toml, `placemat-codec = { version = \"0.1\", features = [\"big\"] }`"
         );
     };

@@ -86,6 +86,44 @@ impl Sign {
     }
 }
 
+#[cfg(feature = "big")]
+impl Sign {
+    /// The value of any size that the raw value `raw` spells, for the schemes
+    /// that are maps of the value alone (`None` for two's complement, whose
+    /// value depends on the width of the form that spelled it).
+    ///
+    /// ```
+    /// use placemat_codec::big::{BigInt, BigUint};
+    /// use placemat_codec::Sign;
+    /// let raw = (BigUint::from(1u8) << 100u32) + 1u8;
+    /// assert_eq!(Sign::ZigZag.value_big(&raw), Some(-(BigInt::from(1u8) << 99u32) - 1));
+    /// assert_eq!(Sign::LowBit.value_big(&raw), Some(-(BigInt::from(1u8) << 99u32)));
+    /// ```
+    pub fn value_big(self, raw: &crate::big::BigUint) -> Option<crate::big::BigInt> {
+        use crate::big::BigInt;
+        let half = BigInt::from(raw >> 1u32);
+        let odd = raw.bit(0);
+        match self {
+            Sign::TwosComplement => None,
+            Sign::ZigZag if odd => Some(-half - 1),
+            Sign::LowBit if odd => Some(-half),
+            Sign::ZigZag | Sign::LowBit => Some(half),
+        }
+    }
+
+    /// The raw value spelling `value` (the inverse of [`Sign::value_big`];
+    /// `None` for two's complement).
+    pub fn raw_big(self, value: &crate::big::BigInt) -> Option<crate::big::BigUint> {
+        let magnitude = value.magnitude().clone();
+        let negative = value.sign() == num_bigint::Sign::Minus;
+        match self {
+            Sign::TwosComplement => None,
+            Sign::ZigZag if negative => Some(magnitude * 2u32 - 1u32),
+            Sign::ZigZag | Sign::LowBit => Some(magnitude * 2u32 + u32::from(negative)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Sign;

@@ -17,7 +17,7 @@
 
 use std::borrow::Cow;
 
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
 use num_traits::ToPrimitive;
 
 use crate::automaton::{Automaton, BuildError, BuildOptions};
@@ -295,6 +295,10 @@ impl DynCodec for LoadedCodec {
         self.dfa.validate_open(context, input)
     }
     fn dyn_step_big(&self, _strategy: Strategy, input: &[u8]) -> Step<BigUint> {
+        if self.info.sign.is_some() {
+            // A signed codec's 64-bit view (its values of any size are `BigInt`s).
+            return Decoder::step(self, input).map(BigUint::from);
+        }
         self.dfa.step_big(input).map(|value| match u64::try_from(&value) {
             Ok(small) => BigUint::from(self.unmap(small)),
             Err(_) => value,
@@ -304,14 +308,50 @@ impl DynCodec for LoadedCodec {
         if let Ok(small) = u64::try_from(value) {
             return Encoder::encode_push(self, small, out);
         }
-        if !self.info.unbounded {
+        if !self.info.unbounded || self.info.sign.is_some() {
             return Err(EncodeError::TooLarge { bits: value.bits() });
         }
+        self.encode_repeated(value, out);
+        Ok(())
+    }
+    fn dyn_step_bigint(&self, strategy: Strategy, input: &[u8]) -> Step<BigInt> {
+        match self.info.sign {
+            Some(sign) if self.info.unbounded => {
+                self.dfa.step_big(input).map(|raw| sign.value_big(&raw).unwrap_or_default())
+            }
+            Some(_) => Decoder::step(self, input).map(|v| BigInt::from(v as i64)),
+            None => self.dyn_step_big(strategy, input).map(BigInt::from),
+        }
+    }
+    fn dyn_encode_bigint(&self, value: &BigInt, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let Some(sign) = self.info.sign else {
+            return match BigUint::try_from(value) {
+                Ok(magnitude) => self.dyn_encode_big(&magnitude, out),
+                Err(_) => Err(EncodeError::Negative),
+            };
+        };
+        let raw = sign.raw_big(value).filter(|_| self.info.unbounded);
+        // The fast path's `i64`, where the raw value fits 64 bits.
+        let fast = raw.as_ref().is_none_or(|r| u64::try_from(r).is_ok());
+        match (i64::try_from(value), raw) {
+            (Ok(small), _) if fast => Encoder::encode_push(self, small as u64, out),
+            (_, Some(raw)) => {
+                self.encode_repeated(&raw, out);
+                Ok(())
+            }
+            _ => Err(EncodeError::TooLarge { bits: value.bits() }),
+        }
+    }
+}
+
+impl LoadedCodec {
+    /// Appends the encoding of the raw value `raw`, past 64 bits, by the
+    /// unbounded model's repeated last form.
+    fn encode_repeated(&self, raw: &BigUint, out: &mut Vec<u8>) {
         let form = self.model.forms.last().expect("validated: an unbounded model has a last form");
         let units: Vec<(u8, u8)> = form.units.iter().map(|u| (u.fixed_bits, u.payload_bits as u8)).collect();
         let alphabet = self.model.symbols();
         let repeat = form.repeat.expect("validated: the last form of an unbounded model repeats");
-        RepeatForm { units: &units, repeat, alphabet }.encode(value, out);
-        Ok(())
+        RepeatForm { units: &units, repeat, alphabet }.encode(raw, out);
     }
 }

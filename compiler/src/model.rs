@@ -572,10 +572,14 @@ impl Model {
     }
 
     /// The 64-bit view of the value the raw value `raw` spells (a signed
-    /// codec's: its sign-extended pattern), if it fits 64 bits.
+    /// codec's: its sign-extended pattern), if it fits 64 bits (a signed
+    /// codec of any size: if it is a value of its `i64` fast path).
     pub fn view_of(&self, raw: &BigUint) -> Option<u64> {
         match &self.signed {
-            Some(s) => Some(crate::signed::Signed::pattern(&s.value(raw))),
+            Some(s) => {
+                let v = s.value(raw);
+                (!s.any_size || (s.min <= v && v <= s.max)).then(|| crate::signed::Signed::pattern(&v))
+            }
             None => u64::try_from(raw).ok(),
         }
     }

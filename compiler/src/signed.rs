@@ -38,14 +38,26 @@ pub struct Signed {
     pub min: BigInt,
     /// Largest value.
     pub max: BigInt,
-    /// Width of the value type (32 or 64).
+    /// Width of the value type (32 or 64; 64, the fast path's `i64`, for a
+    /// codec of any size).
     pub bits: u32,
+    /// Values of any size (`value: unbounded`): every integer, of which
+    /// `min ..= max` are those of the `i64` fast path.
+    pub any_size: bool,
 }
 
 impl Signed {
+    /// The values of a codec of any size with `sign` (`ZigZag` or `LowBit`):
+    /// every integer, those of its raw values below 2^64 on the fast path.
+    pub fn any_size(sign: Sign) -> Signed {
+        let half = BigInt::one() << 63u32;
+        let min = if sign == Sign::ZigZag { -half.clone() } else { -half.clone() + 1 };
+        Signed { sign, min, max: half - 1, bits: 64, any_size: true }
+    }
+
     /// The raw value spelling `v`, or `None` if `v` is outside the range.
     pub fn raw(&self, v: &BigInt) -> Option<BigUint> {
-        if *v < self.min || *v > self.max {
+        if !self.any_size && (*v < self.min || *v > self.max) {
             return None;
         }
         let magnitude = v.magnitude().clone();
@@ -120,6 +132,7 @@ impl Signed {
             }
             Sign::LowBit => {
                 let top = self.raw(&self.min).unwrap_or_default().max(self.raw(&self.max).unwrap_or_default());
+                // (Of any size: minus zero is still no value.)
                 let minus_zero =
                     if top >= BigUint::one() { vec![(BigUint::one(), BigUint::one())] } else { Vec::new() };
                 (BigUint::zero(), top, minus_zero)

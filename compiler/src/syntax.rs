@@ -104,8 +104,9 @@ impl IntLit {
 /// `lo ..= hi` or the open `lo ..`.
 #[derive(Clone, Debug)]
 pub struct RangeLit {
-    /// Lower bound.
-    pub lo: IntLit,
+    /// Lower bound (`None` for `..`, every integer: the range of a signed
+    /// codec of any size).
+    pub lo: Option<IntLit>,
     /// Upper bound (inclusive), or `None` for an open range.
     pub hi: Option<IntLit>,
     /// Span of the range's first token (the whole range where spans can be joined).
@@ -160,6 +161,14 @@ impl Parse for IntLit {
 
 impl Parse for RangeLit {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(Token![..]) && !input.peek(Token![..=]) {
+            let op: Token![..] = input.parse()?;
+            let (span, end) = (op.spans[0].join(op.spans[1]).unwrap_or(op.spans[0]), op.spans[1]);
+            if !(input.is_empty() || input.peek(Token![,])) {
+                return Err(input.error("write `..` alone (every integer), `lo ..= hi` or `lo ..`"));
+            }
+            return Ok(RangeLit { lo: None, hi: None, span, end });
+        }
         let lo: IntLit = input.parse()?;
         let mut span = lo.span;
         if input.peek(Token![..=]) {
@@ -167,7 +176,7 @@ impl Parse for RangeLit {
             let hi: IntLit = input.parse()?;
             span = lo.span.join(hi.end).unwrap_or(lo.span);
             let end = hi.end;
-            Ok(RangeLit { lo, hi: Some(hi), span, end })
+            Ok(RangeLit { lo: Some(lo), hi: Some(hi), span, end })
         } else if input.peek(Token![..]) {
             let op: Token![..] = input.parse()?;
             let end = op.spans[1];
@@ -175,7 +184,7 @@ impl Parse for RangeLit {
             if !(input.is_empty() || input.peek(Token![,]) || input.peek(Token![=>]) || input.peek(syn::Ident)) {
                 return Err(input.error("write `lo ..= hi` (inclusive) or `lo ..` (no upper bound)"));
             }
-            Ok(RangeLit { lo, hi: None, span, end })
+            Ok(RangeLit { lo: Some(lo), hi: None, span, end })
         } else {
             Err(input.error("expected `..=` or `..` after the lower bound of a range"))
         }
@@ -205,7 +214,7 @@ fn parse_value(key: &Ident, input: ParseStream) -> syn::Result<FieldValue> {
     if input.peek(LitStr) {
         return Ok(FieldValue::Str(input.parse()?));
     }
-    if input.peek(LitInt) || input.peek(Token![-]) {
+    if input.peek(LitInt) || input.peek(Token![-]) || input.peek(Token![..]) {
         return Ok(FieldValue::Range(input.parse()?));
     }
     if input.peek(syn::token::Bracket) {

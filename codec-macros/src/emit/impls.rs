@@ -291,7 +291,8 @@ fn flagged_decode(model: &Model, names: &Names) -> TokenStream {
     }
 }
 
-/// `step_big` and `encode_big` of an unbounded codec.
+/// The methods of values of any size of an unbounded codec: `step_big` and
+/// `encode_big`, or for a signed one `step_bigint` and `encode_bigint`.
 fn big_methods(model: &Model) -> TokenStream {
     if model.is_bounded() {
         return quote!();
@@ -311,9 +312,26 @@ fn big_methods(model: &Model) -> TokenStream {
         }
     };
     let repeat_lit = Literal::usize_unsuffixed(repeat);
+    let form = quote! {
+        /// The repeated form that writes values past 64 bits.
+        const FORM: ::placemat_codec::big::RepeatForm<'static> = ::placemat_codec::big::RepeatForm {
+            units: &[#(#units),*],
+            repeat: #repeat_lit,
+            alphabet: #alphabet,
+        };
+    };
+    let methods = match &model.signed {
+        Some(s) => signed_big_methods(sign_path(s.sign), &form),
+        None => unsigned_big_methods(model, &form),
+    };
+    quote!(::placemat_codec::__unbounded_methods! { #methods })
+}
+
+/// `step_big` and `encode_big` of an unsigned unbounded codec, whose
+/// repeated form is `form`.
+fn unsigned_big_methods(model: &Model, form: &TokenStream) -> TokenStream {
     let unmap_small = if model.premap.is_some() { quote!(Self::unmap(small)) } else { quote!(small) };
     quote! {
-        ::placemat_codec::__unbounded_methods! {
         fn step_big(&self, input: &[u8]) -> ::placemat_codec::Step<::placemat_codec::big::BigUint> {
             Self::dfa().step_big(input).map(|value| match u64::try_from(&value) {
                 Ok(small) => ::placemat_codec::big::BigUint::from(#unmap_small),
@@ -328,14 +346,35 @@ fn big_methods(model: &Model) -> TokenStream {
             if let Ok(small) = u64::try_from(value) {
                 return ::placemat_codec::Encoder::encode_push(self, small, out);
             }
-            const FORM: ::placemat_codec::big::RepeatForm<'static> = ::placemat_codec::big::RepeatForm {
-                units: &[#(#units),*],
-                repeat: #repeat_lit,
-                alphabet: #alphabet,
-            };
+            #form
             FORM.encode(value, out);
             Ok(())
         }
+    }
+}
+
+/// `step_bigint` and `encode_bigint` of a signed codec of any size: raw
+/// values of any size through `sign` (a map of the value alone), the
+/// `i64` fast path for those below 2^64.
+fn signed_big_methods(sign: TokenStream, form: &TokenStream) -> TokenStream {
+    quote! {
+        fn step_bigint(&self, input: &[u8]) -> ::placemat_codec::Step<::placemat_codec::big::BigInt> {
+            Self::dfa().step_big(input).map(|raw| #sign.value_big(&raw).unwrap_or_default())
+        }
+        fn encode_bigint(
+            &self,
+            value: &::placemat_codec::big::BigInt,
+            out: &mut ::placemat_codec::__private::Vec<u8>,
+        ) -> ::core::result::Result<(), ::placemat_codec::EncodeError> {
+            let Some(raw) = #sign.raw_big(value) else {
+                return Err(::placemat_codec::EncodeError::TooLarge { bits: value.bits() });
+            };
+            if let (Ok(_), Ok(small)) = (u64::try_from(&raw), i64::try_from(value)) {
+                return ::placemat_codec::Encoder::encode_push(self, small, out);
+            }
+            #form
+            FORM.encode(&raw, out);
+            Ok(())
         }
     }
 }

@@ -236,10 +236,10 @@ pub enum TranscodeErrorKind {
         /// as its sign-extended pattern).
         value: u64,
     },
-    /// A value of more than 64 bits (from an unbounded source codec) decoded
+    /// A value past the 64-bit view (from an unbounded source codec) decoded
     /// correctly, but the target codec cannot encode it.
     UnencodableBig {
-        /// The value, as uppercase hex digits.
+        /// The value, as uppercase hex digits (after a `-` if negative).
         hex: String,
     },
     /// A sequence ran past the longest the transcoder accepts (in both modes:
@@ -313,7 +313,11 @@ impl fmt::Display for TranscodeError {
                 self.offset
             ),
             TranscodeErrorKind::UnencodableBig { hex } => {
-                write!(f, "U+{hex}, decoded at offset {}, cannot be encoded by the target codec", self.offset)
+                let shown = match hex.strip_prefix('-') {
+                    Some(magnitude) => format!("-0x{magnitude}"),
+                    None => format!("U+{hex}"),
+                };
+                write!(f, "{shown}, decoded at offset {}, cannot be encoded by the target codec", self.offset)
             }
             TranscodeErrorKind::TooLong { limit } => {
                 write!(f, "the sequence at offset {} is longer than {limit} units, the limit on one value", self.offset)

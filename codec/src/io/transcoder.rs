@@ -535,7 +535,7 @@ impl<'a> Transcoder<'a> {
             #[cfg(feature = "big")]
             Step::Invalid { len } if self.from.info().unbounded && self.big_value(&data[..len]).is_some() => {
                 let value = self.big_value(&data[..len]).unwrap_or_default();
-                match self.to.encode_big(&value, out) {
+                match self.to.encode_bigint(&value, out) {
                     Ok(()) => {
                         // No rule across values reaches past 64 bits (`forbid`
                         // needs bounded values): nothing is adjacent to it.
@@ -562,10 +562,11 @@ impl<'a> Transcoder<'a> {
         Ok(len)
     }
 
-    /// The value of `units` if they are exactly one valid sequence (any size).
+    /// The value of `units` if they are exactly one valid sequence (any size,
+    /// either sign).
     #[cfg(feature = "big")]
-    fn big_value(&self, units: &[u8]) -> Option<crate::big::BigUint> {
-        match self.from.step_big(Strategy::Table, units) {
+    fn big_value(&self, units: &[u8]) -> Option<crate::big::BigInt> {
+        match self.from.step_bigint(Strategy::Table, units) {
             Step::Value { value, len } if len == units.len() => Some(value),
             _ => None,
         }

@@ -121,7 +121,11 @@ impl Checker {
     /// The bounds of a range literal (`None` above for an open range), which must not
     /// be empty.
     pub(super) fn range(&mut self, r: &RangeLit) -> Option<(BigUint, Option<BigUint>)> {
-        let lo = self.int(&r.lo)?;
+        let Some(lo) = &r.lo else {
+            self.error_range(r, "`..` alone (every integer) is the range of a signed codec of any size only");
+            return None;
+        };
+        let lo = self.int(lo)?;
         let hi = match &r.hi {
             Some(h) => Some(self.int(h)?),
             None => None,

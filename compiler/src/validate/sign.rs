@@ -12,7 +12,7 @@ use super::fields::Fields;
 use super::range::ValueRange;
 use crate::model::{Layout, ValueType};
 use crate::signed::Signed;
-use crate::syntax::FieldValue;
+use crate::syntax::{FieldValue, RangeLit};
 use placemat_codec::Sign;
 
 /// The fields a signed codec does not take, and why.
@@ -40,9 +40,12 @@ pub(super) fn sign(c: &mut Checker, fields: &Fields, value: Option<ValueType>) -
         return Some(None);
     };
     let w = c.expect_word(v, "sign", &["extend", "zigzag", "low_bit"])?;
-    if signed_type.is_none() {
+    if signed_type.is_none() && value != Some(ValueType::Unbounded) {
         if value.is_some() {
-            c.error(w.span(), "`sign` needs a signed value type: `value: i32` or `value: i64`");
+            c.error(
+                w.span(),
+                "`sign` needs a signed value type: `value: i32`, `i64`, or `unbounded` for signed values of any size",
+            );
         }
         return None;
     }
@@ -87,15 +90,21 @@ pub(super) fn signed_range<'a>(
             format!("a signed codec derives its forms' values: `layout: shortest` or `padded`, not `{word}`"),
         );
     }
-    let bits = value?.bits()?;
     let lit = match fields.get("range")? {
         FieldValue::Range(r) => r,
         other => {
-            c.error(other.span(), "`range` takes `lo ..= hi`");
+            c.error(other.span(), "`range` takes `lo ..= hi`, or `..` for signed values of any size");
             return None;
         }
     };
-    let lo = c.signed_int(&lit.lo)?;
+    let Some(bits) = value?.bits() else {
+        return any_size(c, fields, sign, lit);
+    };
+    let Some(lo_lit) = &lit.lo else {
+        c.error_range(lit, format!("`..` (every integer) needs `value: unbounded`; i{bits} values need `lo ..= hi`"));
+        return None;
+    };
+    let lo = c.signed_int(lo_lit)?;
     let Some(hi_lit) = &lit.hi else {
         c.error_range(lit, "a signed range needs an upper bound (`lo ..= hi`)");
         return None;
@@ -103,7 +112,7 @@ pub(super) fn signed_range<'a>(
     let hi = c.signed_int(hi_lit)?;
     let half = BigInt::one() << (bits - 1);
     let (least, greatest) = (-half.clone(), half - 1);
-    for (v, at) in [(&lo, lit.lo.at()), (&hi, hi_lit.at())] {
+    for (v, at) in [(&lo, lo_lit.at()), (&hi, hi_lit.at())] {
         if *v < least || *v > greatest {
             c.error_between(at, format!("{v} does not fit the value type i{bits} ({least} ..= {greatest})"));
             return None;
@@ -129,9 +138,31 @@ pub(super) fn signed_range<'a>(
         );
         return None;
     }
-    let signed = Signed { sign, min: lo, max: hi, bits };
+    let signed = Signed { sign, min: lo, max: hi, bits, any_size: false };
     let (min, max, excluded) = signed.raw_range();
     Some(SignedRange { signed, raw: ValueRange { lo: min, hi: Some(max), lit }, excluded })
+}
+
+/// A signed codec of any size (`value: unbounded`): its range is `..`, every
+/// integer, and its sign a map of the value alone, so that its raw values
+/// are every natural number (but minus zero, with `low_bit`).
+fn any_size<'a>(c: &mut Checker, fields: &Fields<'a>, sign: Sign, lit: &'a RangeLit) -> Option<SignedRange<'a>> {
+    if lit.lo.is_some() {
+        c.error_range(lit, "a signed codec of any size holds every integer: its range is `..`");
+        return None;
+    }
+    if sign == Sign::TwosComplement {
+        let at = fields.get("sign").map_or(lit.span, |v| v.span());
+        c.error(
+            at,
+            "`sign: extend` needs a bounded type (`value: i32` or `i64`): a negative value's raw value depends on \
+             the width it is extended from; signed values of any size take `zigzag` or `low_bit`",
+        );
+        return None;
+    }
+    let signed = Signed::any_size(sign);
+    let excluded = signed.raw_range().2;
+    Some(SignedRange { signed, raw: ValueRange { lo: BigUint::zero(), hi: None, lit }, excluded })
 }
 
 /// `sign: extend` sign-extends a payload of bits: forms of digit units have

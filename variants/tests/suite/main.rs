@@ -28,6 +28,7 @@ mod printable6;
 mod real_world;
 mod shift_validate;
 mod signed;
+mod signed_big;
 mod table_walk;
 mod text;
 mod transcode_bulk;
