@@ -7,4 +7,5 @@ mod cli_validate;
 mod codecs;
 mod compare;
 mod errors;
+mod spec_language;
 mod ui_descriptions;

@@ -613,22 +613,6 @@ mod tests {
         assert_eq!(s.order_preserving, Verdict::No("U+001A < U+001B but `z` sorts after `;`".into()));
     }
 
-    /// Padding without a limit: bounded values, sequences of any length,
-    /// checked two lengths past the encoder's longest.
-    #[test]
-    fn padding_without_a_limit_is_checked_past_the_longest_form() {
-        let m = model(
-            r#"value: u32, range: 0 ..= 0x3FFF, layout: padded, padding: unlimited, groups: lsb_first,
-               forms: { "1xxxxxxx* 0xxxxxxx" }"#,
-        );
-        let s = analyze(&m);
-        assert_eq!((s.max_units, s.checked_units), (None, Some(4)));
-        assert_eq!(s.forms.iter().map(|f| f.units).collect::<Vec<_>>(), [1, 2, 3, 4]);
-        assert!(s.forms[2..].iter().all(|f| f.hi == BigUint::from(0x3FFFu32)));
-        assert!(s.prefix_free.is_yes() && s.uniquely_decodable.is_yes());
-        assert_eq!(s.canonical, Verdict::No("U+0000 is both 00 and 80 00".into()));
-    }
-
     #[test]
     fn unbounded_models_are_checked_on_their_repeating_forms() {
         let m = model(&format!(
