@@ -8,7 +8,12 @@
 //! a bias and a range of values its sequences may take (or, for a signed
 //! codec whose values are two's complement, its payload is sign-extended).
 //!
-//! The decoder reads eight units as one word: the flags of the units that
+//! Where the machine has AVX-512, the SIMD kernel
+//! (`placemat_simd::decode_flagged`) takes the flags of 64 units at a time
+//! and decodes the values that end among them; the word decoder below goes
+//! on where it stops (a value it does not cover, the input's last units).
+//!
+//! The word decoder reads eight units as one word: the flags of the units that
 //! end a value are one mask, its lowest bit the value's length; the value's
 //! groups are joined by three masked shifts (no multiplication, no table)
 //! and checked against its length's range. A word of eight one-unit values
@@ -82,7 +87,8 @@ impl Flagged {
     /// that the input's end cuts: the values and units read.
     pub fn decode_slice<V: Value>(&self, input: &[u8], out: &mut [V]) -> Prefix {
         let widen = self.lo[0] == 0 && self.bias[0] == 0 && self.hi[0] == 0x7F;
-        let (mut pos, mut values) = (0, 0);
+        // The SIMD kernel first, where the machine has one; then words.
+        let (mut values, mut pos) = V::decode_flagged_simd(&self.marks(), input, out);
         while values < out.len() {
             let rest = &input[pos..];
             let (word, room) = match rest.first_chunk::<8>() {
@@ -129,6 +135,12 @@ impl Flagged {
         }
         let n = (ends.trailing_zeros() / 8 + 1) as usize;
         self.value(word, n).map(|value| (value, n))
+    }
+
+    /// The fact as the SIMD kernel reads it.
+    pub fn marks(&self) -> crate::simd::Marks {
+        let Flagged { continues_when_set, lsb_first, lengths, lo, hi, bias, signed } = *self;
+        crate::simd::Marks { continues_when_set, lsb_first, lengths, lo, hi, bias, signed }
     }
 
     /// The flag bits of the units of `word` that end a value.
@@ -208,9 +220,57 @@ pub fn decode_flagged<D: Decoder + ?Sized>(
 /// [`Decoder::decode_prefix_into`] by `flagged` and `steps`: up to `max`
 /// values, stopping before the first unit that starts no valid value; what
 /// was read, and the error there if decoding stopped before `max` values
-/// and the input's end. Values are written by [`decode_flagged_slice`] into
-/// room for 256 at a time: a slot written by index costs less than a push.
+/// and the input's end. The SIMD kernel, where the machine has one, writes
+/// into `out`'s spare room; the rest is written by [`decode_flagged_slice`]
+/// into room for 256 at a time: a slot written by index costs less than a push.
 pub fn decode_flagged_prefix<D: Decoder + ?Sized>(
+    flagged: &Flagged,
+    steps: &D,
+    input: &[u8],
+    max: usize,
+    out: &mut Vec<D::Value>,
+) -> (Prefix, Result<(), DecodeError>) {
+    let (read, stop) = kernel_and_steps(flagged, steps, input, max, out);
+    if stop.is_err() || read.values == max {
+        return (read, stop);
+    }
+    let (rest, stop) = by_words(flagged, steps, &input[read.units..], max - read.values, out);
+    let stop = stop.map_err(|e| DecodeError::new(read.units + e.valid_up_to(), e.error_len()));
+    (read.then(rest), stop)
+}
+
+/// The SIMD kernel where the machine has one, appending into `out`'s spare
+/// room and reading each value the fact does not cover by `steps`, until
+/// `max` values, an error, or the input's last units, which it leaves.
+fn kernel_and_steps<D: Decoder + ?Sized>(
+    flagged: &Flagged,
+    steps: &D,
+    input: &[u8],
+    max: usize,
+    out: &mut Vec<D::Value>,
+) -> (Prefix, Result<(), DecodeError>) {
+    let step = |rest: &[u8]| match steps.step(rest) {
+        Step::Value { value, len } => Some((value, len)),
+        _ => None,
+    };
+    let Some((values, units)) = D::Value::decode_flagged_simd_into(&flagged.marks(), input, max, out, step) else {
+        return (Prefix::default(), Ok(()));
+    };
+    let read = Prefix { values, units };
+    let rest = &input[units..];
+    if values == max || rest.len() < crate::simd::FLAGGED_TAIL {
+        return (read, Ok(()));
+    }
+    // The kernel stopped where the step does not take a value: its error.
+    match steps.step(rest) {
+        Step::Invalid { len } => (read, Err(DecodeError::new(units, Some(len)))),
+        _ => (read, Err(DecodeError::new(units, None))),
+    }
+}
+
+/// [`decode_flagged_prefix`] by words (and the slice kernel): room for 256
+/// values at a time.
+fn by_words<D: Decoder + ?Sized>(
     flagged: &Flagged,
     steps: &D,
     input: &[u8],

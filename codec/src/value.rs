@@ -52,6 +52,26 @@ pub trait Value:
         let _ = (isa, shape, input, out);
         0
     }
+    /// Decodes a prefix of a stream whose units flag where values end with
+    /// the SIMD kernel (`placemat_simd::decode_flagged`), into `out`: the
+    /// values and units taken, `(0, 0)` where no kernel runs.
+    fn decode_flagged_simd(marks: &crate::simd::Marks, input: &[u8], out: &mut [Self]) -> (usize, usize) {
+        let _ = (marks, input, out);
+        (0, 0)
+    }
+    /// [`Value::decode_flagged_simd`] appending up to `max` values to `out`,
+    /// each value the fact does not cover read by `other`
+    /// (`placemat_simd::decode_flagged_into`), or `None` where no kernel runs.
+    fn decode_flagged_simd_into<F: FnMut(&[u8]) -> Option<(Self, usize)>>(
+        marks: &crate::simd::Marks,
+        input: &[u8],
+        max: usize,
+        out: &mut Vec<Self>,
+        other: F,
+    ) -> Option<(usize, usize)> {
+        let _ = (marks, input, max, out, other);
+        None
+    }
     /// The table decoder's bulk walks over `input` (the runtime's own entry
     /// point, not an API: its types cannot be named outside the crate). The
     /// implementations for `u32` and `u64` are compiled once, in this crate,
@@ -82,6 +102,18 @@ macro_rules! impl_value {
             fn decode_simd(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<Self>) -> usize {
                 crate::simd::$decode(isa, shape, input, out)
             }
+            fn decode_flagged_simd(marks: &crate::simd::Marks, input: &[u8], out: &mut [Self]) -> (usize, usize) {
+                flagged_simd(marks, input, out)
+            }
+            fn decode_flagged_simd_into<F: FnMut(&[u8]) -> Option<(Self, usize)>>(
+                marks: &crate::simd::Marks,
+                input: &[u8],
+                max: usize,
+                out: &mut Vec<Self>,
+                other: F,
+            ) -> Option<(usize, usize)> {
+                flagged_simd_into(marks, input, max, out, other)
+            }
             fn walk_table(tables: WalkTables<'_>, input: &[u8], out: &mut Vec<Self>) -> Result<(), Stop> {
                 crate::dfa::walks(tables, input, out)
             }
@@ -111,8 +143,41 @@ macro_rules! impl_signed_value {
             fn from_u64(v: u64) -> Option<Self> {
                 <$t>::try_from(v as i64).ok()
             }
+            fn decode_flagged_simd(marks: &crate::simd::Marks, input: &[u8], out: &mut [Self]) -> (usize, usize) {
+                flagged_simd(marks, input, out)
+            }
+            fn decode_flagged_simd_into<F: FnMut(&[u8]) -> Option<(Self, usize)>>(
+                marks: &crate::simd::Marks,
+                input: &[u8],
+                max: usize,
+                out: &mut Vec<Self>,
+                other: F,
+            ) -> Option<(usize, usize)> {
+                flagged_simd_into(marks, input, max, out, other)
+            }
         }
     )*};
 }
 
 impl_signed_value!(i32, i64);
+
+/// [`Value::decode_flagged_simd_into`] on the machine's best instruction
+/// set, where it has a kernel.
+fn flagged_simd_into<T: crate::simd::Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    marks: &crate::simd::Marks,
+    input: &[u8],
+    max: usize,
+    out: &mut Vec<T>,
+    other: F,
+) -> Option<(usize, usize)> {
+    let isa = Isa::detect().filter(|&isa| crate::simd::flagged_on(isa))?;
+    Some(crate::simd::decode_flagged_into(isa, marks, input, max, out, other))
+}
+
+/// [`Value::decode_flagged_simd`] on the machine's best instruction set.
+fn flagged_simd<T: crate::simd::Slot>(marks: &crate::simd::Marks, input: &[u8], out: &mut [T]) -> (usize, usize) {
+    match Isa::detect() {
+        Some(isa) => crate::simd::decode_flagged(isa, marks, input, out),
+        None => (0, 0),
+    }
+}

@@ -81,6 +81,7 @@
 extern crate alloc;
 
 mod decode;
+mod flagged;
 mod from_units;
 mod narrow;
 mod shared;
@@ -88,6 +89,7 @@ mod to_units;
 mod validate;
 
 pub use decode::{decode_u32, decode_u64, decodes_on};
+pub use flagged::{decode_flagged, decode_flagged_into, flagged_on, Marks, Slot, FLAGGED_TAIL};
 pub use from_units::{encode_from_units, ByteForms};
 pub use narrow::{narrow, Units};
 pub use shared::{Isa, Shape, Tables, CHUNK};

@@ -107,3 +107,84 @@ fn protobuf_sint64_streams() {
 fn sleb128_streams() {
     streams::<Sleb128>();
 }
+
+/// The SIMD kernel (`placemat_simd::decode_flagged`, with AVX-512, and
+/// `decode_flagged_into`, which writes a `Vec`'s spare room) against
+/// the fact's own one-value step (`Flagged::step`, the word decoder's
+/// arithmetic): on streams of values of random widths, some damaged, its
+/// values are the steps' first ones, and it stops only where a step would
+/// not take the next value, where fewer than 72 units are left, or where the
+/// slots run out. On an AVX-512 machine it must take a stream of short values
+/// nearly whole.
+fn kernel_agrees_with_the_steps<C: Codec + Default>() {
+    let codec = C::default();
+    let flagged = C::info().flagged.expect("a flagged codec");
+    let marks = flagged.marks();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..300 {
+        let mut input = Vec::new();
+        for _ in 0..next() % 200 {
+            let v = next() >> (next() % 64);
+            if let Some(v) = <C as Encoder>::Value::from_u64(v) {
+                let _ = codec.encode_push(v, &mut input);
+            }
+        }
+        if round % 3 == 1 && !input.is_empty() {
+            let at = (next() as usize) % input.len();
+            input[at] = next() as u8;
+        }
+        // Whole, with the codec's step for what the kernel does not cover,
+        // as the table walker decodes it.
+        assert_eq!(codec.decode(&input), C::Table::default().decode(&input), "round {round}: decode");
+        let mut want = Vec::new();
+        let mut pos = 0;
+        while let Some((value, len)) = flagged.step(&input[pos..]) {
+            want.push(value);
+            pos += len;
+        }
+        let room = if round % 5 == 0 { (next() % 40) as usize } else { want.len() + 8 };
+        let mut out = vec![0u64; room];
+        let (values, units) = match placemat_codec::simd::Isa::detect() {
+            Some(isa) => placemat_codec::simd::decode_flagged(isa, &marks, &input, &mut out),
+            None => (0, 0),
+        };
+        assert_eq!(out[..values], want[..values], "round {round}");
+        // The same into a `Vec`'s spare room, after what it holds.
+        if let Some(isa) = placemat_codec::simd::Isa::detect() {
+            let mut vec = vec![7u64];
+            let got = placemat_codec::simd::decode_flagged_into(isa, &marks, &input, room, &mut vec, |_| None);
+            assert_eq!((got, &vec[1..], vec[0]), ((values, units), &out[..values], 7), "round {round} into a Vec");
+        }
+        let taken: usize = (0..values).fold(0, |at, _| at + flagged.step(&input[at..]).unwrap().1);
+        assert_eq!(units, taken, "round {round}");
+        let stopped_at_a_value = flagged.step(&input[units..]).is_none();
+        assert!(stopped_at_a_value || units + 72 > input.len() || values == room, "round {round}: stopped at {units}");
+    }
+    let mut short = Vec::new();
+    for v in 0..1000u64 {
+        if let Some(v) = <C as Encoder>::Value::from_u64(v % 100) {
+            let _ = codec.encode_push(v, &mut short);
+        }
+    }
+    if placemat_codec::simd::Isa::detect() == Some(placemat_codec::simd::Isa::Avx512) {
+        let (_, units) =
+            placemat_codec::simd::decode_flagged(placemat_codec::simd::Isa::Avx512, &marks, &short, &mut [0u64; 1000]);
+        assert!(units + 72 + 8 >= short.len(), "{}: the kernel took {units} of {} units", C::info().name, short.len());
+    }
+}
+
+#[test]
+fn the_simd_kernel_agrees_with_the_steps() {
+    kernel_agrees_with_the_steps::<Leb128>();
+    kernel_agrees_with_the_steps::<Vlq>();
+    kernel_agrees_with_the_steps::<GitOfs>();
+    kernel_agrees_with_the_steps::<SqliteVarint>();
+    kernel_agrees_with_the_steps::<Sleb128>();
+    kernel_agrees_with_the_steps::<ProtobufSint64>();
+}

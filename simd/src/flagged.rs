@@ -1,0 +1,316 @@
+//! Bulk decoding of integer streams whose units flag where a value ends
+//! (LEB128, VLQ, SQLite's varints up to eight units: bit 7 of every unit is
+//! the flag, the other seven bits a payload group), 64 units at a time.
+//!
+//! [`Marks`] is the fact the compiler derives from a description (the
+//! runtime's `placemat_codec::Flagged`, as data this crate reads). The
+//! kernel takes the flags of 64 units at once as a bit mask (one
+//! `vpmovb2m`), so the ends of the block's values are known before any value
+//! is read: each value's start is the end before it plus one, a chain of one
+//! `blsr` and one `tzcnt` per value, and its payload groups are gathered by
+//! one `pext` from the eight units at its start (after a byte swap when the
+//! groups go most significant first). Values then do not wait on each other,
+//! where a loop that finds each end from the value before pays a load, a
+//! mask and a count of trailing zeros per value in sequence. A block of 64
+//! one-unit values is widened at once.
+//!
+//! It runs with AVX-512 BW and BMI2 ([`Isa::Avx512`]), where `pext` is one
+//! cycle of throughput; elsewhere [`decode_flagged`] takes nothing and the
+//! runtime's word decoder reads the stream.
+//!
+//! ```
+//! use placemat_simd::{decode_flagged, Isa, Marks};
+//! // LEB128 up to eight units.
+//! let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
+//! let leb128 = Marks { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+//! let mut input = Vec::new();
+//! for v in 0..100u64 {
+//!     input.extend([0x80 | (v as u8 & 0x7F), (v >> 7) as u8 + 1]); // v + 128, two units
+//! }
+//! let mut out = [0u64; 100];
+//! if let Some(isa) = Isa::detect() {
+//!     let (values, units) = decode_flagged(isa, &leb128, &input, &mut out);
+//!     assert_eq!(units, 2 * values);
+//!     assert!(out[..values].iter().enumerate().all(|(v, &x)| x == v as u64 + 128));
+//! }
+//! ```
+
+use alloc::vec::Vec;
+use core::mem::MaybeUninit;
+
+use crate::shared::Isa;
+
+/// How a stream's units mark the ends of its values, and the values each
+/// length may take (`placemat_codec::Flagged`'s fields).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Marks {
+    /// Whether bit 7 is set in a unit that continues its value.
+    pub continues_when_set: bool,
+    /// Whether the first unit carries the least significant group.
+    pub lsb_first: bool,
+    /// The longest value described, 1 to 8 units.
+    pub lengths: u8,
+    /// For `n + 1` units, the least value.
+    pub lo: [u64; 8],
+    /// For `n + 1` units, the greatest.
+    pub hi: [u64; 8],
+    /// For `n + 1` units, the value of payload 0.
+    pub bias: [u64; 8],
+    /// Whether a value is its payload sign-extended from its top bit, `lo`
+    /// and `hi` comparing as `i64` (and the biases 0).
+    pub signed: bool,
+}
+
+impl Marks {
+    /// The value of `payload` (the groups of `n` units joined), if it is one
+    /// of the values of `n` units; `SIGNED` is [`Marks::signed`].
+    #[inline(always)]
+    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), allow(dead_code))]
+    fn value<const SIGNED: bool>(&self, payload: u64, n: usize) -> Option<u64> {
+        let k = n - 1;
+        if SIGNED {
+            let unused = 64 - 7 * n as u32;
+            let v = ((payload << unused) as i64) >> unused;
+            return (self.lo[k] as i64 <= v && v <= self.hi[k] as i64).then_some(v as u64);
+        }
+        let v = payload.wrapping_add(self.bias[k]);
+        (self.lo[k] <= v && v <= self.hi[k]).then_some(v)
+    }
+
+    /// Whether the kernel reads these marks: 1 to 8 units.
+    fn is_read(&self) -> bool {
+        (1..=8).contains(&self.lengths)
+    }
+}
+
+/// A value slot the kernel writes: the value narrowed to the slot's type (a
+/// signed type takes the 64-bit pattern).
+pub trait Slot: Copy {
+    /// `v` narrowed, keeping its low bits.
+    fn narrow(v: u64) -> Self;
+}
+
+macro_rules! slots {
+    ($($t:ty),*) => {$(
+        impl Slot for $t {
+            #[inline(always)]
+            fn narrow(v: u64) -> Self {
+                v as $t
+            }
+        }
+    )*};
+}
+
+slots!(u32, u64, i32, i64);
+
+/// Units the kernel leaves at the input's end: it reads 64 units and eight
+/// past the last of them.
+pub const FLAGGED_TAIL: usize = 72;
+
+/// Whether [`decode_flagged`] has a kernel for `isa` on this target.
+pub fn flagged_on(isa: Isa) -> bool {
+    isa == Isa::Avx512 && cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
+}
+
+/// [`decode_flagged`] appending to `out`, up to `max` values, written into
+/// its spare capacity (reserved a block at a time, never zero-filled), and
+/// reading each value the marks do not cover by `other` (the codec's own
+/// one-value step: the value and its length, or `None` to stop there): the
+/// values and units taken.
+///
+/// Panics if `isa` is not one [`Isa::all`] lists.
+pub fn decode_flagged_into<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    isa: Isa,
+    marks: &Marks,
+    input: &[u8],
+    max: usize,
+    out: &mut Vec<T>,
+    mut other: F,
+) -> (usize, usize) {
+    /// Values reserved at a time.
+    const BLOCK: usize = 4096;
+    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+    if !marks.is_read() {
+        return (0, 0);
+    }
+    let (mut values, mut units) = (0, 0);
+    while values < max {
+        out.reserve(BLOCK.min(max - values));
+        let len = out.len();
+        let spare = out.spare_capacity_mut();
+        let room = spare.len().min(max - values);
+        let (v, u) = run(isa, marks, &input[units..], &mut spare[..room], &mut other);
+        // SAFETY: the kernel initialized the first `v` slots after `len`, all
+        // within the capacity.
+        unsafe { out.set_len(len + v) };
+        (values, units) = (values + v, units + u);
+        if v < room {
+            break;
+        }
+    }
+    (values, units)
+}
+
+/// Decodes values from the start of `input` into `out`, one per slot, while
+/// each is one `marks` describes (no longer than [`Marks::lengths`], in its
+/// length's range) and at least [`FLAGGED_TAIL`] units are left: the values written and
+/// the units they took (`(0, 0)` without a kernel for `isa`, or for marks of
+/// more than eight units). The caller decodes on from there; where the
+/// kernel stopped at a value, that value is its to read (or to report).
+///
+/// Panics if `isa` is not one [`Isa::all`] lists.
+pub fn decode_flagged<T: Slot>(isa: Isa, marks: &Marks, input: &[u8], out: &mut [T]) -> (usize, usize) {
+    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+    if !marks.is_read() {
+        return (0, 0);
+    }
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the kernel writes only
+    // initialized values, so `out` stays initialized.
+    let slots = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
+    run(isa, marks, input, slots, &mut |_: &[u8]| None)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    isa: Isa,
+    marks: &Marks,
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    other: &mut F,
+) -> (usize, usize) {
+    match isa {
+        // SAFETY: `decode_flagged` checked that the machine has AVX-512
+        // (`Isa::all`, whose AVX-512 includes BW and BMI2).
+        Isa::Avx512 => unsafe { avx512::run(marks, input, out, other) },
+        _ => (0, 0),
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    _: Isa,
+    _: &Marks,
+    _: &[u8],
+    _: &mut [MaybeUninit<T>],
+    _: &mut F,
+) -> (usize, usize) {
+    (0, 0)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod avx512 {
+    use core::arch::x86_64::*;
+    use core::mem::MaybeUninit;
+
+    use super::{Marks, Slot};
+
+    /// Units the loop needs from a block's start: the block, and the eight
+    /// units read at its last unit.
+    const NEED: usize = super::FLAGGED_TAIL;
+
+    /// The kernel of [`super::decode_flagged`], taking each value the marks
+    /// do not cover by `other`.
+    ///
+    /// # Safety
+    /// The machine has AVX-512 F and BW, and BMI1 and BMI2.
+    #[target_feature(enable = "avx512f,avx512bw,bmi1,bmi2")]
+    pub(super) unsafe fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+        marks: &Marks,
+        input: &[u8],
+        out: &mut [MaybeUninit<T>],
+        other: &mut F,
+    ) -> (usize, usize) {
+        // SAFETY: the caller's guarantee; each loop is the same kernel with
+        // the group order and the sign as constants.
+        unsafe {
+            match (marks.lsb_first, marks.signed) {
+                (true, false) => blocks::<T, F, true, false>(marks, input, out, other),
+                (true, true) => blocks::<T, F, true, true>(marks, input, out, other),
+                (false, false) => blocks::<T, F, false, false>(marks, input, out, other),
+                (false, true) => blocks::<T, F, false, true>(marks, input, out, other),
+            }
+        }
+    }
+
+    /// [`run`] with [`Marks::lsb_first`] as `LSB` and [`Marks::signed`] as
+    /// `SIGNED`.
+    ///
+    /// # Safety
+    /// As [`run`].
+    #[target_feature(enable = "avx512f,avx512bw,bmi1,bmi2")]
+    unsafe fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: bool, const SIGNED: bool>(
+        marks: &Marks,
+        input: &[u8],
+        out: &mut [MaybeUninit<T>],
+        other: &mut F,
+    ) -> (usize, usize) {
+        // A unit ends a value where its flag differs from the continuing one.
+        let flip = if marks.continues_when_set { u64::MAX } else { 0 };
+        let lengths = u32::from(marks.lengths);
+        // One-unit values that are their payload: a block of them is widened.
+        let widen = !marks.signed && marks.lo[0] == 0 && marks.bias[0] == 0 && marks.hi[0] == 0x7F;
+        let (mut pos, mut written) = (0usize, 0usize);
+        'blocks: while pos + NEED <= input.len() && written < out.len() {
+            // SAFETY: `pos + 64 <= input.len()`; the load is unaligned.
+            let flags = _mm512_movepi8_mask(unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) });
+            let mut ends = flags ^ flip;
+            if ends == u64::MAX && widen {
+                if let Some(slots) = out.get_mut(written..written + 64) {
+                    for (slot, &unit) in slots.iter_mut().zip(&input[pos..pos + 64]) {
+                        slot.write(T::narrow(u64::from(unit & 0x7F)));
+                    }
+                    (pos, written) = (pos + 64, written + 64);
+                    continue;
+                }
+            }
+            // The units of the block already read.
+            let mut start = 0usize;
+            while ends != 0 && written < out.len() {
+                let end = ends.trailing_zeros() as usize;
+                let n = end + 1 - start;
+                if n as u32 <= lengths {
+                    // SAFETY: `start < 64` and `pos + 72 <= input.len()`: the
+                    // eight units at the value's start are in the input.
+                    let word = unsafe { input.as_ptr().add(pos + start).cast::<u64>().read_unaligned() };
+                    let units = if LSB { word } else { word.swap_bytes() >> (64 - 8 * n) };
+                    let payload = _pext_u64(units, 0x7F7F_7F7F_7F7F_7F7F >> (64 - 8 * n));
+                    if let Some(value) = marks.value::<SIGNED>(payload, n) {
+                        out[written].write(T::narrow(value));
+                        written += 1;
+                        start = end + 1;
+                        ends &= ends - 1;
+                        continue;
+                    }
+                }
+                // Longer than the marks describe, or out of its length's range.
+                match other(&input[pos + start..]) {
+                    Some((value, len)) if len > 0 => {
+                        out[written].write(value);
+                        written += 1;
+                        start += len;
+                    }
+                    _ => return (written, pos + start),
+                }
+                if start >= 64 {
+                    pos += start;
+                    continue 'blocks;
+                }
+                ends &= u64::MAX << start;
+            }
+            if start == 0 && written < out.len() {
+                // No value ends in 64 units: one longer than any the marks
+                // describe, for `other`.
+                match other(&input[pos..]) {
+                    Some((value, len)) if len > 0 => {
+                        out[written].write(value);
+                        (pos, written) = (pos + len, written + 1);
+                        continue;
+                    }
+                    _ => break,
+                }
+            }
+            pos += start;
+        }
+        (written, pos)
+    }
+}
