@@ -82,6 +82,25 @@ pub trait Value:
     }
 }
 
+/// The flagged-stream kernel's methods, for every type it writes
+/// (`placemat_simd::Slot`).
+macro_rules! flagged_methods {
+    () => {
+        fn decode_flagged_simd(marks: &crate::simd::Marks, input: &[u8], out: &mut [Self]) -> (usize, usize) {
+            flagged_simd(marks, input, out)
+        }
+        fn decode_flagged_simd_into<F: FnMut(&[u8]) -> Option<(Self, usize)>>(
+            marks: &crate::simd::Marks,
+            input: &[u8],
+            max: usize,
+            out: &mut Vec<Self>,
+            other: F,
+        ) -> Option<(usize, usize)> {
+            flagged_simd_into(marks, input, max, out, other)
+        }
+    };
+}
+
 macro_rules! impl_value {
     ($($t:ty => $decode:ident),*) => {$(
         impl Value for $t {
@@ -102,18 +121,7 @@ macro_rules! impl_value {
             fn decode_simd(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<Self>) -> usize {
                 crate::simd::$decode(isa, shape, input, out)
             }
-            fn decode_flagged_simd(marks: &crate::simd::Marks, input: &[u8], out: &mut [Self]) -> (usize, usize) {
-                flagged_simd(marks, input, out)
-            }
-            fn decode_flagged_simd_into<F: FnMut(&[u8]) -> Option<(Self, usize)>>(
-                marks: &crate::simd::Marks,
-                input: &[u8],
-                max: usize,
-                out: &mut Vec<Self>,
-                other: F,
-            ) -> Option<(usize, usize)> {
-                flagged_simd_into(marks, input, max, out, other)
-            }
+            flagged_methods!();
             fn walk_table(tables: WalkTables<'_>, input: &[u8], out: &mut Vec<Self>) -> Result<(), Stop> {
                 crate::dfa::walks(tables, input, out)
             }
@@ -143,18 +151,7 @@ macro_rules! impl_signed_value {
             fn from_u64(v: u64) -> Option<Self> {
                 <$t>::try_from(v as i64).ok()
             }
-            fn decode_flagged_simd(marks: &crate::simd::Marks, input: &[u8], out: &mut [Self]) -> (usize, usize) {
-                flagged_simd(marks, input, out)
-            }
-            fn decode_flagged_simd_into<F: FnMut(&[u8]) -> Option<(Self, usize)>>(
-                marks: &crate::simd::Marks,
-                input: &[u8],
-                max: usize,
-                out: &mut Vec<Self>,
-                other: F,
-            ) -> Option<(usize, usize)> {
-                flagged_simd_into(marks, input, max, out, other)
-            }
+            flagged_methods!();
         }
     )*};
 }
