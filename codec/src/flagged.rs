@@ -249,10 +249,7 @@ fn kernel_and_steps<D: Decoder + ?Sized>(
     max: usize,
     out: &mut Vec<D::Value>,
 ) -> (Prefix, Result<(), DecodeError>) {
-    let step = |rest: &[u8]| match steps.step(rest) {
-        Step::Value { value, len } => Some((value, len)),
-        _ => None,
-    };
+    let step = |rest: &[u8]| stepped(steps, rest, 0).ok();
     let Some((values, units)) = D::Value::decode_flagged_simd_into(&flagged.marks(), input, max, out, step) else {
         return (Prefix::default(), Ok(()));
     };
@@ -262,9 +259,16 @@ fn kernel_and_steps<D: Decoder + ?Sized>(
         return (read, Ok(()));
     }
     // The kernel stopped where the step does not take a value: its error.
+    (read, stepped(steps, rest, units).map(|_| ()))
+}
+
+/// The value `steps` reads at the start of `rest` and its length, or its
+/// error at stream offset `at`.
+fn stepped<D: Decoder + ?Sized>(steps: &D, rest: &[u8], at: usize) -> Result<(D::Value, usize), DecodeError> {
     match steps.step(rest) {
-        Step::Invalid { len } => (read, Err(DecodeError::new(units, Some(len)))),
-        _ => (read, Err(DecodeError::new(units, None))),
+        Step::Value { value, len } => Ok((value, len)),
+        Step::Invalid { len } => Err(DecodeError::new(at, Some(len))),
+        Step::Incomplete => Err(DecodeError::new(at, None)),
     }
 }
 
@@ -320,13 +324,12 @@ fn slice_and_stop<D: Decoder + ?Sized>(
         if read.values == out.len() || read.units == input.len() {
             return (read, Ok(()));
         }
-        match steps.step(&input[read.units..]) {
-            Step::Value { value, len } => {
+        match stepped(steps, &input[read.units..], read.units) {
+            Ok((value, len)) => {
                 out[read.values] = value;
                 read = read.then(Prefix { values: 1, units: len });
             }
-            Step::Invalid { len } => return (read, Err(DecodeError::new(read.units, Some(len)))),
-            Step::Incomplete => return (read, Err(DecodeError::new(read.units, None))),
+            Err(e) => return (read, Err(e)),
         }
     }
 }
