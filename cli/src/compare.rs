@@ -217,18 +217,24 @@ impl Progress {
 /// Analyses `codecs` on the built-in corpora with the default options, reporting
 /// progress on stderr.
 pub fn analyse(codecs: &[&dyn DynCodec]) -> Result<Vec<Analysis>, CliError> {
-    let texts = corpus::all();
-    let corpora: Vec<Corpus<'_>> = texts.iter().map(|c| Corpus { name: c.name, values: &c.text }).collect();
     let progress = Progress::new(codecs.len());
-    let options = Options::default();
     let mut out = Vec::new();
     for (i, &codec) in codecs.iter().enumerate() {
         let started = std::time::Instant::now();
-        let subject = Subject::from_dyn(codec).map_err(|e| CliError::msg(e.to_string()))?;
-        out.push(analysis::analyze(&subject, &corpora, &options, &mut |m| progress.stage(i, m)));
-        progress.finished(i, subject.name(), started.elapsed().as_secs_f64());
+        let analysis = analyse_one(codec, &mut |m| progress.stage(i, m))?;
+        progress.finished(i, &analysis.name, started.elapsed().as_secs_f64());
+        out.push(analysis);
     }
     Ok(out)
+}
+
+/// Analyses one codec on the built-in corpora with the default options,
+/// telling `stage` what it does.
+pub fn analyse_one(codec: &dyn DynCodec, stage: &mut dyn FnMut(&str)) -> Result<Analysis, CliError> {
+    let texts = corpus::all();
+    let corpora: Vec<Corpus<'_>> = texts.iter().map(|c| Corpus { name: c.name, values: &c.text }).collect();
+    let subject = Subject::from_dyn(codec).map_err(|e| CliError::msg(e.to_string()))?;
+    Ok(analysis::analyze(&subject, &corpora, &Options::default(), stage))
 }
 
 /// The rows `keys` names, in that order (all of them if none).

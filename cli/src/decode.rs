@@ -63,7 +63,14 @@ pub(super) fn value_text(codec: &dyn DynCodec, v: u64) -> String {
 /// One decoded item, with the buffer it came from (for error messages).
 pub(super) enum Event<'a> {
     /// A decoded value.
-    Value { value: Decoded },
+    Value {
+        /// The value.
+        value: Decoded,
+        /// Stream offset of its units.
+        offset: usize,
+        /// How many units it took.
+        len: usize,
+    },
     /// A maximal subpart (`Invalid`) or a truncated tail (`Incomplete`).
     Error {
         /// Stream offset of the bad sequence.
@@ -160,7 +167,7 @@ fn items(
         };
         match step {
             Step::Value { value, len } => {
-                f(Event::Value { value })?;
+                f(Event::Value { value, offset: base + pos, len })?;
                 pos += len;
             }
             Step::Invalid { len } => {
@@ -343,7 +350,7 @@ pub fn run(
     let name = input.name.clone();
     let replacement = Decoded::Small(u64::REPLACEMENT).shown(values);
     for_each(codec, &mut input, max_units, |event| match event {
-        Event::Value { value } => Ok(writeln!(out, "{}", value.shown(values))?),
+        Event::Value { value, .. } => Ok(writeln!(out, "{}", value.shown(values))?),
         Event::Error { offset, found, len } => match errors {
             ErrorMode::Replace => Ok(writeln!(out, "{replacement}")?),
             ErrorMode::Strict => Err(decode_error(codec, &name, offset, found, len)),

@@ -54,7 +54,8 @@ pub enum Cell {
 }
 
 impl Cell {
-    fn text(&self) -> String {
+    /// The cell as `--format table` and `csv` write it.
+    pub(crate) fn text(&self) -> String {
         match self {
             Cell::Int(n) => n.to_string(),
             Cell::Float(x, d) => format!("{x:.d$}"),

@@ -50,6 +50,12 @@ pub fn open(file: Option<&str>) -> Result<Input, CliError> {
     }
 }
 
+/// An input already in memory, called `name` in messages.
+pub fn in_memory(name: &str, data: Vec<u8>) -> Input {
+    let size = Some(data.len() as u64);
+    Input { reader: Box::new(io::Cursor::new(data)), name: name.into(), size }
+}
+
 /// Reads into `buf` until it is full or the input ends; returns the bytes read.
 pub fn fill(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;

@@ -46,6 +46,7 @@ mod decode;
 mod encode;
 mod grid;
 mod input;
+pub mod inspect;
 mod output;
 pub mod report;
 mod source;

@@ -14,7 +14,7 @@ use placemat_codec::dfa::{pending_fields, whole_units, Transition, DEAD, PLACE_S
 use placemat_codec::{DynCodec, Step, Strategy, Value};
 
 use super::decode::too_long;
-use super::input;
+use super::input::{self, Input};
 use super::CliResult;
 
 /// The longest value shown whole, in digits; a longer one shows its first
@@ -255,7 +255,11 @@ impl Walk<'_> {
 
 /// `placemat trace`.
 pub fn run(codec: &dyn DynCodec, file: Option<&str>, max_units: usize, out: &mut dyn Write) -> CliResult {
-    let mut input = input::open(file)?;
+    write(codec, input::open(file)?, max_units, out)
+}
+
+/// The trace of `input`'s units.
+pub(super) fn write(codec: &dyn DynCodec, mut input: Input, max_units: usize, out: &mut dyn Write) -> CliResult {
     let layout = Layout::new(codec, input.size);
     let dfa = codec.dfa();
     layout.line(out, ["offset", "unit", "class", "state", "value"], "emitted")?;

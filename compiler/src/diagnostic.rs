@@ -40,6 +40,13 @@ impl Diagnostic {
         self
     }
 
+    /// Line and column (1-based) where it starts, as [`Diagnostics::render`]
+    /// writes them.
+    pub fn line_column(&self) -> (usize, usize) {
+        let at = self.span.start();
+        self.location.unwrap_or((at.line, at.column + 1))
+    }
+
     /// Adds a note at another place.
     pub fn with_note(mut self, span: Span, note: impl Into<String>) -> Self {
         self.notes.push((span, note.into()));
@@ -63,8 +70,7 @@ impl Diagnostics {
     pub fn render(&self, file: &str) -> String {
         let mut out = String::new();
         for d in &self.0 {
-            let at = d.span.start();
-            let (line, column) = d.location.unwrap_or((at.line, at.column + 1));
+            let (line, column) = d.line_column();
             out.push_str(&format!("{file}:{line}:{column}: error: {}\n", d.message));
             for (span, note) in &d.notes {
                 let at = span.start();

@@ -486,6 +486,27 @@ impl Model {
         }
     }
 
+    /// Of `forms` (from [`Model::concrete_forms_upto`]), the one whose
+    /// patterns the whole sequence `units` matches: of those, the first holding
+    /// `raw` (the raw value the units spell, where known), else the first. What
+    /// a picture of a sequence colours its fixed and payload bits by.
+    pub fn form_of<'a>(
+        &self,
+        forms: &'a [ConcreteForm],
+        units: &[u8],
+        raw: Option<&BigUint>,
+    ) -> Option<&'a ConcreteForm> {
+        let mut matching = forms.iter().filter(|f| {
+            f.units.len() == units.len() && f.units.iter().zip(units).all(|(p, &b)| self.form_digit(p, b).is_some())
+        });
+        let first = matching.next()?;
+        let holds = |f: &&ConcreteForm| raw.is_some_and(|r| f.lo <= *r && *r <= f.hi);
+        if holds(&first) {
+            return Some(first);
+        }
+        Some(matching.find(holds).unwrap_or(first))
+    }
+
     /// The longest sequence in units (`None` if unbounded, or padded without
     /// a limit).
     pub fn max_units(&self) -> Option<usize> {
