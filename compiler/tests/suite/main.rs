@@ -6,6 +6,7 @@
 //! (`padding_analysis`). A module's tests run as
 //! `cargo test -p placemat-compiler --test suite <module>::`.
 
+mod form_of;
 mod io_loaded;
 mod longest_match;
 mod padding_analysis;
