@@ -8,7 +8,8 @@
 //!   `octets` and `quinn-proto` for QUIC; a port of SQLite's reader; the
 //!   `leb128` crate's signed reader for SLEB128, and integer-encoding's
 //!   `i64` and prost's varint with ZigZag for `protobuf-sint64`);
-//! - job `bulk`: every value of the stream (`decode_into`, the fastest;
+//! - job `bulk`: every value of the stream (`decode_into`, the fastest, and
+//!   for LEB128 the flagged-stream kernel of each instruction set alone;
 //!   the branching decoder's bulk loop; `decode_prefix_into` and
 //!   `decode_prefix` into a slice; `varint-simd` with its feature);
 //! - job `encode`: every value into a buffer.
@@ -172,6 +173,25 @@ fn leb128(g: &mut Group, dist: Distribution) {
     s.encodes(g, "unsigned-varint", unsigned_varint_write);
     s.encodes(g, "leb128", leb128_write);
     varint_simd_baselines(g, &s);
+    kernels(g, &s);
+}
+
+/// LEB128's flagged-stream kernel on each instruction set that has one here
+/// (`decode_into` takes the best), the values it leaves read by the codec's step
+/// and the last units by `decode_prefix_into`.
+fn kernels(g: &mut Group, s: &Stream<u64>) {
+    use placemat_codec::simd::{decode_flagged_into, flagged_on, Isa};
+    let marks = Leb128::info().flagged.as_ref().expect("leb128 is flagged").marks();
+    let step = |u: &[u8]| match Leb128.step(u) {
+        Step::Value { value, len } => Some((value, len)),
+        _ => None,
+    };
+    for isa in Isa::all().into_iter().flatten().filter(|&isa| flagged_on(isa)) {
+        s.bulk(g, &format!("placemat-kernel-{}", isa.name()), |b, out: &mut Vec<u64>| {
+            let (_, units) = decode_flagged_into(isa, &marks, b, usize::MAX, out, step);
+            Leb128.decode_prefix_into(&b[units..], usize::MAX, out);
+        });
+    }
 }
 
 /// SLEB128 beside the `leb128` crate's signed reader and writer.

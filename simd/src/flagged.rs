@@ -14,9 +14,13 @@
 //! mask and a count of trailing zeros per value in sequence. A block of 64
 //! one-unit values is widened at once.
 //!
-//! It runs with AVX-512 BW and BMI2 ([`Isa::Avx512`]), where `pext` is one
-//! cycle of throughput; elsewhere [`decode_flagged`] takes nothing and the
-//! runtime's word decoder reads the stream.
+//! It runs on x86-64 with BMI2 beside the vectors, where `pext` is one cycle
+//! of throughput (every AVX-512 machine, and Intel's since Haswell): one
+//! macro (`kernel!`) instantiated for AVX-512 BW (the 64 flags by one
+//! `vpmovb2m`), AVX2 (two `vpmovmskb`) and SSE4.1 (four `pmovmskb`). On
+//! NEON, which has no `pext`, and without BMI2 ([`flagged_on`]),
+//! [`decode_flagged`] takes nothing and the runtime's word decoder reads the
+//! stream.
 //!
 //! ```
 //! use placemat_simd::{decode_flagged, Isa, Marks};
@@ -107,9 +111,22 @@ slots!(u32, u64, i32, i64);
 /// past the last of them.
 pub const FLAGGED_TAIL: usize = 72;
 
-/// Whether [`decode_flagged`] has a kernel for `isa` on this target.
+/// Whether [`decode_flagged`] has a kernel for `isa` on this machine: every
+/// x86-64 instruction set, with BMI1 and BMI2 beside it.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub fn flagged_on(isa: Isa) -> bool {
-    isa == Isa::Avx512 && cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
+    match isa {
+        Isa::Avx512 => true,
+        Isa::Avx2 | Isa::Sse41 => crate::shared::has_bmi(),
+        Isa::Neon => false,
+    }
+}
+
+/// Whether [`decode_flagged`] has a kernel for `isa` on this machine: not
+/// on this target (NEON has no `pext`).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+pub fn flagged_on(_: Isa) -> bool {
+    false
 }
 
 /// [`decode_flagged`] appending to `out`, up to `max` values, written into
@@ -178,11 +195,18 @@ fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     out: &mut [MaybeUninit<T>],
     other: &mut F,
 ) -> (usize, usize) {
-    match isa {
-        // SAFETY: `decode_flagged` checked that the machine has AVX-512
-        // (`Isa::all`, whose AVX-512 includes BW and BMI2).
-        Isa::Avx512 => unsafe { avx512::run(marks, input, out, other) },
-        _ => (0, 0),
+    if !flagged_on(isa) {
+        return (0, 0);
+    }
+    // SAFETY: the caller checked that the machine has `isa` (`Isa::all`,
+    // whose AVX-512 includes BW, BMI1 and BMI2), and `flagged_on` that it
+    // has BMI1 and BMI2 beside AVX2 or SSE4.1.
+    unsafe {
+        match isa {
+            Isa::Avx512 => avx512::run(marks, input, out, other),
+            Isa::Avx2 => avx2::run(marks, input, out, other),
+            _ => sse41::run(marks, input, out, other),
+        }
     }
 }
 
@@ -197,120 +221,140 @@ fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     (0, 0)
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod avx512 {
-    use core::arch::x86_64::*;
-    use core::mem::MaybeUninit;
+/// The kernel for one x86-64 instruction set: `$flags` gives the flag bits
+/// (bit 7) of the 64 units at a pointer as a mask, with the `$features` the
+/// kernel is compiled for.
+macro_rules! kernel {
+    ($isa:ident, $features:literal, $flags:expr) => {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        mod $isa {
+            use core::arch::x86_64::*;
+            use core::mem::MaybeUninit;
 
-    use super::{Marks, Slot};
+            use super::{Marks, Slot};
 
-    /// Units the loop needs from a block's start: the block, and the eight
-    /// units read at its last unit.
-    const NEED: usize = super::FLAGGED_TAIL;
+            /// Units the loop needs from a block's start: the block, and the eight
+            /// units read at its last unit.
+            const NEED: usize = super::FLAGGED_TAIL;
 
-    /// The kernel of [`super::decode_flagged`], taking each value the marks
-    /// do not cover by `other`.
-    ///
-    /// # Safety
-    /// The machine has AVX-512 F and BW, and BMI1 and BMI2.
-    #[target_feature(enable = "avx512f,avx512bw,bmi1,bmi2")]
-    pub(super) unsafe fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
-        marks: &Marks,
-        input: &[u8],
-        out: &mut [MaybeUninit<T>],
-        other: &mut F,
-    ) -> (usize, usize) {
-        // SAFETY: the caller's guarantee; each loop is the same kernel with
-        // the group order and the sign as constants.
-        unsafe {
-            match (marks.lsb_first, marks.signed) {
-                (true, false) => blocks::<T, F, true, false>(marks, input, out, other),
-                (true, true) => blocks::<T, F, true, true>(marks, input, out, other),
-                (false, false) => blocks::<T, F, false, false>(marks, input, out, other),
-                (false, true) => blocks::<T, F, false, true>(marks, input, out, other),
-            }
-        }
-    }
-
-    /// [`run`] with [`Marks::lsb_first`] as `LSB` and [`Marks::signed`] as
-    /// `SIGNED`.
-    ///
-    /// # Safety
-    /// As [`run`].
-    #[target_feature(enable = "avx512f,avx512bw,bmi1,bmi2")]
-    unsafe fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: bool, const SIGNED: bool>(
-        marks: &Marks,
-        input: &[u8],
-        out: &mut [MaybeUninit<T>],
-        other: &mut F,
-    ) -> (usize, usize) {
-        // A unit ends a value where its flag differs from the continuing one.
-        let flip = if marks.continues_when_set { u64::MAX } else { 0 };
-        let lengths = u32::from(marks.lengths);
-        // One-unit values that are their payload: a block of them is widened.
-        let widen = !marks.signed && marks.lo[0] == 0 && marks.bias[0] == 0 && marks.hi[0] == 0x7F;
-        let (mut pos, mut written) = (0usize, 0usize);
-        'blocks: while pos + NEED <= input.len() && written < out.len() {
-            // SAFETY: `pos + 64 <= input.len()`; the load is unaligned.
-            let flags = _mm512_movepi8_mask(unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) });
-            let mut ends = flags ^ flip;
-            if ends == u64::MAX && widen {
-                if let Some(slots) = out.get_mut(written..written + 64) {
-                    for (slot, &unit) in slots.iter_mut().zip(&input[pos..pos + 64]) {
-                        slot.write(T::narrow(u64::from(unit & 0x7F)));
+            /// The kernel of [`super::decode_flagged`], taking each value the marks
+            /// do not cover by `other`.
+            ///
+            /// # Safety
+            /// The machine has the instruction set of `$features`.
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+                marks: &Marks,
+                input: &[u8],
+                out: &mut [MaybeUninit<T>],
+                other: &mut F,
+            ) -> (usize, usize) {
+                // SAFETY: the caller's guarantee; each loop is the same kernel with
+                // the group order and the sign as constants.
+                unsafe {
+                    match (marks.lsb_first, marks.signed) {
+                        (true, false) => blocks::<T, F, true, false>(marks, input, out, other),
+                        (true, true) => blocks::<T, F, true, true>(marks, input, out, other),
+                        (false, false) => blocks::<T, F, false, false>(marks, input, out, other),
+                        (false, true) => blocks::<T, F, false, true>(marks, input, out, other),
                     }
-                    (pos, written) = (pos + 64, written + 64);
-                    continue;
                 }
             }
-            // The units of the block already read.
-            let mut start = 0usize;
-            while ends != 0 && written < out.len() {
-                let end = ends.trailing_zeros() as usize;
-                let n = end + 1 - start;
-                if n as u32 <= lengths {
-                    // SAFETY: `start < 64` and `pos + 72 <= input.len()`: the
-                    // eight units at the value's start are in the input.
-                    let word = unsafe { input.as_ptr().add(pos + start).cast::<u64>().read_unaligned() };
-                    let units = if LSB { word } else { word.swap_bytes() >> (64 - 8 * n) };
-                    let payload = _pext_u64(units, 0x7F7F_7F7F_7F7F_7F7F >> (64 - 8 * n));
-                    if let Some(value) = marks.value::<SIGNED>(payload, n) {
-                        out[written].write(T::narrow(value));
-                        written += 1;
-                        start = end + 1;
-                        ends &= ends - 1;
-                        continue;
+
+            /// [`run`] with [`Marks::lsb_first`] as `LSB` and [`Marks::signed`] as
+            /// `SIGNED`.
+            ///
+            /// # Safety
+            /// As [`run`].
+            #[target_feature(enable = $features)]
+            unsafe fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: bool, const SIGNED: bool>(
+                marks: &Marks,
+                input: &[u8],
+                out: &mut [MaybeUninit<T>],
+                other: &mut F,
+            ) -> (usize, usize) {
+                // A unit ends a value where its flag differs from the continuing one.
+                let flip = if marks.continues_when_set { u64::MAX } else { 0 };
+                let lengths = u32::from(marks.lengths);
+                // One-unit values that are their payload: a block of them is widened.
+                let widen = !marks.signed && marks.lo[0] == 0 && marks.bias[0] == 0 && marks.hi[0] == 0x7F;
+                let (mut pos, mut written) = (0usize, 0usize);
+                'blocks: while pos + NEED <= input.len() && written < out.len() {
+                    // SAFETY: `pos + 64 <= input.len()`; the loads are unaligned.
+                    let flags = unsafe { ($flags)(input.as_ptr().add(pos)) };
+                    let mut ends = flags ^ flip;
+                    if ends == u64::MAX && widen {
+                        if let Some(slots) = out.get_mut(written..written + 64) {
+                            for (slot, &unit) in slots.iter_mut().zip(&input[pos..pos + 64]) {
+                                slot.write(T::narrow(u64::from(unit & 0x7F)));
+                            }
+                            (pos, written) = (pos + 64, written + 64);
+                            continue;
+                        }
                     }
-                }
-                // Longer than the marks describe, or out of its length's range.
-                match other(&input[pos + start..]) {
-                    Some((value, len)) if len > 0 => {
-                        out[written].write(value);
-                        written += 1;
-                        start += len;
+                    // The units of the block already read.
+                    let mut start = 0usize;
+                    while ends != 0 && written < out.len() {
+                        let end = ends.trailing_zeros() as usize;
+                        let n = end + 1 - start;
+                        if n as u32 <= lengths {
+                            // SAFETY: `start < 64` and `pos + 72 <= input.len()`: the
+                            // eight units at the value's start are in the input.
+                            let word = unsafe { input.as_ptr().add(pos + start).cast::<u64>().read_unaligned() };
+                            let units = if LSB { word } else { word.swap_bytes() >> (64 - 8 * n) };
+                            let payload = _pext_u64(units, 0x7F7F_7F7F_7F7F_7F7F >> (64 - 8 * n));
+                            if let Some(value) = marks.value::<SIGNED>(payload, n) {
+                                out[written].write(T::narrow(value));
+                                written += 1;
+                                start = end + 1;
+                                ends &= ends - 1;
+                                continue;
+                            }
+                        }
+                        // Longer than the marks describe, or out of its length's range.
+                        match other(&input[pos + start..]) {
+                            Some((value, len)) if len > 0 => {
+                                out[written].write(value);
+                                written += 1;
+                                start += len;
+                            }
+                            _ => return (written, pos + start),
+                        }
+                        if start >= 64 {
+                            pos += start;
+                            continue 'blocks;
+                        }
+                        ends &= u64::MAX << start;
                     }
-                    _ => return (written, pos + start),
-                }
-                if start >= 64 {
+                    if start == 0 && written < out.len() {
+                        // No value ends in 64 units: one longer than any the marks
+                        // describe, for `other`.
+                        match other(&input[pos..]) {
+                            Some((value, len)) if len > 0 => {
+                                out[written].write(value);
+                                (pos, written) = (pos + len, written + 1);
+                                continue;
+                            }
+                            _ => break,
+                        }
+                    }
                     pos += start;
-                    continue 'blocks;
                 }
-                ends &= u64::MAX << start;
+                (written, pos)
             }
-            if start == 0 && written < out.len() {
-                // No value ends in 64 units: one longer than any the marks
-                // describe, for `other`.
-                match other(&input[pos..]) {
-                    Some((value, len)) if len > 0 => {
-                        out[written].write(value);
-                        (pos, written) = (pos + len, written + 1);
-                        continue;
-                    }
-                    _ => break,
-                }
-            }
-            pos += start;
         }
-        (written, pos)
-    }
+    };
 }
+
+// SAFETY (of each `$flags`): the 64 bytes at `p` are readable; the loads are
+// unaligned.
+kernel!(avx512, "avx512f,avx512bw,bmi1,bmi2", |p: *const u8| _mm512_movepi8_mask(_mm512_loadu_si512(p.cast())));
+kernel!(avx2, "avx2,bmi1,bmi2", |p: *const u8| {
+    let lo = _mm256_movemask_epi8(_mm256_loadu_si256(p.cast())) as u32;
+    let hi = _mm256_movemask_epi8(_mm256_loadu_si256(p.add(32).cast())) as u32;
+    u64::from(lo) | u64::from(hi) << 32
+});
+kernel!(sse41, "sse4.1,bmi1,bmi2", |p: *const u8| {
+    let mask = |k: usize| u64::from(_mm_movemask_epi8(_mm_loadu_si128(p.add(16 * k).cast())) as u16);
+    mask(0) | mask(1) << 16 | mask(2) << 32 | mask(3) << 48
+});

@@ -59,6 +59,23 @@ impl Isa {
     }
 }
 
+/// Whether this x86-64 machine has BMI1 and BMI2 (`tzcnt`, `blsr`, `pext`),
+/// which the flagged-stream kernels of every width use beside their vectors
+/// (AVX-512 includes them: [`Isa::Avx512`]).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
+pub(crate) fn has_bmi() -> bool {
+    !cfg!(any(feature = "no-simd", miri))
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+}
+
+/// Whether this x86-64 machine has BMI1 and BMI2 (without `std`: whether
+/// the target enables them at compile time).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "std")))]
+pub(crate) fn has_bmi() -> bool {
+    !cfg!(any(feature = "no-simd", miri)) && cfg!(all(target_feature = "bmi1", target_feature = "bmi2"))
+}
+
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
 fn has(isa: Isa) -> bool {
     match isa {

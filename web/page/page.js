@@ -102,7 +102,13 @@ let lastRows = [];
 function renderRows() {
   const vs = values();
   const shown = state.shown || codecs.map((c) => c.name);
-  const answer = call({ op: "rows", values: vs, codecs: shown, spec: state.spec || null });
+  let answer;
+  try {
+    answer = call({ op: "rows", values: vs, codecs: shown, spec: state.spec || null });
+  } catch (e) {
+    $("rows-note").textContent = e.message;
+    return;
+  }
   lastRows = answer.rows;
   const columns = Math.min(vs.length, MAX_COLUMNS);
   let head = "<tr><th>codec</th><th>bytes</th>";
@@ -161,7 +167,14 @@ function renderDetail() {
   $("detail").dataset.codec = row.name;
   $("detail-title").textContent = row.name;
   $("detail-summary").textContent = row.summary;
-  const answer = call(codecRequest({ op: "trace", hex: row.hex }));
+  let answer;
+  try {
+    answer = call(codecRequest({ op: "trace", hex: row.hex }));
+  } catch (e) {
+    $("trace").textContent = e.message;
+    $("automaton").innerHTML = "";
+    return;
+  }
   $("trace").textContent = answer.trace;
   $("automaton").innerHTML = (answer.svg || `<p>${answer.states - 1} states: too many to draw.</p>`) +
     `<p>${answer.classes} unit classes × ${answer.states} states (the dead state included).</p>`;

@@ -108,14 +108,14 @@ fn sleb128_streams() {
     streams::<Sleb128>();
 }
 
-/// The SIMD kernel (`placemat_simd::decode_flagged`, with AVX-512, and
+/// The SIMD kernels (`placemat_simd::decode_flagged`, with AVX-512, AVX2
+/// and SSE4.1 where the machine has them beside BMI2, and
 /// `decode_flagged_into`, which writes a `Vec`'s spare room) against
 /// the fact's own one-value step (`Flagged::step`, the word decoder's
 /// arithmetic): on streams of values of random widths, some damaged, its
 /// values are the steps' first ones, and it stops only where a step would
 /// not take the next value, where fewer than 72 units are left, or where the
-/// slots run out. On an AVX-512 machine it must take a stream of short values
-/// nearly whole.
+/// slots run out. Each must take a stream of short values nearly whole.
 fn kernel_agrees_with_the_steps<C: Codec + Default>() {
     let codec = C::default();
     let flagged = C::info().flagged.expect("a flagged codec");
@@ -149,22 +149,26 @@ fn kernel_agrees_with_the_steps<C: Codec + Default>() {
             pos += len;
         }
         let room = if round % 5 == 0 { (next() % 40) as usize } else { want.len() + 8 };
-        let mut out = vec![0u64; room];
-        let (values, units) = match placemat_codec::simd::Isa::detect() {
-            Some(isa) => placemat_codec::simd::decode_flagged(isa, &marks, &input, &mut out),
-            None => (0, 0),
-        };
-        assert_eq!(out[..values], want[..values], "round {round}");
-        // The same into a `Vec`'s spare room, after what it holds.
-        if let Some(isa) = placemat_codec::simd::Isa::detect() {
+        for isa in kernels() {
+            let mut out = vec![0u64; room];
+            let (values, units) = placemat_codec::simd::decode_flagged(isa, &marks, &input, &mut out);
+            assert_eq!(out[..values], want[..values], "round {round} {isa:?}");
+            // The same into a `Vec`'s spare room, after what it holds.
             let mut vec = vec![7u64];
             let got = placemat_codec::simd::decode_flagged_into(isa, &marks, &input, room, &mut vec, |_| None);
-            assert_eq!((got, &vec[1..], vec[0]), ((values, units), &out[..values], 7), "round {round} into a Vec");
+            assert_eq!(
+                (got, &vec[1..], vec[0]),
+                ((values, units), &out[..values], 7),
+                "round {round} {isa:?} into a Vec"
+            );
+            let taken: usize = (0..values).fold(0, |at, _| at + flagged.step(&input[at..]).unwrap().1);
+            assert_eq!(units, taken, "round {round} {isa:?}");
+            let stopped_at_a_value = flagged.step(&input[units..]).is_none();
+            assert!(
+                stopped_at_a_value || units + 72 > input.len() || values == room,
+                "round {round} {isa:?}: stopped at {units}"
+            );
         }
-        let taken: usize = (0..values).fold(0, |at, _| at + flagged.step(&input[at..]).unwrap().1);
-        assert_eq!(units, taken, "round {round}");
-        let stopped_at_a_value = flagged.step(&input[units..]).is_none();
-        assert!(stopped_at_a_value || units + 72 > input.len() || values == room, "round {round}: stopped at {units}");
     }
     let mut short = Vec::new();
     for v in 0..1000u64 {
@@ -172,11 +176,17 @@ fn kernel_agrees_with_the_steps<C: Codec + Default>() {
             let _ = codec.encode_push(v, &mut short);
         }
     }
-    if placemat_codec::simd::Isa::detect() == Some(placemat_codec::simd::Isa::Avx512) {
-        let (_, units) =
-            placemat_codec::simd::decode_flagged(placemat_codec::simd::Isa::Avx512, &marks, &short, &mut [0u64; 1000]);
-        assert!(units + 72 + 8 >= short.len(), "{}: the kernel took {units} of {} units", C::info().name, short.len());
+    for isa in kernels() {
+        let (_, units) = placemat_codec::simd::decode_flagged(isa, &marks, &short, &mut [0u64; 1000]);
+        let name = &C::info().name;
+        assert!(units + 72 + 8 >= short.len(), "{name} {isa:?}: the kernel took {units} of {} units", short.len());
     }
+}
+
+/// The instruction sets with a flagged-stream kernel on this machine.
+fn kernels() -> Vec<placemat_codec::simd::Isa> {
+    let all = placemat_codec::simd::Isa::all();
+    all.into_iter().flatten().filter(|&isa| placemat_codec::simd::flagged_on(isa)).collect()
 }
 
 #[test]
