@@ -20,7 +20,7 @@ use placemat_cli::inspect::{self, Item};
 use placemat_codec::DynCodec;
 use serde_json::{json, Value};
 
-use crate::request::{self, hex, Answer};
+use crate::wire::{self, hex, Answer};
 
 /// What is done to the unit at the chosen offset.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -118,15 +118,15 @@ pub fn damage(codec: &dyn DynCodec, bytes: &[u8], at: usize, action: Action) -> 
 
 /// The `damage` request.
 pub fn answer(codec: &dyn DynCodec, bytes: &[u8], request: &Value) -> Answer {
-    let at = request::integer(request, "at", usize::MAX as u64)? as usize;
+    let at = wire::integer(request, "at", usize::MAX as u64)? as usize;
     let action = match request["action"].as_str() {
-        Some("flip") => Action::Flip(request::integer(request, "bit", 7)? as u8),
+        Some("flip") => Action::Flip(wire::integer(request, "bit", 7)? as u8),
         Some("drop") => Action::Drop,
-        Some("insert") => Action::Insert(request::integer(request, "byte", 255)? as u8),
+        Some("insert") => Action::Insert(wire::integer(request, "byte", 255)? as u8),
         _ => return Err("`action` must be `flip`, `drop` or `insert`".into()),
     };
     let d = damage(codec, bytes, at, action)?;
-    let items: Vec<Value> = d.items.iter().map(request::item_json).collect();
+    let items: Vec<Value> = d.items.iter().map(wire::item_json).collect();
     Ok(json!({
         "hex": hex(&d.bytes), "items": items, "first_error": d.first_error,
         "resync": d.resync, "lost": d.lost, "damaged": d.damaged,

@@ -16,7 +16,7 @@
 use placemat_cli::inspect::{self, Property};
 use serde_json::{json, Value};
 
-use crate::request;
+use crate::wire;
 
 /// The file name errors are rendered with.
 pub const FILE: &str = "description.placemat";
@@ -58,7 +58,7 @@ pub enum Outcome {
 
 /// Checks, builds and analyses a description.
 pub fn check(text: &str) -> Outcome {
-    let codec = match request::spec_codec(text) {
+    let codec = match wire::spec_codec(text) {
         Ok(codec) => codec,
         Err(diagnostics) => {
             let problems = diagnostics
@@ -89,7 +89,7 @@ pub fn check(text: &str) -> Outcome {
 pub fn answer(text: &str) -> Value {
     match check(text) {
         Outcome::Errors(problems) => {
-            let rendered = match request::spec_codec(text) {
+            let rendered = match wire::spec_codec(text) {
                 Err(d) => d.render(FILE),
                 Ok(_) => problems.iter().map(|p| format!("{FILE}:1:1: error: {}\n", p.message)).collect(),
             };

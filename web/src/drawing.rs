@@ -20,7 +20,7 @@ use placemat_codec::dfa::{Dfa, DEAD};
 use placemat_codec::DynCodec;
 use serde_json::json;
 
-use crate::request::Answer;
+use crate::wire::Answer;
 
 /// The most states drawn: a larger automaton is described, not drawn.
 pub const MAX_DRAWN: usize = 150;

@@ -17,7 +17,10 @@
 //!   reports the error and where it is back in step;
 //! * [`description`] — a description typed in the page: its errors at line
 //!   and column, or its automaton's size and `compare`'s properties;
-//! * [`request`] — the requests and answers, and the codecs they name;
+//! * [`request`] — the requests and answers, each sent to the file above
+//!   that answers it;
+//! * [`wire`] — what travels: a request's fields, bytes as hex, and the
+//!   codecs a request names;
 //! * `exports` — the three functions the WebAssembly module exports.
 //!
 //! The words are the CLI's: the trace is what `placemat trace` prints, an
@@ -39,5 +42,6 @@ pub mod drawing;
 mod exports;
 pub mod request;
 pub mod rows;
+pub mod wire;
 
 pub use request::respond;

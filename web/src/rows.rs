@@ -6,7 +6,7 @@
 //! ```
 //! use placemat_web::rows::{row, Cell};
 //! let utf8 = placemat_variants::registry::find("utf8").unwrap();
-//! let model = placemat_web::request::builtin_model(utf8).unwrap();
+//! let model = placemat_web::wire::builtin_model(utf8).unwrap();
 //! let r = row(utf8, &model, &[0xE9, 0xD800]);
 //! let Cell::Encoded { units, form } = &r.cells[0] else { panic!() };
 //! assert_eq!(form, "110xxxxx 10xxxxxx");
@@ -24,7 +24,7 @@ use placemat_compiler::Model;
 use placemat_variants::registry;
 use serde_json::{json, Value};
 
-use crate::request::{self, hex, Answer};
+use crate::wire::{self, hex, Answer};
 
 /// The most values one request encodes.
 pub const MAX_VALUES: usize = 100_000;
@@ -217,10 +217,10 @@ pub fn answer(request: &Value) -> Answer {
     };
     let mut rows = Vec::new();
     for codec in codecs {
-        let model = request::builtin_model(codec)?;
+        let model = wire::builtin_model(codec)?;
         rows.push(row(codec, &model, &values).json(&codec.info().summary, false));
     }
-    if let Some(Ok(codec)) = request["spec"].as_str().map(request::spec_codec) {
+    if let Some(Ok(codec)) = request["spec"].as_str().map(wire::spec_codec) {
         rows.push(row(codec.as_ref(), codec.model(), &values).json(&codec.info().summary, true));
     }
     Ok(json!({ "rows": rows }))
