@@ -6,10 +6,10 @@
 //! |---|---|---|
 //! | `codecs` | | `codecs`: every built-in codec's `name`, `summary`, `description` and whether it is `signed` |
 //! | `rows` | `values` (integers), `codecs` (names; all if absent), `spec` | `rows`: [`rows::Row`]s, the description's last if it builds |
-//! | `describe` | `spec` | [`description::Outcome`] |
+//! | `describe` | `spec` | [`description::Outcome`]: `ok: false` with `errors` (line, column, message) and `rendered` (the CLI's lines), or `ok: true` with `name`, `summary`, `classes`, `states` and `properties` |
 //! | `trace` | codec, `hex` | `trace` (as `placemat trace` prints it), `svg`, `classes`, `states` |
-//! | `damage` | codec, `hex`, `at`, `action` (`flip`, `drop`, `insert`), `bit`, `byte` | [`damage::Damage`] |
-//! | `decode` | codec, `hex` | `items` (as `placemat decode` reads them), `values` |
+//! | `damage` | codec, `hex`, `at`, `action` (`flip`, `drop`, `insert`), `bit`, `byte` | [`damage::Damage`]: `hex` (the damaged units), `items`, `first_error`, `resync`, `lost`, `damaged` |
+//! | `decode` | codec, `hex` | `items` (as `placemat decode` reads them: `offset`, `len`, and `value` or `error`) |
 //!
 //! A codec is named by `codec` (and `from_spec`, `spec`). Bytes travel as
 //! lowercase hex pairs separated by spaces, as the rows' `data-bytes`
