@@ -120,13 +120,7 @@ fn kernel_agrees_with_the_steps<C: Codec + Default>() {
     let codec = C::default();
     let flagged = C::info().flagged.expect("a flagged codec");
     let marks = flagged.marks();
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = crate::common::xorshift(0x2545_F491_4F6C_DD1Du64);
     for round in 0..300 {
         let mut input = Vec::new();
         for _ in 0..next() % 200 {

@@ -151,13 +151,7 @@ fn encoders_write_the_shortest_form_and_the_facts_say_no_limit() {
 #[test]
 fn mixed_streams_agree_with_the_reference() {
     let (leb, vlq) = (strategies::<LebAny>(), strategies::<VlqAny>());
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = crate::common::xorshift(0x9E37_79B9_7F4A_7C15u64);
     for _ in 0..300 {
         let mut text = Vec::new();
         for _ in 0..next() % 8 {
