@@ -37,9 +37,12 @@ pub(super) fn conversions<'a>(
     bytes: &'a [u8],
 ) -> Vec<(&'static str, String, Run<'a>)> {
     let mut runs = baselines(&from.info().name, &to.info().name, bytes);
-    let one_pass = Transcoder::new(from, to, ErrorMode::Strict).is_ok_and(|t| t.one_pass());
+    let engine = Transcoder::new(from, to, ErrorMode::Strict).ok();
+    let one_pass = engine.as_ref().is_some_and(|t| t.one_pass());
+    let copies = engine.as_ref().is_some_and(|t| t.copies());
     for path in [Path::Engine, Path::Blocks, Path::Pushes, Path::PerValue] {
         let label = match path {
+            Path::Engine if copies => "placemat copy of validated blocks",
             Path::Engine if one_pass => "placemat one pass (avx512)",
             Path::Engine => "placemat runs and blocks",
             Path::Blocks if one_pass => "placemat runs and blocks",

@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 
 use placemat_codec::big::{BigInt, BigUint};
 use placemat_codec::dfa::{Dfa, DEAD};
-use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, TranscodeReader};
+use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, Transcoder};
 use placemat_codec::{DynCodec, Step, Strategy, Unit, Value};
 
 use super::input::{self, Input};
@@ -369,8 +369,11 @@ fn unencodable(to: &dyn DynCodec, name: &str, value: &str, offset: u64) -> CliEr
     ))
 }
 
-/// `placemat transcode`: the input streams through [`TranscodeReader`], so memory
-/// stays constant whatever the input's size.
+/// `placemat transcode`: the input is read in blocks of [`TRANSCODE_BLOCK`]
+/// bytes, each pushed through a [`Transcoder`] and its output written in one
+/// call, so memory stays constant whatever the input's size (the block, its
+/// output, at most four bytes per input byte, and the one sequence held
+/// between blocks).
 pub fn transcode(
     from: &dyn DynCodec,
     to: &dyn DynCodec,
@@ -379,47 +382,56 @@ pub fn transcode(
     max_units: usize,
     out: &mut dyn Write,
 ) -> CliResult {
-    let input = input::open(file)?;
-    let name = input.name;
+    let mut input = input::open(file)?;
     let mode = match errors {
         ErrorMode::Strict => io::ErrorMode::Strict,
         ErrorMode::Replace => io::ErrorMode::Replace,
     };
-    let mut reader = TranscodeReader::new(input.reader, from, to, mode)
+    let mut engine = Transcoder::new(from, to, mode)
         .map_err(|_| {
             CliError::usage(format!("`--errors replace` needs U+FFFD, which {} cannot encode", to.info().name))
         })?
         .with_max_sequence(max_units);
-    let mut buf = vec![0u8; CHUNK];
+    let mut block = vec![0u8; TRANSCODE_BLOCK];
+    let mut output = Vec::new();
     loop {
-        match reader.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => out.write_all(&buf[..n])?,
-            Err(e) => {
-                let Some(err) = TranscodeError::from_io(&e) else {
-                    if e.kind() == std::io::ErrorKind::Interrupted {
-                        continue;
-                    }
-                    return Err(e.into());
-                };
-                let offset = err.offset();
-                return Err(match err.kind() {
-                    TranscodeErrorKind::Invalid { len, found } => decode_error(from, &name, offset, found, *len),
-                    TranscodeErrorKind::Incomplete { found } => decode_error(from, &name, offset, found, found.len()),
-                    TranscodeErrorKind::Unencodable { value } => {
-                        unencodable(to, &name, &value_text(from, *value), offset)
-                    }
-                    TranscodeErrorKind::UnencodableBig { hex } => unencodable(to, &name, &format!("U+{hex}"), offset),
-                    TranscodeErrorKind::ForbiddenAfter { before, value } => CliError::msg(format!(
-                        "{name}: {} (decoded at offset {offset}) may not follow {} in {}",
-                        value_text(from, *value),
-                        value_text(from, *before),
-                        to.info().name
-                    )),
-                    TranscodeErrorKind::TooLong { limit } => too_long(from, &name, offset as usize, *limit),
-                    other => CliError::msg(format!("{name}: {other:?} at offset {offset}")),
-                });
-            }
+        let n = match input.reader.read(&mut block) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
+        output.clear();
+        let result = match n {
+            0 => engine.finish(&mut output),
+            n => engine.push(&block[..n], &mut output),
+        };
+        // What came before an error is written first.
+        out.write_all(&output)?;
+        result.map_err(|e| transcode_error(from, to, &input.name, &e))?;
+        if n == 0 {
+            return Ok(());
         }
+    }
+}
+
+/// The bytes `placemat transcode` reads at a time.
+const TRANSCODE_BLOCK: usize = 1 << 18;
+
+/// The message of a transcoding error, in the words of `decode` and `encode`.
+fn transcode_error(from: &dyn DynCodec, to: &dyn DynCodec, name: &str, err: &TranscodeError) -> CliError {
+    let offset = err.offset();
+    match err.kind() {
+        TranscodeErrorKind::Invalid { len, found } => decode_error(from, name, offset, found, *len),
+        TranscodeErrorKind::Incomplete { found } => decode_error(from, name, offset, found, found.len()),
+        TranscodeErrorKind::Unencodable { value } => unencodable(to, name, &value_text(from, *value), offset),
+        TranscodeErrorKind::UnencodableBig { hex } => unencodable(to, name, &format!("U+{hex}"), offset),
+        TranscodeErrorKind::ForbiddenAfter { before, value } => CliError::msg(format!(
+            "{name}: {} (decoded at offset {offset}) may not follow {} in {}",
+            value_text(from, *value),
+            value_text(from, *before),
+            to.info().name
+        )),
+        TranscodeErrorKind::TooLong { limit } => too_long(from, name, offset as usize, *limit),
+        other => CliError::msg(format!("{name}: {other:?} at offset {offset}")),
     }
 }

@@ -78,6 +78,12 @@ pub struct CodecInfo {
     /// unsigned codec. `min`, `max` and the values of
     /// [`DynCodec`](crate::DynCodec) are then sign-extended patterns.
     pub sign: Option<crate::Sign>,
+    /// Every valid sequence is the encoder's writing of its value (`compare`'s
+    /// "canonical": one encoding per value, bounded values, no padding
+    /// beyond a limit), as the compiler proved: valid input is then its own
+    /// re-encoding, and a transcoder from the codec to itself copies what
+    /// it validates ([`crate::io::Transcoder`]). `false` where not proved.
+    pub canonical: bool,
 }
 
 impl CodecInfo {
@@ -108,7 +114,15 @@ impl CodecInfo {
             byte_forms: None,
             flagged: None,
             sign: None,
+            canonical: false,
         }
+    }
+
+    /// The same facts for a codec whose every valid sequence is the
+    /// encoder's writing of its value ([`CodecInfo::canonical`]).
+    pub const fn with_canonical(mut self) -> Self {
+        self.canonical = true;
+        self
     }
 
     /// The same facts for a signed codec whose values map to raw values by
@@ -228,9 +242,17 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     fn dfa() -> &'static Dfa;
     /// Whether values are mapped after decoding (`premap`, or a signed
     /// codec's `sign`): the table's values are then not the codec's, and
-    /// [`DynCodec::decode_block`](crate::DynCodec::decode_block) decodes
-    /// nothing in bulk.
+    /// [`DynCodec::decode_block`](crate::DynCodec::decode_block) maps each
+    /// by [`Codec::map_raw`].
     const PREMAPPED: bool = false;
+
+    /// The value (its 64-bit view) that a raw value of the automaton spells:
+    /// the pre-mapping undone, or a signed codec's sign applied. The raw
+    /// value itself for a codec that does not map values.
+    #[inline(always)]
+    fn map_raw(raw: u64) -> u64 {
+        raw
+    }
 
     /// Decodes the sequence at the start of `input` to a value of any size. For a
     /// bounded codec this widens [`Decoder::step`]; unbounded codecs override it.

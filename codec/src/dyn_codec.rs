@@ -343,11 +343,15 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
         }
     }
     fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        let dfa = C::dfa();
-        if C::PREMAPPED || C::info().unbounded {
+        if C::info().unbounded {
             return 0;
         }
-        decode_to_cut(dfa, input, out)
+        let start = out.len();
+        let took = decode_to_cut(C::dfa(), input, out);
+        if C::PREMAPPED {
+            out[start..].iter_mut().for_each(|v| *v = C::map_raw(*v));
+        }
+        took
     }
     fn premapped(&self) -> bool {
         C::PREMAPPED

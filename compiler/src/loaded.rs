@@ -62,6 +62,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         byte_forms: None,
         flagged: None,
         sign: None,
+        canonical: false,
     };
     Ok(match &model.signed {
         Some(s) => s.facts(info),
@@ -77,6 +78,7 @@ impl LoadedCodec {
         info.wide_forms = automaton.wide_forms;
         info.byte_forms = automaton.byte_forms;
         info.flagged = automaton.flagged.clone().ok();
+        info.canonical = automaton.canonical;
         if let Err(e) = &automaton.local {
             info.no_simd = Cow::Owned(e.reason.clone());
         }
@@ -252,10 +254,15 @@ impl DynCodec for LoadedCodec {
         Decoder::step(self, input)
     }
     fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        if self.premapped() || self.info.unbounded {
+        if self.info.unbounded {
             return 0;
         }
-        placemat_codec::decode_to_cut(&self.dfa.as_ref(), input, out)
+        let start = out.len();
+        let took = placemat_codec::decode_to_cut(&self.dfa.as_ref(), input, out);
+        if self.premapped() {
+            out[start..].iter_mut().for_each(|v| *v = self.unmap(*v));
+        }
+        took
     }
     fn premapped(&self) -> bool {
         self.premap_inverse.is_some() || self.info.sign.is_some()

@@ -455,6 +455,22 @@ impl Model {
         out
     }
 
+    /// The smallest value that two of `forms` both hold, with the two forms'
+    /// indices; `None` when every value has one encoding, so that what the
+    /// decoder accepts is exactly what the encoder writes (`compare`'s
+    /// `canonical`, and the runtime's [`CodecInfo::canonical`](placemat_codec::CodecInfo::canonical)).
+    pub fn shared_value(&self, forms: &[ConcreteForm]) -> Option<(BigUint, usize, usize)> {
+        for (i, a) in forms.iter().enumerate() {
+            for (j, b) in forms.iter().enumerate().skip(i + 1) {
+                let v = (&a.lo).max(&b.lo);
+                if v <= (&a.hi).min(&b.hi) && self.contains(v) {
+                    return Some((v.clone(), i, j));
+                }
+            }
+        }
+        None
+    }
+
     /// Every concrete form of a bounded model.
     pub fn concrete_forms(&self) -> Vec<ConcreteForm> {
         self.concrete_forms_upto(None)

@@ -24,10 +24,17 @@ pub(crate) fn placemat_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) ->
         .spawn()
         .expect("the binary runs");
     let mut input = child.stdin.take().unwrap();
-    // The command may stop reading early (that is what some of these tests check).
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().unwrap()
+    // Fed from another thread, so that a command writing much before it has
+    // read everything does not wait on a full pipe while the input waits on
+    // it. The command may stop reading early (that is what some of these
+    // tests check).
+    let stdin = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().expect("the feeding thread does not panic");
+    out
 }
 
 pub(crate) fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {

@@ -82,6 +82,14 @@ fn invalid_input_in_strict_mode_gives_the_stream_offset_and_the_bytes_found() {
     assert_eq!(stdout.len(), 70_000, "everything before the error is written");
     assert!(err.contains("<stdin>: invalid utf8 input at offset 70000: found E0 80, expected"), "{err}");
     assert!(err.contains("A0-BF"), "{err}");
+    // Past several of `transcode`'s 256 KiB blocks, into the same codec
+    // (validated blocks copied): the same message, the bytes before it.
+    let mut long = "añ€😀".repeat(70_000).into_bytes();
+    let at = long.len();
+    long.extend_from_slice(b"\xE0\x80z");
+    let (stdout, err) = fails(&["transcode", "--from", "utf8", "--to", "utf8"], &long);
+    assert!(stdout.as_bytes() == &long[..at], "everything before the error is written");
+    assert!(err.contains(&format!("<stdin>: invalid utf8 input at offset {at}: found E0 80, expected")), "{err}");
     // A truncated tail.
     let (_, err) = fails(&["transcode", "--from", "utf8", "--to", "utf8"], b"ab\xF0\x9F\x98");
     assert!(err.contains("offset 2: found F0 9F 98 and then the end of the input"), "{err}");

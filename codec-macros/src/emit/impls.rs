@@ -168,12 +168,13 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
     let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
     // The `static` cannot name `Self`: the codec type by name.
     let flagged = if a.flagged.is_ok() { quote!(.with_flagged(#ty::FLAGGED)) } else { quote!() };
+    let canonical = if a.canonical { quote!(.with_canonical()) } else { quote!() };
     let doc = format!(" The facts of `{name}`.");
     Ok(quote! {
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded #no_simd #wide #bytes #flagged #sign;
+        )#unbounded #no_simd #wide #bytes #flagged #canonical #sign;
         &INFO
     })
 }
@@ -418,8 +419,13 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     let forbids = forbids(model, value_ty);
     let info = info(model, a, ty)?;
     let premapped = if model.maps_values() {
+        let raw = &names.raw;
         quote!(
             const PREMAPPED: bool = true;
+            #[inline(always)]
+            fn map_raw(raw: u64) -> u64 {
+                ::placemat_codec::Value::to_u64(#ty::unmap(raw as #raw))
+            }
         )
     } else {
         quote!()

@@ -532,7 +532,8 @@ impl ::placemat_codec::Codec for Utf8 {
                 lead: [0u8, 192u8, 224u8, 240u8],
                 continuation: 128u8,
                 allowed: [(0u32, 55295u32), (57344u32, 1114111u32)],
-            });
+            })
+            .with_canonical();
         &INFO
     }
     fn dfa() -> &'static ::placemat_codec::dfa::Dfa {

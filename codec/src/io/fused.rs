@@ -1,10 +1,15 @@
-//! The one-pass paths of [`Transcoder`](super::Transcoder) between the UTF-8
+//! The one-pass paths of [`Transcoder`](super::Transcoder): between the UTF-8
 //! family and the codecs of wide code units (UTF-16, UTF-32), in both
-//! directions, without values in memory.
+//! directions, and from a codec to itself, without values in memory.
 //!
 //! Every fact comes from the descriptions, so a pair qualifies without naming
 //! codecs:
 //!
+//! - **Into itself**: a codec whose valid sequences are each the encoder's
+//!   writing of its value ([`CodecInfo::canonical`](crate::CodecInfo::canonical),
+//!   which the compiler proves), without rules across values: valid input
+//!   is its own transcoding, so a block is validated by the codec's fastest
+//!   validator (SIMD where it has one) and copied as it is.
 //! - **Into wide units**: a source the SIMD decoding kernel reads (a
 //!   [`Shape`], which the compiler derives from its automaton, without
 //!   pending values) and a target
@@ -29,6 +34,8 @@ use crate::{AsciiRuns, DynCodec};
 
 /// What a one-pass path needs of a pair of codecs.
 pub(super) enum Fused {
+    /// A codec into itself: validated blocks copied.
+    Copy,
     /// The UTF-8 family into wide code units.
     ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair> },
     /// Wide code units into the UTF-8 family.
@@ -36,10 +43,14 @@ pub(super) enum Fused {
 }
 
 impl Fused {
-    /// The path from `from` to `to`, if the pair qualifies and the machine
+    /// The path from `from` to `to`: the copy of a codec into itself (on
+    /// every machine), else a kernel if the pair qualifies and the machine
     /// runs the kernels (AVX-512): both codecs bounded and without rules
     /// across values, the source without `premap`, and the facts above.
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
+        if Fused::copies(from, to) {
+            return Some(Fused::Copy);
+        }
         let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
         let forms = (to.info().wide_forms, to.info().byte_forms);
         if !forms.0.is_some() && forms.1.is_none() {
@@ -58,10 +69,35 @@ impl Fused {
         Some(Fused::FromUnits { isa, units, pair, forms: forms.1? })
     }
 
-    /// Converts a prefix of `data`: the units taken (0 when the kernel took
-    /// nothing) and the value of the last sequence taken.
-    pub(super) fn convert(&self, data: &[u8], out: &mut Vec<u8>) -> (usize, Option<u64>) {
-        match self {
+    /// Whether `to` is `from` (the same description, the same facts) and valid
+    /// input of it is its own transcoding: every valid sequence is the
+    /// encoder's writing of its value, values are bounded (an unbounded codec's
+    /// values past 64 bits take another path), and no rule across values holds.
+    pub(super) fn copies(from: &dyn DynCodec, to: &dyn DynCodec) -> bool {
+        let info = from.info();
+        info.canonical
+            && !info.unbounded
+            && info == to.info()
+            && !from.description().is_empty()
+            && from.description() == to.description()
+            && from.dfa().contexts() == 1
+    }
+
+    /// Converts a prefix of `data`, read by `from`: `None` when the path took
+    /// nothing, else the units taken and the value of the last sequence taken
+    /// (`None` from [`Fused::Copy`], whose codec has no rules across values
+    /// for it to matter to).
+    pub(super) fn convert(&self, from: &dyn DynCodec, data: &[u8], out: &mut Vec<u8>) -> Option<(usize, Option<u64>)> {
+        let (took, last) = match self {
+            Fused::Copy => {
+                // A block cut inside a sequence, or one with an error, is
+                // valid up to a sequence boundary: that much is copied, and
+                // the engine's other paths take the rest.
+                let block = &data[..data.len().min(COPY_BLOCK)];
+                let took = from.validate_open(0, block).0.map_or_else(|e| e.valid_up_to(), |()| block.len());
+                out.extend_from_slice(&block[..took]);
+                (took, None)
+            }
             Fused::ToUnits { isa, tables, shape, units, pair } => {
                 // The block ends before the last lead within reach, so that a
                 // chunk's end, which may cut a sequence, is left to the engine.
@@ -70,7 +106,7 @@ impl Fused {
                     (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k])).unwrap_or(0);
                 let block = &data[..end];
                 if simd::validate(*isa, tables, block).is_err() {
-                    return (0, None);
+                    return None;
                 }
                 let took = simd::decode_to_units(*isa, shape, units, pair.as_ref(), block, out);
                 let last = (took > 0).then(|| {
@@ -84,9 +120,13 @@ impl Fused {
                 let took = simd::encode_from_units(*isa, units, pair.as_ref(), forms, block, out);
                 (took, (took > 0).then(|| last_value(units, pair.as_ref(), &block[..took])))
             }
-        }
+        };
+        (took > 0).then_some((took, last))
     }
 }
+
+/// The most input one copy validates.
+const COPY_BLOCK: usize = 1 << 18;
 
 /// The most input one call converts.
 const BLOCK: usize = 1 << 14;

@@ -79,7 +79,8 @@ pub struct Transcoder<'a> {
     /// The source's context after the last item ([`DynCodec::context_after`]).
     context: usize,
     /// The last value written to the target, for its rules across values
-    /// ([`DynCodec::forbids`]); `None` at the start and after a replacement.
+    /// ([`DynCodec::forbids`]); `None` at the start, after a replacement,
+    /// and after a copied block (whose codec has no such rules).
     last: Option<u64>,
     /// The values of the block in hand (kept to reuse its memory).
     values: Vec<u64>,
@@ -89,6 +90,9 @@ pub struct Transcoder<'a> {
     block: usize,
     /// Whether the runs and blocks are taken ([`Transcoder::one_value_at_a_time`]).
     bulk: bool,
+    /// Units to step before the bulk path is tried again after it took
+    /// nothing ([`RETRY`]).
+    retry: usize,
     /// The one-pass path for this pair of codecs, looked up at the first
     /// block (`None` until then).
     fused: Option<Option<Fused>>,
@@ -103,8 +107,13 @@ const BLOCK: usize = 1 << 14;
 /// The fewest units left in a chunk for the bulk path to be tried.
 const MIN_BULK: usize = 16;
 /// Units stepped one at a time after a block that took nothing, before the
-/// bulk path is tried again.
+/// bulk path is tried again; twice as many after each further block that
+/// took nothing (a source none of whose input the bulk paths take, such as
+/// one of values past 64 bits, is then stepped at the per-value path's
+/// speed), up to [`MAX_RETRY`].
 const RETRY: usize = 64;
+/// The most units stepped before the bulk path is tried again.
+const MAX_RETRY: usize = 1 << 16;
 
 impl fmt::Debug for Transcoder<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -146,9 +155,8 @@ impl<'a> Transcoder<'a> {
             last: None,
             values: Vec::new(),
             block: BLOCK,
-            // Between a signed and an unsigned codec every value is checked,
-            // one at a time.
-            bulk: !mixed_sign,
+            bulk: true,
+            retry: RETRY,
             fused: None,
             mixed_sign,
         })
@@ -173,13 +181,22 @@ impl<'a> Transcoder<'a> {
     /// Whether clean blocks go through a one-pass kernel: from a source the
     /// SIMD decoding kernel reads (the UTF-8 family) to a target of wide code
     /// units (UTF-16, UTF-32), or back, on a machine with AVX-512
-    /// (`placemat_simd::decode_to_units`, `encode_from_units`).
+    /// (`placemat_simd::decode_to_units`, `encode_from_units`); or from a
+    /// codec to itself, where valid input is its own transcoding
+    /// ([`CodecInfo::canonical`](crate::CodecInfo::canonical)), on every
+    /// machine: blocks are validated and copied.
     pub fn one_pass(&self) -> bool {
         self.bulk
             && match &self.fused {
                 Some(fused) => fused.is_some(),
                 None => Fused::of(self.from, self.to).is_some(),
             }
+    }
+
+    /// Whether the one pass is the copy of a codec into itself (validated
+    /// blocks copied as they are; [`Transcoder::one_pass`]).
+    pub fn copies(&self) -> bool {
+        self.one_pass() && Fused::copies(self.from, self.to)
     }
 
     /// The same transcoder accepting sequences of at most `units` units (see
@@ -317,9 +334,13 @@ impl<'a> Transcoder<'a> {
             if self.bulk && pos >= bulk_at && self.context == 0 && data.len() - pos >= MIN_BULK {
                 let took = self.bulk_item(&data[pos..], out);
                 pos += took;
-                if took == 0 {
-                    bulk_at = pos + RETRY;
-                }
+                self.retry = match took {
+                    0 => {
+                        bulk_at = pos + self.retry;
+                        (2 * self.retry).min(MAX_RETRY)
+                    }
+                    _ => RETRY,
+                };
                 continue;
             }
             let step = self.from.step_open(Strategy::Table, self.context, &data[pos..]);
@@ -429,9 +450,9 @@ impl<'a> Transcoder<'a> {
     /// refused (found again by stepping, and left to the per-value path).
     fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
         if let Some(Some(fused)) = &self.fused {
-            if let (took, Some(last)) = fused.convert(data, out) {
-                self.last = Some(last);
-                self.context = self.from.context_after(last);
+            if let Some((took, last)) = fused.convert(self.from, data, out) {
+                self.last = last;
+                self.context = last.map_or(0, |last| self.from.context_after(last));
                 self.offset += took as u64;
                 return took;
             }
@@ -473,7 +494,12 @@ impl<'a> Transcoder<'a> {
     /// values the target took, up to the first one it refused (found again
     /// by stepping, and left to the per-value path).
     fn encode_values(&mut self, block: &[u8], mut took: usize, out: &mut Vec<u8>) -> usize {
-        let encoded = match self.to.encode_block(self.last, &self.values, out) {
+        // Between a signed and an unsigned codec, a 64-bit view with its top
+        // bit set is refused: the block stops before the first one.
+        let negative = self.values.iter().position(|&v| self.mixed_sign && (v as i64) < 0);
+        self.values.truncate(negative.unwrap_or(self.values.len()));
+        let encoded = self.to.encode_block(self.last, &self.values, out);
+        let encoded = match encoded.and_then(|()| negative.map_or(Ok(()), Err)) {
             Ok(()) => {
                 self.block = (self.block * 2).min(BLOCK);
                 self.values.len()

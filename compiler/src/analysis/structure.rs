@@ -175,26 +175,13 @@ pub fn analyze(model: &Model) -> Structure {
 /// Whether every value has one encoding; otherwise the smallest value two forms
 /// share, with both its encodings.
 fn canonical(model: &Model, forms: &[ConcreteForm]) -> Verdict {
-    for (i, a) in forms.iter().enumerate() {
-        for b in &forms[i + 1..] {
-            let v = (&a.lo).max(&b.lo);
-            if *v > a.hi.clone().min(b.hi.clone()) || !model.contains(v) {
-                continue;
-            }
-            let spell = |f: &ConcreteForm| -> Vec<u8> {
-                let digits = model.payload_digits(&f.units, &(v - &f.bias));
-                f.units.iter().zip(digits).map(|(u, d)| model.digit_unit(u, d)).collect()
-            };
-            let (ea, eb) = (spell(a), spell(b));
-            return Verdict::No(format!(
-                "{} is both {} and {}",
-                model.value_text(v),
-                units_text(model, &ea),
-                units_text(model, &eb)
-            ));
-        }
-    }
-    Verdict::Yes
+    let Some((v, a, b)) = model.shared_value(forms) else { return Verdict::Yes };
+    let spell = |f: &ConcreteForm| -> Vec<u8> {
+        let digits = model.payload_digits(&f.units, &(&v - &f.bias));
+        f.units.iter().zip(digits).map(|(u, d)| model.digit_unit(u, d)).collect()
+    };
+    let (ea, eb) = (spell(&forms[a]), spell(&forms[b]));
+    Verdict::No(format!("{} is both {} and {}", model.value_text(&v), units_text(model, &ea), units_text(model, &eb)))
 }
 
 /// For an unbounded model: a form length past the declared patterns and past every

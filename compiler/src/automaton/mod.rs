@@ -296,6 +296,10 @@ pub struct Automaton {
     /// How an integer codec's units mark where values end ([`flagged`]), for
     /// the runtime's `CodecInfo`, or why they do not.
     pub flagged: Result<placemat_codec::Flagged, String>,
+    /// Every valid sequence is the encoder's writing of its value: the model
+    /// is bounded, without padding past its limit, and no two forms share a
+    /// value ([`Model::shared_value`]). For the runtime's `CodecInfo`.
+    pub canonical: bool,
     /// What the compiler's searches found, with their proofs ([`certificates`]).
     pub certificates: Certificates,
     /// The validator's shift layout.
@@ -365,6 +369,9 @@ impl Automaton {
             wide_forms: placemat_codec::WideForms::NONE,
             byte_forms: None,
             flagged: Err(String::new()),
+            canonical: model.is_bounded()
+                && !model.pads_without_limit()
+                && model.shared_value(&model.concrete_forms()).is_none(),
             certificates: Certificates::default(),
             shift: ShiftLayout::default(),
             transitions: Vec::new(),

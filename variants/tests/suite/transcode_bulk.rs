@@ -19,6 +19,14 @@ fn transcode(from: &dyn DynCodec, to: &dyn DynCodec, mode: ErrorMode, input: &[u
     transcode_with(Transcoder::new(from, to, mode).unwrap(), input, cuts)
 }
 
+/// `input` transcoded one value at a time ([`PerValue`] codecs, and no copy
+/// of a codec into itself), in the pieces `cuts` makes of it: the reference.
+fn per_value(from: &dyn DynCodec, to: &dyn DynCodec, mode: ErrorMode, input: &[u8], cuts: &[usize]) -> Outcome {
+    let (from, to) = (PerValue(from), PerValue(to));
+    let engine = Transcoder::new(&from, &to, mode).unwrap();
+    transcode_with(engine.one_value_at_a_time(), input, cuts)
+}
+
 /// `input` transcoded by `engine` in the pieces `cuts` makes of it.
 fn transcode_with(mut engine: Transcoder, input: &[u8], cuts: &[usize]) -> Outcome {
     let mut out = Vec::new();
@@ -119,7 +127,7 @@ fn every_pair_transcodes_in_bulk_as_value_by_value() {
                             continue;
                         }
                         let bulk = transcode(from, to, mode, input, &cuts);
-                        let single = transcode(&PerValue(from), &PerValue(to), mode, input, &cuts);
+                        let single = per_value(from, to, mode, input, &cuts);
                         let (f, t) = (&from.info().name, &to.info().name);
                         assert!(bulk == single, "{f} -> {t} {mode:?} {input:02X?} cut at {cuts:?}");
                     }
@@ -163,7 +171,7 @@ fn the_one_pass_kernels_agree_with_the_blocks_and_the_per_value_path() {
                     let fused = transcode_with(engine, input, &cuts);
                     let blocks =
                         transcode_with(Transcoder::new(from, to, mode).unwrap().without_one_pass(), input, &cuts);
-                    let single = transcode(&PerValue(from), &PerValue(to), mode, input, &cuts);
+                    let single = per_value(from, to, mode, input, &cuts);
                     let (f, t) = (&from.info().name, &to.info().name);
                     assert!(fused == blocks && blocks == single, "{f} -> {t} {mode:?} cut at {cuts:?}");
                 }
@@ -194,6 +202,24 @@ fn clean_text_goes_through_blocks() {
     values.clear();
     assert_eq!(utf8.decode_block(&bad, &mut values), 5);
     assert_eq!(values, [0x61, 0x62, 0x20AC]);
+    // Codecs that map the table's values (a sign, a pre-mapping) decode in
+    // blocks too, each value mapped; so does the same description loaded at
+    // run time.
+    for name in ["protobuf-sint64", "sleb128", "sourcemap-vlq", "printable6"] {
+        let codec = registry::find(name).unwrap();
+        let loaded = placemat_compiler::LoadedCodec::from_text(codec.description()).unwrap();
+        let wanted: Vec<u64> = match codec.info().sign {
+            Some(_) => [-1i64, 5, -300, 70_000, 0].map(|v| v as u64).into(),
+            None => "Hello, World 42".chars().map(u64::from).collect(),
+        };
+        let mut bytes = Vec::new();
+        wanted.iter().for_each(|&v| codec.encode_push(v, &mut bytes).unwrap());
+        for c in [codec, &loaded as &dyn DynCodec] {
+            values.clear();
+            assert_eq!(c.decode_block(&bytes, &mut values), bytes.len(), "{name}");
+            assert_eq!(values, wanted, "{name}");
+        }
+    }
 }
 
 /// The one-call API: the same as a `Transcoder` pushed the whole buffer, and
@@ -216,4 +242,38 @@ fn a_whole_buffer_transcodes_in_one_call() {
     transcode_into(utf8, registry::find("utf32be").unwrap(), ErrorMode::Strict, input.as_bytes(), &mut whole).unwrap();
     let want: Vec<u8> = input.chars().flat_map(|c| u32::from(c).to_be_bytes()).collect();
     assert_eq!(whole, want);
+}
+
+/// A codec into itself is copied where the compiler proved each valid
+/// sequence to be its encoder's writing of its value (`compare`'s
+/// `canonical`, values bounded, no rules across values), on every machine;
+/// elsewhere it is decoded and encoded again, as a codec with two
+/// encodings of one value needs (one of them is rewritten).
+#[test]
+fn a_codec_copies_into_itself_exactly_where_it_is_canonical() {
+    let mut copied = Vec::new();
+    for &codec in registry::all() {
+        let name = &codec.info().name;
+        let model = placemat_compiler::LoadedCodec::from_text(codec.description()).unwrap().model().clone();
+        let canonical = placemat_compiler::analysis::structure::analyze(&model).canonical;
+        let copies = canonical.is_yes() && model.is_bounded() && codec.dfa().contexts() == 1;
+        let engine = Transcoder::new(codec, codec, ErrorMode::Strict).unwrap();
+        assert_eq!((engine.one_pass(), engine.copies()), (copies, copies), "{name}");
+        assert_eq!(codec.info().canonical, canonical.is_yes() && model.is_bounded(), "{name}");
+        if copies {
+            copied.push(name.to_string());
+        }
+    }
+    for name in ["utf8", "utf16le", "utf32be", "cesu8", "utf1", "printable6"] {
+        assert!(copied.iter().any(|c| c == name), "{name} is not copied into itself: {copied:?}");
+    }
+    // Copied: a long text with an error near its end, strict and replaced.
+    let utf8 = registry::find("utf8").unwrap();
+    let mut text = "ab€😀 дом 漢字 ".repeat(20_000).into_bytes();
+    let at = text.len() - 5;
+    text[at] = 0xFF;
+    for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+        let cuts = [100_000, 100_003, 300_001];
+        assert!(transcode(utf8, utf8, mode, &text, &cuts) == per_value(utf8, utf8, mode, &text, &cuts), "{mode:?}");
+    }
 }

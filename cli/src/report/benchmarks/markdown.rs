@@ -264,11 +264,16 @@ pub fn write_report(
 
     write_utf16(&mut md, results, &order);
 
+    let path = papers_dir.join("benchmarks.md");
+    // The matrix of every pair is measured apart (`pair-matrix`): kept as it was.
+    let before = std::fs::read_to_string(&path).ok();
+    md.push_str(&crate::report::pairs::section(&crate::report::pairs::carried(before.as_deref())));
+    md.push('\n');
+
     md.push_str("## Figures\n\n");
     for f in write_figures(results, &order, &figures)? {
         let _ = writeln!(md, "![{f}](figures/{f})\n");
     }
-    let path = papers_dir.join("benchmarks.md");
     std::fs::write(&path, md)?;
     // `simd.md`'s figures come from the same run, between its markers.
     let simd_page = papers_dir.join("simd.md");
