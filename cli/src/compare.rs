@@ -169,6 +169,7 @@ fn grid_on(analyses: &[Analysis], corpora: &[String]) -> Grid {
     row("table_bytes", "automaton: table bytes", &|a| Cell::Int(a.automaton.table_bytes as u64));
     row("simd", "SIMD validator (pair and count checks)", &|a| Cell::Text(a.automaton.simd.clone()));
     row("flagged", "flagged stream (word decoding of integers)", &|a| Cell::Text(a.automaton.flagged.clone()));
+    row("prefixed", "length prefix (one load per integer)", &|a| Cell::Text(a.automaton.prefixed.clone()));
     let names: Vec<String> = analyses.iter().map(|a| a.name.clone()).collect();
     Grid { corner: "property".into(), columns: names.clone(), column_keys: names, rows }
 }

@@ -73,6 +73,10 @@ pub struct CodecInfo {
     /// decoding read values a word at a time. The words give raw values,
     /// which a signed codec maps by its [`sign`](CodecInfo::sign) after.
     pub flagged: Option<crate::Flagged>,
+    /// For an integer codec whose first unit gives a value's length, how
+    /// ([`Prefixed`](crate::Prefixed)): derived by the compiler, it lets bulk
+    /// decoding read each value with one load.
+    pub prefixed: Option<crate::Prefixed>,
     /// For a signed codec (`value: i32` or `i64`), how its values map to the
     /// raw values its forms spell ([`Sign`](crate::Sign)); `None` for an
     /// unsigned codec. `min`, `max` and the values of
@@ -113,6 +117,7 @@ impl CodecInfo {
             wide_forms: WideForms::NONE,
             byte_forms: None,
             flagged: None,
+            prefixed: None,
             sign: None,
             canonical: false,
         }
@@ -135,6 +140,12 @@ impl CodecInfo {
     /// The same facts for an integer codec whose units mark where values end.
     pub const fn with_flagged(mut self, flagged: crate::Flagged) -> Self {
         self.flagged = Some(flagged);
+        self
+    }
+
+    /// The same facts for an integer codec whose first unit gives a value's length.
+    pub const fn with_prefixed(mut self, prefixed: crate::Prefixed) -> Self {
+        self.prefixed = Some(prefixed);
         self
     }
 

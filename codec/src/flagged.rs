@@ -272,8 +272,7 @@ fn stepped<D: Decoder + ?Sized>(steps: &D, rest: &[u8], at: usize) -> Result<(D:
     }
 }
 
-/// [`decode_flagged_prefix`] by words (and the slice kernel): room for 256
-/// values at a time.
+/// [`decode_flagged_prefix`] by words (and the slice kernel).
 fn by_words<D: Decoder + ?Sized>(
     flagged: &Flagged,
     steps: &D,
@@ -281,11 +280,25 @@ fn by_words<D: Decoder + ?Sized>(
     max: usize,
     out: &mut Vec<D::Value>,
 ) -> (Prefix, Result<(), DecodeError>) {
+    in_blocks(input, max, out, |rest, slots| slice_and_stop(flagged, steps, rest, slots))
+}
+
+/// Up to `max` values of `input` appended to `out` by `slice` (which fills
+/// slots and says why it stopped short), into room for [`BLOCK`] values at
+/// a time: a slot written by index costs less than a push. What was read,
+/// and the error there (at its stream offset) if decoding stopped before
+/// `max` values and the input's end.
+pub(crate) fn in_blocks<V: Value>(
+    input: &[u8],
+    max: usize,
+    out: &mut Vec<V>,
+    mut slice: impl FnMut(&[u8], &mut [V]) -> (Prefix, Result<(), DecodeError>),
+) -> (Prefix, Result<(), DecodeError>) {
     let mut read = Prefix::default();
     while read.values < max {
         let (start, room) = (out.len(), (max - read.values).min(BLOCK));
-        out.resize(start + room, D::Value::from_u64_lossy(0));
-        let (got, stop) = slice_and_stop(flagged, steps, &input[read.units..], &mut out[start..]);
+        out.resize(start + room, V::from_u64_lossy(0));
+        let (got, stop) = slice(&input[read.units..], &mut out[start..]);
         out.truncate(start + got.values);
         let at = read.units;
         read = read.then(got);

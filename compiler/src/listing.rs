@@ -229,6 +229,8 @@ fn encoder_forms_line(s: &mut String, dfa: &Automaton) {
 fn flagged_line(s: &mut String, dfa: &Automaton) {
     let verdict = crate::automaton::flagged::verdict(&dfa.flagged);
     let _ = writeln!(s, "flagged stream (bulk decoding a word at a time): {verdict}");
+    let verdict = crate::automaton::prefixed::verdict(&dfa.prefixed);
+    let _ = writeln!(s, "length prefix (bulk decoding one load per value): {verdict}");
 }
 
 /// For wide code units, the ranges of units the walkers copy without

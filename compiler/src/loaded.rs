@@ -61,6 +61,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         wide_forms: placemat_codec::WideForms::NONE,
         byte_forms: None,
         flagged: None,
+        prefixed: None,
         sign: None,
         canonical: false,
     };
@@ -79,6 +80,7 @@ impl LoadedCodec {
         info.byte_forms = automaton.byte_forms;
         info.flagged = automaton.flagged.clone().ok();
         info.canonical = automaton.canonical;
+        info.prefixed = automaton.prefixed.clone().ok();
         if let Err(e) = &automaton.local {
             info.no_simd = Cow::Owned(e.reason.clone());
         }
@@ -175,15 +177,17 @@ impl Decoder for LoadedCodec {
         self.dfa.validate(input)
     }
     fn decode_into(&self, input: &[u8], out: &mut Vec<u64>) -> Result<(), DecodeError> {
-        match self.word_decoder() {
-            Some(f) => placemat_codec::decode_flagged(f, self, input, out),
-            None => Steps(self).decode_into(input, out),
+        match (self.word_decoder(), &self.info.prefixed) {
+            (Some(f), _) => placemat_codec::decode_flagged(f, self, input, out),
+            (None, Some(p)) => placemat_codec::decode_prefixed(p, self, input, out),
+            (None, None) => Steps(self).decode_into(input, out),
         }
     }
     fn decode_prefix_into(&self, input: &[u8], max: usize, out: &mut Vec<u64>) -> placemat_codec::Prefix {
-        match self.word_decoder() {
-            Some(f) => placemat_codec::decode_flagged_prefix(f, self, input, max, out).0,
-            None => Steps(self).decode_prefix_into(input, max, out),
+        match (self.word_decoder(), &self.info.prefixed) {
+            (Some(f), _) => placemat_codec::decode_flagged_prefix(f, self, input, max, out).0,
+            (None, Some(p)) => placemat_codec::decode_prefixed_prefix(p, self, input, max, out).0,
+            (None, None) => Steps(self).decode_prefix_into(input, max, out),
         }
     }
 }

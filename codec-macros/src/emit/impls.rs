@@ -130,6 +130,23 @@ pub fn flagged_const(a: &Automaton) -> TokenStream {
     }
 }
 
+/// `PREFIXED`, the codec type's length-prefix fact (`placemat_codec::Prefixed`),
+/// for an integer codec whose first unit gives a value's length; nothing
+/// for another.
+pub fn prefixed_const(a: &Automaton) -> TokenStream {
+    let Ok(p) = &a.prefixed else { return quote!() };
+    let shift = p.shift;
+    let lengths = p.lengths.map(Literal::u8_unsuffixed);
+    let [lo, hi, bias] = [p.lo, p.hi, p.bias].map(|a| a.map(Literal::u64_unsuffixed));
+    quote! {
+        /// How the codec's first unit gives a value's length (the compiler's
+        /// length-prefix fact): its bulk decoders read each value with one load.
+        pub const PREFIXED: ::placemat_codec::Prefixed = ::placemat_codec::Prefixed {
+            shift: #shift, lengths: [#(#lengths),*], lo: [#(#lo),*], hi: [#(#hi),*], bias: [#(#bias),*],
+        };
+    }
+}
+
 /// The `CodecInfo` constructor, with the compiler's verdict on a SIMD validator.
 fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<TokenStream> {
     let (name, summary) = (&model.name, &model.summary);
@@ -168,13 +185,14 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
     let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
     // The `static` cannot name `Self`: the codec type by name.
     let flagged = if a.flagged.is_ok() { quote!(.with_flagged(#ty::FLAGGED)) } else { quote!() };
+    let prefixed = if a.prefixed.is_ok() { quote!(.with_prefixed(#ty::PREFIXED)) } else { quote!() };
     let canonical = if a.canonical { quote!(.with_canonical()) } else { quote!() };
     let doc = format!(" The facts of `{name}`.");
     Ok(quote! {
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded #no_simd #wide #bytes #flagged #canonical #sign;
+        )#unbounded #no_simd #wide #bytes #flagged #prefixed #canonical #sign;
         &INFO
     })
 }
@@ -226,13 +244,32 @@ fn decode_into_by(value_ty: &TokenStream, body: TokenStream) -> TokenStream {
     }
 }
 
+/// Which of the integer facts the bulk decoders read values by.
+#[derive(Copy, Clone)]
+enum WordFact {
+    /// `FLAGGED`: the units mark where values end (`placemat_codec::decode_flagged`).
+    Flagged,
+    /// `PREFIXED`: the first unit gives the length (`placemat_codec::decode_prefixed`).
+    Prefixed,
+}
+
 /// `decode_into`, `decode_prefix_into` and `decode_lossy_into` of an integer
-/// codec whose units mark where values end: a word of eight units at a time
-/// (`placemat_codec::decode_flagged`), each value the word decoder leaves by
-/// the branching decoder's step. The words give raw values: a codec that maps
-/// values decodes raw values (the branching decoder's steps before the map,
+/// codec whose values a fact reads without the table: a word of eight units
+/// at a time (`placemat_codec::decode_flagged`, where units mark the ends),
+/// or one load per value (`placemat_codec::decode_prefixed`, where the first
+/// unit gives the length); each value the fact leaves by the branching
+/// decoder's step. The facts give raw values: a codec that maps values
+/// decodes raw values (the branching decoder's steps before the map,
 /// `RawSteps`) and maps the values written.
-fn flagged_decode(model: &Model, names: &Names) -> TokenStream {
+fn word_decode(model: &Model, names: &Names, fact: WordFact) -> TokenStream {
+    let (constant, whole, prefix, slice) = match fact {
+        WordFact::Flagged => {
+            (quote!(FLAGGED), quote!(decode_flagged), quote!(decode_flagged_prefix), quote!(decode_flagged_slice))
+        }
+        WordFact::Prefixed => {
+            (quote!(PREFIXED), quote!(decode_prefixed), quote!(decode_prefixed_prefix), quote!(decode_prefixed_slice))
+        }
+    };
     let (ty, branching, value_ty, raw) = (&names.ty, &names.branching, &names.value, &names.raw);
     let mapped = model.maps_values();
     let map = |values: TokenStream| {
@@ -262,7 +299,7 @@ fn flagged_decode(model: &Model, names: &Names) -> TokenStream {
     let body = quote! {
         #steps
         let start = out.len();
-        let result = ::placemat_codec::decode_flagged(&#ty::FLAGGED, #decoder, input, out);
+        let result = ::placemat_codec::#whole(&#ty::#constant, #decoder, input, out);
         #map_out
         result
     };
@@ -278,14 +315,14 @@ fn flagged_decode(model: &Model, names: &Names) -> TokenStream {
         ) -> ::placemat_codec::Prefix {
             #steps
             let start = out.len();
-            let read = ::placemat_codec::decode_flagged_prefix(&#ty::FLAGGED, #decoder, input, max, out).0;
+            let read = ::placemat_codec::#prefix(&#ty::#constant, #decoder, input, max, out).0;
             #map_out
             read
         }
         #[inline]
         fn decode_prefix(&self, input: &[u8], out: &mut [#value_ty]) -> ::placemat_codec::Prefix {
             #steps
-            let read = ::placemat_codec::decode_flagged_slice(&#ty::FLAGGED, #decoder, input, out);
+            let read = ::placemat_codec::#slice(&#ty::#constant, #decoder, input, out);
             #map_slice
             read
         }
@@ -410,8 +447,9 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
         },
         (false, Err(_)) => quote!(#branching::state_1(input, 0, 0)),
     };
-    let decode_into = match &a.flagged {
-        Ok(_) if model.is_bounded() => flagged_decode(model, names),
+    let decode_into = match (&a.flagged, &a.prefixed) {
+        (Ok(_), _) if model.is_bounded() => word_decode(model, names, WordFact::Flagged),
+        (_, Ok(_)) => word_decode(model, names, WordFact::Prefixed),
         _ => decode_into(model, names, quote!(<Self as ::placemat_codec::Codec>::dfa().decode_into)),
     };
     let contexts = context_methods(a, names, branching_step_in(a, branching));

@@ -71,6 +71,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let consts = tables::consts(&model.name, &a);
     let unmap = impls::unmap(model, &names);
     let flagged = impls::flagged_const(&a);
+    let prefixed = impls::prefixed_const(&a);
     let bulk = bulk::emit(model, &a, &target, &names.value);
     let items = impls::emit(model, &a, &names, source)?;
     let (doc, branching_doc, table_doc) = docs(model, &a, &names);
@@ -94,6 +95,7 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
             #consts
             #unmap
             #flagged
+            #prefixed
         }
 
         impl #branching {

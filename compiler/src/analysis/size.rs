@@ -118,6 +118,9 @@ pub struct AutomatonSize {
     /// Whether the units mark where values end, so that integer streams are
     /// decoded a word at a time (`automaton::flagged::verdict`).
     pub flagged: String,
+    /// Whether the first unit gives a value's length, so that integer
+    /// streams are decoded one load per value (`automaton::prefixed::verdict`).
+    pub prefixed: String,
 }
 
 impl AutomatonSize {
@@ -129,6 +132,7 @@ impl AutomatonSize {
             table_bytes: a.table_bytes(),
             simd: crate::automaton::local::text::verdict(&a.local),
             flagged: crate::automaton::flagged::verdict(&a.flagged),
+            prefixed: crate::automaton::prefixed::verdict(&a.prefixed),
         }
     }
 }

@@ -52,6 +52,7 @@ pub mod certificates;
 pub mod flagged;
 pub mod local;
 mod machine;
+pub mod prefixed;
 pub use machine::Pending;
 mod minimize;
 pub mod pack;
@@ -296,6 +297,9 @@ pub struct Automaton {
     /// How an integer codec's units mark where values end ([`flagged`]), for
     /// the runtime's `CodecInfo`, or why they do not.
     pub flagged: Result<placemat_codec::Flagged, String>,
+    /// How an integer codec's first unit gives a value's length
+    /// ([`prefixed`]), for the runtime's `CodecInfo`, or why it does not.
+    pub prefixed: Result<placemat_codec::Prefixed, String>,
     /// Every valid sequence is the encoder's writing of its value: the model
     /// is bounded, without padding past its limit, and no two forms share a
     /// value ([`Model::shared_value`]). For the runtime's `CodecInfo`.
@@ -369,6 +373,7 @@ impl Automaton {
             wide_forms: placemat_codec::WideForms::NONE,
             byte_forms: None,
             flagged: Err(String::new()),
+            prefixed: Err(String::new()),
             canonical: model.is_bounded()
                 && !model.pads_without_limit()
                 && model.shared_value(&model.concrete_forms()).is_none(),
@@ -393,6 +398,7 @@ impl Automaton {
         a.wide_forms = wide_forms::derive(&a, model);
         a.byte_forms = byte_forms::derive(&a, model);
         a.flagged = flagged::derive(&a, model);
+        a.prefixed = prefixed::derive(&a, model);
         a.expanded = pack::expanded(&a);
         a.direct = pack::direct(&a);
         a.shift = shift_layout::layout(&a);

@@ -33,7 +33,7 @@ fn edges<C: Codec>() -> Vec<u64> {
     raw.map(|r| crate::common::widened(&model, &r.into())).collect()
 }
 
-fn streams<C: Codec + Default + 'static>() {
+pub(crate) fn streams<C: Codec + Default + 'static>() {
     let strategies = strategies::<C>();
     let codec = C::default();
     let loaded = LoadedCodec::from_text(C::DESCRIPTION).unwrap();

@@ -24,6 +24,7 @@ mod mutf8;
 mod one_import;
 mod padding;
 mod panic_free;
+mod prefixed;
 mod printable6;
 mod real_world;
 mod shift_validate;
