@@ -34,8 +34,9 @@ use crate::{AsciiRuns, DynCodec};
 
 /// What a one-pass path needs of a pair of codecs.
 pub(super) enum Fused {
-    /// A codec into itself: validated blocks copied.
-    Copy,
+    /// A codec into itself: validated blocks copied; with the codec's SIMD
+    /// tables, where it has them, to end each block before a lead.
+    Copy { tables: Option<Tables> },
     /// The UTF-8 family into wide code units.
     ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair> },
     /// Wide code units into the UTF-8 family.
@@ -49,7 +50,7 @@ impl Fused {
     /// across values, the source without `premap`, and the facts above.
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
         if Fused::copies(from, to) {
-            return Some(Fused::Copy);
+            return Some(Fused::Copy { tables: from.dfa().simd().copied() });
         }
         let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
         let forms = (to.info().wide_forms, to.info().byte_forms);
@@ -89,11 +90,19 @@ impl Fused {
     /// for it to matter to).
     pub(super) fn convert(&self, from: &dyn DynCodec, data: &[u8], out: &mut Vec<u8>) -> Option<(usize, Option<u64>)> {
         let (took, last) = match self {
-            Fused::Copy => {
-                // A block cut inside a sequence, or one with an error, is
-                // valid up to a sequence boundary: that much is copied, and
-                // the engine's other paths take the rest.
-                let block = &data[..data.len().min(COPY_BLOCK)];
+            Fused::Copy { tables } => {
+                // The block ends before the last lead within reach, where
+                // the codec marks its leads, so that a chunk's end, which may
+                // cut a sequence, does not fail the fast validation (whose
+                // failure is found again by steps). A block cut inside a
+                // sequence, or one with an error, is valid up to a sequence
+                // boundary: that much is copied, and the engine's other
+                // paths take the rest.
+                let limit = data.len().min(COPY_BLOCK);
+                let end = tables.as_ref().map_or(limit, |t| {
+                    (limit.saturating_sub(16)..limit).rev().find(|&k| !t.is_continuation(data[k])).unwrap_or(limit)
+                });
+                let block = &data[..end];
                 let took = from.validate_open(0, block).0.map_or_else(|e| e.valid_up_to(), |()| block.len());
                 out.extend_from_slice(&block[..took]);
                 (took, None)
