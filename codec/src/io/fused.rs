@@ -99,10 +99,7 @@ impl Fused {
                 // boundary: that much is copied, and the engine's other
                 // paths take the rest.
                 let limit = data.len().min(COPY_BLOCK);
-                let end = tables.as_ref().map_or(limit, |t| {
-                    (limit.saturating_sub(16)..limit).rev().find(|&k| !t.is_continuation(data[k])).unwrap_or(limit)
-                });
-                let block = &data[..end];
+                let block = &data[..tables.as_ref().map_or(limit, |t| last_lead(t, data, limit).unwrap_or(limit))];
                 let took = from.validate_open(0, block).0.map_or_else(|e| e.valid_up_to(), |()| block.len());
                 out.extend_from_slice(&block[..took]);
                 (took, None)
@@ -111,9 +108,7 @@ impl Fused {
                 // The block ends before the last lead within reach, so that a
                 // chunk's end, which may cut a sequence, is left to the engine.
                 let limit = data.len().min(BLOCK);
-                let end =
-                    (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k])).unwrap_or(0);
-                let block = &data[..end];
+                let block = &data[..last_lead(tables, data, limit).unwrap_or(0)];
                 if simd::validate(*isa, tables, block).is_err() {
                     return None;
                 }
@@ -132,6 +127,13 @@ impl Fused {
         };
         (took > 0).then_some((took, last))
     }
+}
+
+/// The last unit of `data` before `limit`, within 16 units of it, that is
+/// no continuation unit by `tables` (in valid input, the lead of the last
+/// sequence that starts before `limit`).
+fn last_lead(tables: &Tables, data: &[u8], limit: usize) -> Option<usize> {
+    (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k]))
 }
 
 /// The most input one copy validates.
