@@ -16,14 +16,16 @@
 //! | [`round_trip`] | encode → decode, the generated encoder against the reference and run-time encoders, and the codec's range |
 //! | [`description`] | the description parser and builder on arbitrary text: errors, never panics; a description that builds decodes like its reference interpreter |
 //!
-//! The first input byte of the codec targets picks the codec (`byte % 14`: the
+//! The first input byte of the codec targets picks the codec (`byte % 15`: the
 //! six seeds of 1992 in the order of [`placemat_variants::registry::all`], then
 //! `wtf8`, whose rule across adjacent values the decoders must carry from one
 //! item to the next, then `mutf8`, whose lone surrogates are read by longest
 //! match, then `leb128` and `sqlite-varint`, integer streams whose bulk
 //! decoders read a word of units at a time, then `utf-ebcdic`, whose bytes go
 //! through a unit map, `hpack-int5`, whose repeated unit has a bias, and the
-//! signed `sleb128` and `sourcemap-vlq`, whose values a sign maps).
+//! signed `sleb128` and `sourcemap-vlq`, whose values a sign maps, and
+//! `quic-varint`, whose bulk decoders read each value's length from its
+//! first unit).
 
 use std::io::Read;
 use std::sync::OnceLock;
@@ -34,8 +36,8 @@ use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Item, Step, StreamDecode
 use placemat_compiler::model::Layout;
 use placemat_compiler::{reference::Reference, BuildOptions, Description, LoadedCodec, Model};
 use placemat_variants::codecs::{
-    FssUtfPlan9, FssUtfXopen, HpackInt5, KenDraft, Leb128, Mutf8, Sleb128, SourcemapVlq, SqliteVarint, Utf8,
-    Utf8Branching, Utf8Ext36, Utf8Ext42, UtfEbcdic, Wtf8,
+    FssUtfPlan9, FssUtfXopen, HpackInt5, KenDraft, Leb128, Mutf8, QuicVarint, Sleb128, SourcemapVlq, SqliteVarint,
+    Utf8, Utf8Branching, Utf8Ext36, Utf8Ext42, UtfEbcdic, Wtf8,
 };
 
 /// Longest input handed to the reference interpreter, which is slow.
@@ -44,7 +46,7 @@ const REFERENCE_LIMIT: usize = 40;
 /// Calls `$body::<C>(…)` for the codec selected by `$sel`.
 macro_rules! with_codec {
     ($sel:expr, $f:ident ( $($arg:expr),* )) => {
-        match $sel % 14 {
+        match $sel % 15 {
             0 => $f::<Utf8>(0, $($arg),*),
             1 => $f::<FssUtfXopen>(1, $($arg),*),
             2 => $f::<FssUtfPlan9>(2, $($arg),*),
@@ -58,7 +60,8 @@ macro_rules! with_codec {
             10 => $f::<UtfEbcdic>(10, $($arg),*),
             11 => $f::<HpackInt5>(11, $($arg),*),
             12 => $f::<Sleb128>(12, $($arg),*),
-            _ => $f::<SourcemapVlq>(13, $($arg),*),
+            13 => $f::<SourcemapVlq>(13, $($arg),*),
+            _ => $f::<QuicVarint>(14, $($arg),*),
         }
     };
 }
@@ -82,6 +85,7 @@ fn built(index: usize) -> &'static (Model, LoadedCodec) {
             HpackInt5::DESCRIPTION,
             Sleb128::DESCRIPTION,
             SourcemapVlq::DESCRIPTION,
+            QuicVarint::DESCRIPTION,
         ]
         .iter()
         .map(|text| {
@@ -180,7 +184,8 @@ fn decoders_of<C: Codec + Default>(index: usize, input: &[u8]) {
 }
 
 /// The prefix decoders (`decode_prefix` into a slice, `decode_prefix_into`,
-/// the word decoder of flagged integer codecs among them) take the items
+/// the word decoder of flagged integer codecs and the one-load decoder of
+/// length-prefixed ones among them) take the items
 /// before the first error, up to their room: a count the input's first unit
 /// gives, and no limit.
 fn prefixes<C: Codec>(codec: &C, runtime: &LoadedCodec, input: &[u8], items: &[Item<u64>]) {
