@@ -11,8 +11,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use placemat_cli::report::benchmarks::simd_figures::splice_between;
-use placemat_cli::report::pairs::{self, BEGIN, END};
+use placemat_cli::report::pairs;
 use placemat_variants::{corpus, registry};
 
 /// The corpus the pairs convert.
@@ -23,9 +22,9 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let value = args.next();
-        match (a.as_str(), value) {
-            ("--kib", Some(v)) if v.parse::<usize>().is_ok_and(|k| k > 0) => kib = v.parse().unwrap_or(kib),
-            ("--papers", Some(v)) => papers = v.into(),
+        match (a.as_str(), value.as_deref().map(|v| (v, v.parse::<usize>()))) {
+            ("--kib", Some((_, Ok(k)))) if k > 0 => kib = k,
+            ("--papers", Some((v, _))) => papers = v.into(),
             _ => {
                 eprintln!("usage: pair-matrix [--kib N] [--papers DIR]");
                 return ExitCode::FAILURE;
@@ -52,10 +51,7 @@ fn main() -> ExitCode {
     let block = pairs::render(&matrix, &what);
     let path = papers.join("benchmarks.md");
     let page = std::fs::read_to_string(&path).unwrap_or_default();
-    let page = splice_between(&page, BEGIN, END, &block).unwrap_or_else(|| match page.find("## Figures") {
-        Some(at) => format!("{}{}\n{}", &page[..at], pairs::section(&block), &page[at..]),
-        None => format!("{page}\n{}", pairs::section(&block)),
-    });
+    let page = pairs::written_into(&page, &block);
     if let Err(e) = std::fs::write(&path, page) {
         eprintln!("pair-matrix: cannot write {}: {e}", path.display());
         return ExitCode::FAILURE;

@@ -161,11 +161,17 @@ pub fn section(block: &str) -> String {
 /// The block between the markers of `page` (an earlier `benchmarks.md`), or
 /// a line saying how to measure it when the page has none.
 pub fn carried(page: Option<&str>) -> String {
-    let kept = page.and_then(|p| {
-        let start = p.find(BEGIN)? + BEGIN.len() + 1;
-        Some(p[start..start + p.get(start..)?.find(END)?].to_string())
-    });
+    let kept = page.and_then(|p| Some(p[super::between(p, BEGIN, END)?].strip_prefix('\n')?.to_string()));
     kept.unwrap_or_else(|| format!("Not measured yet: run `{COMMAND}`.\n"))
+}
+
+/// `page` (`benchmarks.md`) with `block` between its markers, or, on a page
+/// without them, in a new section before "Figures" (at the end without one).
+pub fn written_into(page: &str, block: &str) -> String {
+    super::splice_between(page, BEGIN, END, block).unwrap_or_else(|| match page.find("## Figures") {
+        Some(at) => format!("{}{}\n{}", &page[..at], section(block), &page[at..]),
+        None => format!("{page}\n{}", section(block)),
+    })
 }
 
 #[cfg(test)]
@@ -198,6 +204,15 @@ mod tests {
         assert_eq!(carried(Some(&page)), block);
         assert!(carried(None).contains(COMMAND));
         assert!(carried(Some("no markers")).contains(COMMAND));
+        // Written into a page without the markers, then measured again.
+        let first = written_into("# page\n\n## Figures\n", "old\n");
+        assert!(
+            first.starts_with("# page\n\n## Transcoding: every pair") && first.ends_with("## Figures\n"),
+            "{first}"
+        );
+        let again = written_into(&first, &block);
+        assert_eq!(carried(Some(&again)), block);
+        assert_eq!(again.matches(BEGIN).count(), 1);
     }
 
     #[test]

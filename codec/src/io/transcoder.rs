@@ -496,7 +496,7 @@ impl<'a> Transcoder<'a> {
     fn encode_values(&mut self, block: &[u8], mut took: usize, out: &mut Vec<u8>) -> usize {
         // Between a signed and an unsigned codec, a 64-bit view with its top
         // bit set is refused: the block stops before the first one.
-        let negative = self.values.iter().position(|&v| self.mixed_sign && (v as i64) < 0);
+        let negative = if self.mixed_sign { self.values.iter().position(|&v| (v as i64) < 0) } else { None };
         self.values.truncate(negative.unwrap_or(self.values.len()));
         let encoded = self.to.encode_block(self.last, &self.values, out);
         let encoded = match encoded.and_then(|()| negative.map_or(Ok(()), Err)) {

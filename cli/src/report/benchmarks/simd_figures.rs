@@ -30,15 +30,7 @@ const VALIDATORS: [(&str, &str); 5] = [
 /// `page` with the text between [`BEGIN`] and [`END`] replaced by `block`,
 /// or `None` if the page lacks the markers.
 pub fn splice(page: &str, block: &str) -> Option<String> {
-    splice_between(page, BEGIN, END, block)
-}
-
-/// `page` with the text between the lines `begin` and `end` replaced by
-/// `block`, or `None` if the page lacks them.
-pub fn splice_between(page: &str, begin: &str, end: &str, block: &str) -> Option<String> {
-    let start = page.find(begin)? + begin.len();
-    let stop = start + page[start..].find(end)?;
-    Some(format!("{}\n{block}{}", &page[..start], &page[stop..]))
+    crate::report::splice_between(page, BEGIN, END, block)
 }
 
 /// The generated block: utf8's validators against simdutf8, every other
