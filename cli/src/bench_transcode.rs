@@ -17,7 +17,9 @@ const OP: &str = "transcode";
 /// The transcoder's paths `placemat bench A --to B` times.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Path {
-    /// The engine as it runs: the one-pass kernel where the pair has one.
+    /// The engine as it runs: the one-pass path where the pair has one (a
+    /// kernel, the copy of a codec into itself, or of the runs two codecs
+    /// read alike).
     Engine,
     /// The engine without the one-pass kernel (listed where it has one).
     Blocks,
@@ -40,9 +42,11 @@ pub(super) fn conversions<'a>(
     let engine = Transcoder::new(from, to, ErrorMode::Strict).ok();
     let one_pass = engine.as_ref().is_some_and(|t| t.one_pass());
     let copies = engine.as_ref().is_some_and(|t| t.copies());
+    let runs_alike = engine.as_ref().is_some_and(|t| t.copied_runs().is_some());
     for path in [Path::Engine, Path::Blocks, Path::Pushes, Path::PerValue] {
         let label = match path {
             Path::Engine if copies => "placemat copy of validated blocks",
+            Path::Engine if runs_alike => "placemat copy of runs read alike",
             Path::Engine if one_pass => "placemat one pass (avx512)",
             Path::Engine => "placemat runs and blocks",
             Path::Blocks if one_pass => "placemat runs and blocks",

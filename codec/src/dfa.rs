@@ -91,7 +91,7 @@ use core::fmt;
 use crate::{AsciiRuns, DecodeError, Step, Value};
 
 mod accumulate;
-mod agree;
+mod apart;
 mod check;
 pub mod direct;
 pub mod expanded;

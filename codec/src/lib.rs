@@ -55,6 +55,7 @@
 
 extern crate alloc;
 
+mod apart;
 mod ascii;
 mod batch;
 #[cfg(feature = "big")]
@@ -76,6 +77,7 @@ mod value;
 mod wide;
 mod wide_forms;
 
+pub use apart::ApartLeads;
 pub use ascii::{ascii_prefix, convert_run, AsciiRuns, ASCII_BLOCK};
 pub use batch::Batch;
 pub use codec::{ascii_runs_of, decode_to_cut, encode_by_forms, encode_in_place, Codec, CodecInfo, Unit};

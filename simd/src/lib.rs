@@ -87,6 +87,7 @@ mod narrow;
 mod shared;
 mod to_units;
 mod validate;
+mod within;
 
 pub use decode::{decode_u32, decode_u64, decodes_on};
 pub use flagged::{decode_flagged, decode_flagged_into, flagged_on, Marks, Slot, FLAGGED_TAIL};
@@ -95,3 +96,4 @@ pub use narrow::{narrow, Units};
 pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use to_units::{decode_to_units, Pair};
 pub use validate::{reference, validate};
+pub use within::{ascii_within, units_within};

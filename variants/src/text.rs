@@ -37,8 +37,8 @@
 
 use std::borrow::Cow;
 
-use placemat_codec::io::{ErrorMode, TranscodeError, TranscodeErrorKind, Transcoder};
-use placemat_codec::{Codec, DynCodec};
+use placemat_codec::io::{leads_apart, ErrorMode, TranscodeError, TranscodeErrorKind, Transcoder};
+use placemat_codec::DynCodec;
 
 use crate::codecs::{Utf16Le, Utf32Le, Utf8};
 
@@ -60,10 +60,12 @@ pub fn to_str<'a>(from: &dyn DynCodec, input: &'a [u8], mode: ErrorMode) -> Resu
     // The engine writes UTF-8 only valid (the suite's tests hold it to std),
     // so neither check fails; if one did, its offset would be reported.
     Ok(match same_or_converted(from, &Utf8, input, mode)? {
-        Cow::Borrowed(bytes) => Cow::Borrowed(std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, e))?),
-        Cow::Owned(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => Cow::Owned(text),
-            Err(e) => return Err(not_utf8(e.as_bytes(), e.utf8_error())),
+        Cow::Borrowed(bytes) => Cow::Borrowed(simdutf8::compat::from_utf8(bytes).map_err(|e| not_utf8(bytes, e))?),
+        // (A copy after the SIMD validator costs less than std's check of
+        // text outside ASCII.)
+        Cow::Owned(bytes) => match simdutf8::compat::from_utf8(&bytes) {
+            Ok(text) => Cow::Owned(text.to_owned()),
+            Err(e) => return Err(not_utf8(&bytes, e)),
         },
     })
 }
@@ -75,6 +77,13 @@ pub fn to_str<'a>(from: &dyn DynCodec, input: &'a [u8], mode: ErrorMode) -> Resu
 /// In strict mode, the first value `to` cannot encode, at its byte offset
 /// in `text`.
 pub fn from_str<'a>(to: &dyn DynCodec, text: &'a str, mode: ErrorMode) -> Result<Cow<'a, [u8]>, TranscodeError> {
+    // Text without a lead `to` may read apart is read by `to` as the same
+    // values, and a canonical codec writes each value as the one sequence
+    // it reads it from: that text is its own encoding.
+    let plain = to.info().canonical && !to.info().unbounded && !to.premapped();
+    if plain && leads_apart(&Utf8, to).is_some_and(|leads| leads.first(text.as_bytes()) == text.len()) {
+        return Ok(Cow::Borrowed(text.as_bytes()));
+    }
     same_or_converted(&Utf8, to, text.as_bytes(), mode)
 }
 
@@ -138,24 +147,27 @@ fn from_code_units<U, const N: usize>(
     Ok(out)
 }
 
-/// `input` as text, without converting, when it is valid UTF-8, valid in
-/// `from`, and `from` reads every input it shares with UTF-8 alike (the same
-/// sequences and values: [`placemat_codec::dfa::Dfa::agrees_with`], values
-/// not mapped after): the conversion would write `input` itself (UTF-8 has
-/// one encoding per value). Two validators instead of a conversion: CESU-8
+/// `input` as text, without converting, when it is valid UTF-8 and holds
+/// no lead after which `from` may read UTF-8 apart from it
+/// ([`leads_apart`], derived from the two automata; values not mapped
+/// after): `from` then reads `input` as the same values, and the conversion
+/// would write `input` itself (UTF-8 has one encoding per value). CESU-8
 /// and modified UTF-8 that hold no character above U+FFFF (nor, for the
-/// latter, U+0000) are borrowed at the validators' speed. `None` for short
-/// input, where walking the two automata side by side costs more than it saves.
+/// latter, U+0000) are borrowed at the speed of a UTF-8 validator.
 fn already_utf8<'a>(from: &dyn DynCodec, input: &'a [u8]) -> Option<&'a str> {
-    if input.len() < BORROW_CHECK_MIN || from.premapped() {
+    if from.premapped() {
         return None;
     }
+    let leads = leads_apart(&Utf8, from)?;
+    // ASCII without those leads in one pass; else a validator and the scan
+    // past the ASCII start.
+    let ascii = match leads.ascii_text(input) {
+        Ok(text) => return Some(text),
+        Err(ascii) => ascii,
+    };
     let text = simdutf8::basic::from_utf8(input).ok()?;
-    (from.validate(input).is_ok() && from.dfa().agrees_with(&Utf8::dfa().as_ref())).then_some(text)
+    (ascii + leads.first(&input[ascii..]) == input.len()).then_some(text)
 }
-
-/// Input below this length is converted without looking for a borrow first.
-const BORROW_CHECK_MIN: usize = 4096;
 
 /// `input` converted from `from` to `to`, borrowed if the output is `input`
 /// itself: the output is compared with the input as it is written, and
@@ -227,7 +239,7 @@ fn engine<'a>(from: &'a dyn DynCodec, to: &'a dyn DynCodec, mode: ErrorMode) -> 
 }
 
 /// Output that is not UTF-8, as the error at its first bad byte.
-fn not_utf8(bytes: &[u8], e: std::str::Utf8Error) -> TranscodeError {
+fn not_utf8(bytes: &[u8], e: simdutf8::compat::Utf8Error) -> TranscodeError {
     let at = e.valid_up_to();
     let len = e.error_len().unwrap_or(bytes.len() - at);
     let found = bytes[at..at + len].to_vec();

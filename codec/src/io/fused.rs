@@ -30,13 +30,16 @@
 use alloc::vec::Vec;
 
 use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units};
-use crate::{AsciiRuns, DynCodec};
+use crate::{ApartLeads, AsciiRuns, DynCodec};
 
 /// What a one-pass path needs of a pair of codecs.
 pub(super) enum Fused {
     /// A codec into itself: validated blocks copied; with the codec's SIMD
     /// tables, where it has them, to end each block before a lead.
     Copy { tables: Option<Tables> },
+    /// Between two codecs of bytes that read most valid input alike: runs
+    /// without a lead they may read apart copied, the rest value by value.
+    Shared { leads: ApartLeads, tables: Option<Tables> },
     /// The UTF-8 family into wide code units.
     ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair> },
     /// Wide code units into the UTF-8 family.
@@ -51,6 +54,9 @@ impl Fused {
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
         if Fused::copies(from, to) {
             return Some(Fused::Copy { tables: from.dfa().simd().copied() });
+        }
+        if let Some(leads) = Fused::shares(from, to) {
+            return Some(Fused::Shared { leads, tables: from.dfa().simd().copied() });
         }
         let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
         let forms = (to.info().wide_forms, to.info().byte_forms);
@@ -84,12 +90,44 @@ impl Fused {
             && from.dfa().contexts() == 1
     }
 
-    /// Converts a prefix of `data`, read by `from`: `None` when the path took
-    /// nothing, else the units taken and the value of the last sequence taken
-    /// (`None` from [`Fused::Copy`], whose codec has no rules across values
-    /// for it to matter to).
-    pub(super) fn convert(&self, from: &dyn DynCodec, data: &[u8], out: &mut Vec<u8>) -> Option<(usize, Option<u64>)> {
+    /// The leads of [`Fused::Shared`] (`None` for the other paths).
+    pub(super) fn shared_leads(&self) -> Option<ApartLeads> {
+        match self {
+            Fused::Shared { leads, .. } => Some(*leads),
+            _ => None,
+        }
+    }
+
+    /// The leads apart if `from` and `to` are two codecs of bytes, each
+    /// bounded and without `premap`, that read some valid input of `from`
+    /// alike ([`leads_apart`](super::leads_apart)), and `to` writes each of
+    /// its values as the one sequence it reads it from (canonical): then
+    /// such input is its own transcoding.
+    fn shares(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<ApartLeads> {
+        let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
+        if !(plain(from) && plain(to) && to.info().canonical) {
+            return None;
+        }
+        super::leads_apart(from, to)
+    }
+
+    /// Converts a prefix of `data`, read by `from` into `to` after `last` (the
+    /// last value written to `to`): `None` when the path took nothing, else
+    /// the units taken and the value of the last sequence taken (`None` from
+    /// [`Fused::Copy`], whose codec has no rules across values for it to
+    /// matter to, and after a run copied by [`Fused::Shared`], after which no
+    /// rule looks back).
+    pub(super) fn convert(
+        &self,
+        (from, to): (&dyn DynCodec, &dyn DynCodec),
+        last: Option<u64>,
+        data: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Option<(usize, Option<u64>)> {
         let (took, last) = match self {
+            Fused::Shared { leads, tables } => {
+                super::shared::convert(from, to, leads, last, copy_block(tables.as_ref(), data), out)
+            }
             Fused::Copy { tables } => {
                 // The block ends before the last lead within reach, where
                 // the codec marks its leads, so that a chunk's end, which may
@@ -98,8 +136,7 @@ impl Fused {
                 // sequence, or one with an error, is valid up to a sequence
                 // boundary: that much is copied, and the engine's other
                 // paths take the rest.
-                let limit = data.len().min(COPY_BLOCK);
-                let block = &data[..tables.as_ref().map_or(limit, |t| last_lead(t, data, limit).unwrap_or(limit))];
+                let block = copy_block(tables.as_ref(), data);
                 let took = from.validate_open(0, block).0.map_or_else(|e| e.valid_up_to(), |()| block.len());
                 out.extend_from_slice(&block[..took]);
                 (took, None)
@@ -134,6 +171,14 @@ impl Fused {
 /// sequence that starts before `limit`).
 fn last_lead(tables: &Tables, data: &[u8], limit: usize) -> Option<usize> {
     (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k]))
+}
+
+/// The block at the start of `data` that a copy validates: at most
+/// [`COPY_BLOCK`] units, ending before the last lead within reach where the
+/// codec marks its leads.
+fn copy_block<'d>(tables: Option<&Tables>, data: &'d [u8]) -> &'d [u8] {
+    let limit = data.len().min(COPY_BLOCK);
+    &data[..tables.map_or(limit, |t| last_lead(t, data, limit).unwrap_or(limit))]
 }
 
 /// The most input one copy validates.

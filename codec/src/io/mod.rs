@@ -157,10 +157,12 @@ use std::io;
 
 mod fused;
 mod reader;
+mod shared;
 mod transcoder;
 mod writer;
 
 pub use reader::TranscodeReader;
+pub use shared::leads_apart;
 pub use transcoder::Transcoder;
 
 pub use writer::TranscodeWriter;

@@ -184,7 +184,9 @@ impl<'a> Transcoder<'a> {
     /// (`placemat_simd::decode_to_units`, `encode_from_units`); or from a
     /// codec to itself, where valid input is its own transcoding
     /// ([`CodecInfo::canonical`](crate::CodecInfo::canonical)), on every
-    /// machine: blocks are validated and copied.
+    /// machine: blocks are validated and copied; or between two codecs of
+    /// bytes that read most input alike, on every machine: validated runs
+    /// without a lead they read apart are copied ([`Transcoder::copied_runs`]).
     pub fn one_pass(&self) -> bool {
         self.bulk
             && match &self.fused {
@@ -197,6 +199,18 @@ impl<'a> Transcoder<'a> {
     /// blocks copied as they are; [`Transcoder::one_pass`]).
     pub fn copies(&self) -> bool {
         self.one_pass() && Fused::copies(self.from, self.to)
+    }
+
+    /// The leads the two codecs may read apart, when the one pass copies
+    /// the runs of valid input without them and converts only the
+    /// sequences they start ([`leads_apart`](super::leads_apart)): CESU-8
+    /// into UTF-8, UTF-8 into modified UTF-8, … `None` for other paths.
+    pub fn copied_runs(&self) -> Option<crate::ApartLeads> {
+        let fused = match &self.fused {
+            Some(fused) => fused.as_ref().map(Fused::shared_leads),
+            None => Fused::of(self.from, self.to).as_ref().map(Fused::shared_leads),
+        };
+        fused.flatten().filter(|_| self.bulk)
     }
 
     /// The same transcoder accepting sequences of at most `units` units (see
@@ -450,7 +464,7 @@ impl<'a> Transcoder<'a> {
     /// refused (found again by stepping, and left to the per-value path).
     fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
         if let Some(Some(fused)) = &self.fused {
-            if let Some((took, last)) = fused.convert(self.from, data, out) {
+            if let Some((took, last)) = fused.convert((self.from, self.to), self.last, data, out) {
                 self.last = last;
                 self.context = last.map_or(0, |last| self.from.context_after(last));
                 self.offset += took as u64;

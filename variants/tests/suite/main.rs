@@ -10,6 +10,7 @@
 
 mod common;
 
+mod apart;
 mod automata;
 mod compare;
 mod corpus;

@@ -258,7 +258,12 @@ fn a_codec_copies_into_itself_exactly_where_it_is_canonical() {
         let canonical = placemat_compiler::analysis::structure::analyze(&model).canonical;
         let copies = canonical.is_yes() && model.is_bounded() && codec.dfa().contexts() == 1;
         let engine = Transcoder::new(codec, codec, ErrorMode::Strict).unwrap();
-        assert_eq!((engine.one_pass(), engine.copies()), (copies, copies), "{name}");
+        assert_eq!(engine.copies(), copies, "{name}");
+        // A codec not copied whole may still copy the runs it reads alike
+        // in every context (modified UTF-8, WTF-8: all but their surrogates).
+        let runs = engine.copied_runs().is_some();
+        assert_eq!(engine.one_pass(), copies || runs, "{name}");
+        assert!(!(copies && runs), "{name}");
         assert_eq!(codec.info().canonical, canonical.is_yes() && model.is_bounded(), "{name}");
         if copies {
             copied.push(name.to_string());
