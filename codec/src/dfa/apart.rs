@@ -44,6 +44,7 @@
 //! ```
 
 use alloc::collections::BTreeMap;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::{Dfa, Transition, DEAD};
@@ -93,17 +94,20 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
         let home: Pair = (self.start(), other.start(), None);
         let mut graph = Graph::default();
         let mut leads = [0u64; 4];
+        let mut put = |unit: u8| leads[usize::from(unit) / 64] |= 1 << (unit % 64);
+        // Units read apart at once, and those that lead inside a sequence.
+        let mut inside = Vec::new();
         for unit in 0..=255u8 {
-            let lead_apart = match self.edge(other, home, unit) {
-                Edge::None | Edge::Home => false,
-                Edge::Apart => true,
-                Edge::To(pair) => {
-                    let at = graph.visit(self, other, pair)?;
-                    graph.apart[at]
-                }
-            };
-            if lead_apart {
-                leads[usize::from(unit) / 64] |= 1 << (unit % 64);
+            match self.edge(other, home, unit) {
+                Edge::None | Edge::Home => {}
+                Edge::Apart => put(unit),
+                Edge::To(pair) => inside.push((unit, graph.visit(self, other, pair)?)),
+            }
+        }
+        graph.spread();
+        for (unit, at) in inside {
+            if graph.apart[at] {
+                put(unit);
             }
         }
         let leads = ApartLeads::new(leads);
@@ -187,9 +191,9 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
 }
 
 impl Graph {
-    /// Visits every pair inside sequences reachable from `pair`, and marks
-    /// those through which a sequence may be read apart; returns `pair`'s
-    /// index (`None` past [`MAX_PAIRS`]).
+    /// Visits every pair inside sequences reachable from `pair`, marking
+    /// those with a unit read apart; returns `pair`'s index (`None` past
+    /// [`MAX_PAIRS`]).
     fn visit<T: AsRef<[u32]>, B: AsRef<[u64]>, T2: AsRef<[u32]>, B2: AsRef<[u64]>>(
         &mut self,
         first: &Dfa<T, B>,
@@ -219,8 +223,9 @@ impl Graph {
                     }
                 }
             }
+            self.next[at].sort_unstable();
+            self.next[at].dedup();
         }
-        self.spread();
         Some(root)
     }
 
@@ -236,15 +241,19 @@ impl Graph {
         Some(self.pairs.len() - 1)
     }
 
-    /// Marks every pair from which a marked one is reachable.
+    /// Marks every pair from which a marked one is reachable, once over the
+    /// edges reversed (time linear in the graph, however deep).
     fn spread(&mut self) {
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for at in 0..self.pairs.len() {
-                if !self.apart[at] && self.next[at].iter().any(|&to| self.apart[to]) {
-                    self.apart[at] = true;
-                    changed = true;
+        let mut back = vec![Vec::new(); self.pairs.len()];
+        for (at, next) in self.next.iter().enumerate() {
+            next.iter().for_each(|&to| back[to].push(at));
+        }
+        let mut todo: Vec<usize> = (0..self.pairs.len()).filter(|&at| self.apart[at]).collect();
+        while let Some(at) = todo.pop() {
+            for &from in &back[at] {
+                if !self.apart[from] {
+                    self.apart[from] = true;
+                    todo.push(from);
                 }
             }
         }

@@ -106,7 +106,7 @@ pub(super) fn convert(
                 break;
             }
         }
-        let Step::Value { value, len } = from.step_open(Strategy::Table, context, &block[pos..]) else { break };
+        let Step::Value { value, len } = from.step_open(Strategy::Branching, context, &block[pos..]) else { break };
         if last.is_some_and(|before| to.forbids(before, value)) || to.encode_push(value, out).is_err() {
             break;
         }

@@ -262,3 +262,20 @@ fn wide_runs_of_a_fragmented_range_are_bounded_and_exact() {
     assert_eq!(walked, by_steps);
     assert_eq!(by_steps, units[..4096].iter().map(|&u| u64::from(u)).collect::<Vec<_>>());
 }
+
+/// The walk that finds the leads two codecs read apart visits at most 1024
+/// pairs of states, each over the 256 units, and marks the pairs read apart
+/// in one pass over its edges reversed: for an automaton of hundreds of
+/// states (exclusions spread over eight free bytes) it ends, and finds
+/// what it must.
+#[test]
+fn the_leads_apart_of_large_automata_are_worked_out_within_bounds() {
+    let big = LoadedCodec::from_text(&many_exclusions(60)).unwrap();
+    let utf8 = placemat_variants::registry::find("utf8").unwrap();
+    assert!(big.dfa().state_count() > 300, "{}", big.dfa().state_count());
+    // A codec reads its own input alike.
+    assert_eq!(big.dfa().leads_apart(&big.dfa()).map(|l| l.is_empty()), Some(true));
+    // UTF-8 refuses most of its first units, and reads none of its values alike.
+    let apart = big.dfa().leads_apart(&utf8.dfa());
+    assert!(apart.is_none_or(|l| l.units().count() == 256), "{apart:?}");
+}
