@@ -100,12 +100,18 @@ impl Fused {
 
     /// The leads apart if `from` and `to` are two codecs of bytes, each
     /// bounded and without `premap`, that read some valid input of `from`
-    /// alike ([`leads_apart`](super::leads_apart)), and `to` writes each of
+    /// alike ([`leads_apart`](super::leads_apart)), `to` writes each of
     /// its values as the one sequence it reads it from (canonical): then
-    /// such input is its own transcoding.
+    /// such input is its own transcoding; and `from` validates without
+    /// stepping (no rules across values, no pending values).
     fn shares(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<ApartLeads> {
         let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
-        if !(plain(from) && plain(to) && to.info().canonical) {
+        // Runs are validated before they are copied: by the SIMD or the
+        // shift-DFA validator, except where the source has rules across
+        // values or pending values (WTF-8, modified UTF-8), whose validation
+        // steps, slower than the blocks of values.
+        let validated = || from.dfa().contexts() == 1 && !from.dfa().has_pending();
+        if !(plain(from) && plain(to) && to.info().canonical && validated()) {
             return None;
         }
         super::leads_apart(from, to)
