@@ -8,16 +8,9 @@
 //! The fact is a walk over both automata, tens of microseconds; it is kept
 //! for the process, per pair of descriptions ([`leads_apart`]), so that a
 //! transcoder made for a short text does not pay for it each time.
-//!
-//! ```
-//! use placemat_codec::io::leads_apart;
-//! # use placemat_codec::{Codec, DynCodec, dfa::{Dfa, Parts, Table}};
-//! # fn f(cesu8: &dyn DynCodec, utf8: &dyn DynCodec) {
-//! // CESU-8 into UTF-8: only its surrogate halves, led by ED, are read apart.
-//! let apart = leads_apart(cesu8, utf8).unwrap();
-//! assert_eq!(apart.units().collect::<Vec<_>>(), [0xED]);
-//! # }
-//! ```
+//! `Dfa::leads_apart`'s module docs show the fact on two small automata;
+//! `placemat_variants`' suite (`apart.rs`) holds it for the built-in codecs,
+//! CESU-8 into UTF-8 read apart at `ED` alone, for instance.
 
 use std::sync::Mutex;
 use std::vec::Vec;
