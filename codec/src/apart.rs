@@ -55,6 +55,11 @@ impl ApartLeads {
         ApartLeads { set, free: best }
     }
 
+    /// The units in either set.
+    pub fn union(&self, other: &ApartLeads) -> ApartLeads {
+        ApartLeads::new(core::array::from_fn(|k| self.set[k] | other.set[k]))
+    }
+
     /// The set as four words (unit `u` is bit `u % 64` of word `u / 64`).
     pub fn set(&self) -> [u64; 4] {
         self.set

@@ -76,11 +76,29 @@ pub(crate) fn has_bmi() -> bool {
     !cfg!(any(feature = "no-simd", miri)) && cfg!(all(target_feature = "bmi1", target_feature = "bmi2"))
 }
 
+/// Whether this machine has `isa`: probed once per process (the kernels'
+/// callers ask at every call, some for a few units).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
 fn has(isa: Isa) -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Bit `isa as u8` for each instruction set the machine has, and bit 7
+    /// once probed.
+    static PROBED: AtomicU8 = AtomicU8::new(0);
+    let mut bits = PROBED.load(Ordering::Relaxed);
+    if bits == 0 {
+        let all = [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon];
+        bits = all.into_iter().filter(|&i| probe(i)).fold(0x80, |b, i| b | 1 << i as u8);
+        PROBED.store(bits, Ordering::Relaxed);
+    }
+    bits >> isa as u8 & 1 == 1
+}
+
+/// Whether this machine has `isa`, asked of the processor.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
+fn probe(isa: Isa) -> bool {
     match isa {
         Isa::Avx512 => {
-            has(Isa::Avx2)
+            probe(Isa::Avx2)
                 && std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512bw")
                 && std::is_x86_feature_detected!("avx512vl")

@@ -179,34 +179,34 @@ fn same_or_converted<'a>(
     mode: ErrorMode,
 ) -> Result<Cow<'a, [u8]>, TranscodeError> {
     let mut engine = engine(from, to, mode)?;
-    // While `owned` is `None` the output so far is `input[..same]`.
-    let (mut same, mut owned): (usize, Option<Vec<u8>>) = (0, None);
-    let mut scratch = Vec::with_capacity(2 * CHUNK);
-    let mut take = |scratch: &mut Vec<u8>| {
-        match &mut owned {
-            Some(out) => out.extend_from_slice(scratch),
-            None if input.get(same..same + scratch.len()) == Some(&scratch[..]) => same += scratch.len(),
-            None => {
-                let mut out = Vec::with_capacity(input.len() + scratch.len());
-                out.extend_from_slice(&input[..same]);
-                out.extend_from_slice(scratch);
-                owned = Some(out);
-            }
-        }
-        scratch.clear();
+    // While the output so far is `input[..same]`, it is written a chunk at a
+    // time into `scratch` and compared; from the first difference on, the
+    // rest of the input goes in one push straight into the owned output.
+    let (mut same, mut scratch) = (0, Vec::with_capacity(2 * CHUNK));
+    let owned = |same: usize, scratch: &[u8]| {
+        let mut out = Vec::with_capacity(input.len() + scratch.len());
+        out.extend_from_slice(&input[..same]);
+        out.extend_from_slice(scratch);
+        out
     };
-    for chunk in input.chunks(CHUNK) {
+    for (k, chunk) in input.chunks(CHUNK).enumerate() {
         engine.push(chunk, &mut scratch)?;
-        take(&mut scratch);
+        if input.get(same..same + scratch.len()) != Some(&scratch[..]) {
+            let mut out = owned(same, &scratch);
+            engine.push(&input[((k + 1) * CHUNK).min(input.len())..], &mut out)?;
+            engine.finish(&mut out)?;
+            return Ok(Cow::Owned(out));
+        }
+        same += scratch.len();
+        scratch.clear();
     }
     engine.finish(&mut scratch)?;
-    take(&mut scratch);
-    Ok(match owned {
-        Some(out) => Cow::Owned(out),
-        None if same == input.len() => Cow::Borrowed(input),
+    Ok(match input.get(same..same + scratch.len()) == Some(&scratch[..]) {
+        true if same + scratch.len() == input.len() => Cow::Borrowed(input),
         // Shorter output that is a prefix of the input (units dropped in
         // replace mode never are: a replacement is written for them).
-        None => Cow::Owned(input[..same].to_vec()),
+        true => Cow::Owned(input[..same + scratch.len()].to_vec()),
+        false => Cow::Owned(owned(same, &scratch)),
     })
 }
 

@@ -39,7 +39,9 @@ pub(super) enum Fused {
     Copy { tables: Option<Tables> },
     /// Between two codecs of bytes that read most valid input alike: runs
     /// without a lead they may read apart copied, the rest value by value.
-    Shared { leads: ApartLeads, tables: Option<Tables> },
+    /// The runs stop at `stops`: `leads`, and where the target validates
+    /// them (`by_target`), also the leads the source may read apart from it.
+    Shared { leads: ApartLeads, stops: ApartLeads, by_target: bool, tables: Option<Tables> },
     /// The UTF-8 family into wide code units.
     ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair> },
     /// Wide code units into the UTF-8 family.
@@ -56,7 +58,15 @@ impl Fused {
             return Some(Fused::Copy { tables: from.dfa().simd().copied() });
         }
         if let Some(leads) = Fused::shares(from, to) {
-            return Some(Fused::Shared { leads, tables: from.dfa().simd().copied() });
+            let tables = from.dfa().simd().copied();
+            // A source without SIMD tables (CESU-8) into a target with them
+            // (UTF-8): a run without the leads either may read apart from the
+            // other is valid in both or in neither, so the target's validator
+            // checks it.
+            let faster = |c: &dyn DynCodec| c.dfa().simd().is_some() && validates_in_one_pass(c);
+            let back = (!faster(from) && faster(to)).then(|| super::leads_apart(to, from)).flatten();
+            let (stops, by_target) = back.map_or((leads, false), |back| (leads.union(&back), true));
+            return Some(Fused::Shared { leads, stops, by_target, tables });
         }
         let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
         let forms = (to.info().wide_forms, to.info().byte_forms);
@@ -110,8 +120,7 @@ impl Fused {
         // shift-DFA validator, except where the source has rules across
         // values or pending values (WTF-8, modified UTF-8), whose validation
         // steps, slower than the blocks of values.
-        let validated = || from.dfa().contexts() == 1 && !from.dfa().has_pending();
-        if !(plain(from) && plain(to) && to.info().canonical && validated()) {
+        if !(plain(from) && plain(to) && to.info().canonical && validates_in_one_pass(from)) {
             return None;
         }
         super::leads_apart(from, to)
@@ -131,8 +140,9 @@ impl Fused {
         out: &mut Vec<u8>,
     ) -> Option<(usize, Option<u64>)> {
         let (took, last) = match self {
-            Fused::Shared { leads, tables } => {
-                super::shared::convert(from, to, leads, last, copy_block(tables.as_ref(), data), out)
+            Fused::Shared { stops, by_target, tables, .. } => {
+                let check = if *by_target { to } else { from };
+                super::shared::convert((from, to, check), stops, last, copy_block(tables.as_ref(), data), out)
             }
             Fused::Copy { tables } => {
                 // The block ends before the last lead within reach, where
@@ -177,6 +187,12 @@ impl Fused {
 /// sequence that starts before `limit`).
 fn last_lead(tables: &Tables, data: &[u8], limit: usize) -> Option<usize> {
     (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k]))
+}
+
+/// Whether `codec` validates without stepping: by its SIMD or shift-DFA
+/// validator, without rules across values or pending values.
+fn validates_in_one_pass(codec: &dyn DynCodec) -> bool {
+    codec.dfa().contexts() == 1 && !codec.dfa().has_pending()
 }
 
 /// The block at the start of `data` that a copy validates: at most

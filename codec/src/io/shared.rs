@@ -65,7 +65,8 @@ fn same(key: &str, codec: &dyn DynCodec) -> bool {
 
 /// Converts a prefix of `block`, read by `from` from context 0, into `to`,
 /// after `last` (the last value written to `to`, if a rule may look back at
-/// it): runs without a unit of `leads` are validated and copied, the other
+/// it): runs without a unit of `leads` are validated by `check` (`from`, or
+/// `to` where such runs are valid in both or in neither) and copied, the other
 /// sequences decoded and encoded one value at a time. Stops before an
 /// invalid or cut sequence, and before a value `to` refuses or forbids
 /// after the one before, which the engine's per-value path then handles.
@@ -73,8 +74,7 @@ fn same(key: &str, codec: &dyn DynCodec) -> bool {
 /// after a copied run, after which no rule of either codec looks back).
 /// Takes nothing where `block` starts with a unit of `leads`.
 pub(super) fn convert(
-    from: &dyn DynCodec,
-    to: &dyn DynCodec,
+    (from, to, check): (&dyn DynCodec, &dyn DynCodec, &dyn DynCodec),
     leads: &ApartLeads,
     mut last: Option<u64>,
     block: &[u8],
@@ -85,7 +85,7 @@ pub(super) fn convert(
         // A run is read from both codecs' first context.
         if context == 0 && last.is_none_or(|v| to.context_after(v) == 0) {
             let run = &block[pos..pos + leads.first(&block[pos..])];
-            let valid = from.validate_open(0, run).0.map_or_else(|e| e.valid_up_to(), |()| run.len());
+            let valid = check.validate_open(0, run).0.map_or_else(|e| e.valid_up_to(), |()| run.len());
             out.extend_from_slice(&run[..valid]);
             pos += valid;
             if valid > 0 {

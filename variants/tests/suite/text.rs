@@ -123,6 +123,17 @@ fn long_text_is_borrowed_when_it_is_already_utf8() {
         let expected: &[u8] = if codec.info().name == "mutf8" { b"a\xC0\x80" } else { b"a\0" };
         assert_eq!((zero.as_ref(), matches!(zero, Cow::Borrowed(_))), (expected, expected == b"a\0"));
     }
+    // Over several of the engine's chunks, a difference early on: the rest
+    // goes in one push into the owned output.
+    let long: String = "дом 漢字 ab ".repeat(20_000);
+    let early = format!("{}😀{}", &long[..99], &long[99..]);
+    for codec in [&Cesu8 as &dyn DynCodec, &Mutf8] {
+        let bytes = text::from_str(codec, &early, ErrorMode::Strict).unwrap();
+        let mut expected = Vec::new();
+        early.chars().for_each(|c| codec.encode_push(u64::from(u32::from(c)), &mut expected).unwrap());
+        assert_eq!(bytes, expected, "{}", codec.info().name);
+        assert_eq!(text::to_str(codec, &bytes, ErrorMode::Strict).unwrap(), early, "{}", codec.info().name);
+    }
     // Four-unit UTF-8 is no CESU-8: an error at its offset, not a borrow.
     let err = text::to_str(&Cesu8, "ab😀".as_bytes(), ErrorMode::Strict).unwrap_err();
     assert_eq!(err.offset(), 2);
