@@ -60,11 +60,6 @@ impl ApartLeads {
         ApartLeads::new(core::array::from_fn(|k| self.set[k] | other.set[k]))
     }
 
-    /// The set as four words (unit `u` is bit `u % 64` of word `u / 64`).
-    pub fn set(&self) -> [u64; 4] {
-        self.set
-    }
-
     /// Whether `unit` is in the set.
     #[inline]
     pub fn contains(&self, unit: u8) -> bool {

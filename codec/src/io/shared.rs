@@ -80,10 +80,11 @@ pub(super) fn convert(
     block: &[u8],
     out: &mut Vec<u8>,
 ) -> (usize, Option<u64>) {
-    let (mut pos, mut context) = (0, 0);
+    // (The source has no rules across values: `Fused::shares`.)
+    let mut pos = 0;
     while pos < block.len() {
-        // A run is read from both codecs' first context.
-        if context == 0 && last.is_none_or(|v| to.context_after(v) == 0) {
+        // A run is read from the target's first context.
+        if last.is_none_or(|v| to.context_after(v) == 0) {
             let run = &block[pos..pos + leads.first(&block[pos..])];
             let valid = check.validate_open(0, run).0.map_or_else(|e| e.valid_up_to(), |()| run.len());
             out.extend_from_slice(&run[..valid]);
@@ -99,11 +100,11 @@ pub(super) fn convert(
                 break;
             }
         }
-        let Step::Value { value, len } = from.step_open(Strategy::Branching, context, &block[pos..]) else { break };
+        let Step::Value { value, len } = from.step_open(Strategy::Branching, 0, &block[pos..]) else { break };
         if last.is_some_and(|before| to.forbids(before, value)) || to.encode_push(value, out).is_err() {
             break;
         }
-        (last, context) = (Some(value), from.context_after(value));
+        last = Some(value);
         pos += len;
     }
     (pos, last)

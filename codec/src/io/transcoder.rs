@@ -188,11 +188,7 @@ impl<'a> Transcoder<'a> {
     /// bytes that read most input alike, on every machine: validated runs
     /// without a lead they read apart are copied ([`Transcoder::copied_runs`]).
     pub fn one_pass(&self) -> bool {
-        self.bulk
-            && match &self.fused {
-                Some(fused) => fused.is_some(),
-                None => Fused::of(self.from, self.to).is_some(),
-            }
+        self.path(|fused| fused.is_some())
     }
 
     /// Whether the one pass is the copy of a codec into itself (validated
@@ -206,11 +202,19 @@ impl<'a> Transcoder<'a> {
     /// sequences they start ([`leads_apart`](super::leads_apart)): CESU-8
     /// into UTF-8, UTF-8 into modified UTF-8, … `None` for other paths.
     pub fn copied_runs(&self) -> Option<crate::ApartLeads> {
-        let fused = match &self.fused {
-            Some(fused) => fused.as_ref().map(Fused::shared_leads),
-            None => Fused::of(self.from, self.to).as_ref().map(Fused::shared_leads),
-        };
-        fused.flatten().filter(|_| self.bulk)
+        self.path(|fused| fused.and_then(Fused::shared_leads))
+    }
+
+    /// `ask` of the one-pass path (`None` without one, or when the bulk
+    /// paths are off), looked up if the first block has not yet.
+    fn path<R: Default>(&self, ask: impl FnOnce(Option<&Fused>) -> R) -> R {
+        if !self.bulk {
+            return R::default();
+        }
+        match &self.fused {
+            Some(fused) => ask(fused.as_ref()),
+            None => ask(Fused::of(self.from, self.to).as_ref()),
+        }
     }
 
     /// The same transcoder accepting sequences of at most `units` units (see
