@@ -18,6 +18,12 @@
 //! into place with the words of their neighbours), and the run stops before
 //! the first value the target writes otherwise, which the caller converts.
 //!
+//! A window whose sequences have one to three units, and values of at most
+//! sixteen bits, takes a faster step (`short.rs`): every unit's value as a
+//! lead of each length, in 16-bit lanes, the sequence's real length picking
+//! one, and one compress of the leads' lanes per half; into a target with
+//! a pair of 16-bit units (UTF-16), four-unit sequences too, their lead's
+//! lane writing the pair's first unit and the lane after it the second.
 //! Sixty-four single-unit values in a row (ASCII) are widened without the
 //! gather. Input that is not valid converts to unspecified units but never
 //! reads or writes out of bounds: the kernel only moves forward, at least one
@@ -166,289 +172,9 @@ pub(crate) unsafe fn decode_words(shape: &Shape, input: &[u8], out: *mut u8) -> 
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod avx512 {
-    use core::arch::x86_64::*;
-
-    use super::Pair;
-    use crate::{Shape, Units};
-
-    /// What the kernel needs of the shape and the target, as vectors.
-    struct Consts {
-        /// The first continuation unit in every byte, and the units' span.
-        first: __m512i,
-        span: __m512i,
-        /// The same, for the one unit after the window.
-        first_unit: u8,
-        span_unit: u8,
-        /// `K(1..=4)` in lanes 0–3.
-        bias: __m512i,
-        /// The two single-unit ranges: low ends and widths.
-        single: [(__m512i, __m512i); 2],
-        /// The pair's range (low end, width), bias, units, low bits' mask and count.
-        pair: Option<PairConsts>,
-        /// Whether 64 single-unit values widen as they are (`K(1)` is 0 and
-        /// every unit below 256 is a single unit of itself).
-        ascii_direct: bool,
-        /// Each 16-bit or 32-bit unit's bytes reversed, for big-endian units.
-        swap: Option<__m512i>,
-        bytes: usize,
-    }
-
-    struct PairConsts {
-        lo: __m512i,
-        width: __m512i,
-        bias: __m512i,
-        high: __m512i,
-        low: __m512i,
-        mask: __m512i,
-        shift: __m128i,
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    fn consts(shape: &Shape, units: &Units, pair: Option<&Pair>) -> Consts {
-        let (first, last) = shape.continuation;
-        let k = shape.bias();
-        let range =
-            |(lo, hi): (u32, u32)| (_mm512_set1_epi32(lo as i32), _mm512_set1_epi32(hi.wrapping_sub(lo) as i32));
-        let swap16: [u8; 16] = [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14];
-        let swap32: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
-        let swap = if units.bytes == 2 { swap16 } else { swap32 };
-        Consts {
-            first: _mm512_set1_epi8(first as i8),
-            span: _mm512_set1_epi8((last - first) as i8),
-            first_unit: first,
-            span_unit: last - first,
-            bias: _mm512_setr_epi32(
-                k[0] as i32,
-                k[1] as i32,
-                k[2] as i32,
-                k[3] as i32,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-            ),
-            single: units.single.map(range),
-            pair: pair.map(|p| PairConsts {
-                lo: _mm512_set1_epi32(p.lo as i32),
-                width: _mm512_set1_epi32((p.hi - p.lo) as i32),
-                bias: _mm512_set1_epi32(p.bias as i32),
-                high: _mm512_set1_epi32(p.high as i32),
-                low: _mm512_set1_epi32(p.low as i32),
-                mask: _mm512_set1_epi32(((1u32 << p.low_bits) - 1) as i32),
-                shift: _mm_cvtsi32_si128(i32::from(p.low_bits)),
-            }),
-            ascii_direct: k[0] == 0 && units.single.iter().any(|&(lo, hi)| lo == 0 && hi >= 0xFF),
-            // SAFETY: 16 readable bytes.
-            swap: units.big_endian.then(|| _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(swap.as_ptr().cast()) })),
-            bytes: units.bytes,
-        }
-    }
-
-    /// The kernel: units taken and bytes written.
-    ///
-    /// # Safety
-    /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2, `units` be
-    /// normalised with a width of 2 or 4, `pair` fit in 16 bits and come only
-    /// with a width of 2, and `out` be valid for writes of `4 * input.len()`
-    /// bytes.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    pub(super) unsafe fn convert(
-        shape: &Shape,
-        units: &Units,
-        pair: Option<&Pair>,
-        input: &[u8],
-        out: *mut u8,
-    ) -> (usize, usize) {
-        let c = consts(shape, units, pair);
-        let (mut i, mut w) = (0, 0);
-        // Invariant: `w <= 4 * i`. Each window reads 65 units from `i` and
-        // writes at most four bytes per unit it takes.
-        while i + 65 <= input.len() {
-            // SAFETY: `i + 64 <= input.len()`.
-            let x = unsafe { _mm512_loadu_si512(input.as_ptr().add(i).cast()) };
-            let cont = _mm512_cmple_epu8_mask(_mm512_sub_epi8(x, c.first), c.span);
-            let leads = !cont;
-            let next_is_lead = input[i + 64].wrapping_sub(c.first_unit) > c.span_unit;
-            // Bit `j` set where unit `j` is the last of its sequence.
-            let ends = leads >> 1 | u64::from(next_is_lead) << 63;
-            if leads == u64::MAX && next_is_lead && c.ascii_direct {
-                // SAFETY: 64 units taken, at most `4 * 64` bytes written.
-                w += unsafe { widen64(&c, x, out.add(w)) };
-                i += 64;
-                continue;
-            }
-            // SAFETY: `w <= 4 * i`, and the window writes at most four bytes
-            // per unit it takes.
-            let (took, wrote, whole) = unsafe { window(&c, x, leads, ends, out.add(w)) };
-            (i, w) = (i + took, w + wrote);
-            if !whole || took == 0 {
-                break;
-            }
-        }
-        (i, w)
-    }
-
-    /// Sixty-four single-unit values, each its unit: the bytes written.
-    ///
-    /// # Safety
-    /// `out` must be valid for writes of `64 * c.bytes` bytes.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    #[inline]
-    unsafe fn widen64(c: &Consts, x: __m512i, out: *mut u8) -> usize {
-        let swap = |v: __m512i| c.swap.map_or(v, |s| _mm512_shuffle_epi8(v, s));
-        if c.bytes == 2 {
-            for h in 0..2 {
-                let half = if h == 0 { _mm512_castsi512_si256(x) } else { _mm512_extracti64x4_epi64::<1>(x) };
-                // SAFETY: 64 bytes at `64 * h`, within the caller's 128.
-                unsafe { _mm512_storeu_si512(out.add(64 * h).cast(), swap(_mm512_cvtepu8_epi16(half))) };
-            }
-        } else {
-            let quarters = [
-                _mm512_extracti32x4_epi32::<0>(x),
-                _mm512_extracti32x4_epi32::<1>(x),
-                _mm512_extracti32x4_epi32::<2>(x),
-                _mm512_extracti32x4_epi32::<3>(x),
-            ];
-            for (q, quarter) in quarters.into_iter().enumerate() {
-                // SAFETY: 64 bytes at `64 * q`, within the caller's 256.
-                unsafe { _mm512_storeu_si512(out.add(64 * q).cast(), swap(_mm512_cvtepu8_epi32(quarter))) };
-            }
-        }
-        64 * c.bytes
-    }
-
-    /// Converts the sequences of the window `x` that end in it: units taken,
-    /// bytes written, and whether every one was written (else the run stops
-    /// before the first value the target does not write, or a sequence of
-    /// five units or more).
-    ///
-    /// # Safety
-    /// `out` must be valid for writes of four bytes per unit taken.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    #[inline]
-    unsafe fn window(c: &Consts, x: __m512i, leads: u64, ends: u64, out: *mut u8) -> (usize, usize, bool) {
-        let iota = _mm512_set_epi8(
-            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37,
-            36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
-            9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-        );
-        let mut starts = _mm512_maskz_compress_epi8(leads, iota);
-        let mut lasts = _mm512_maskz_compress_epi8(ends, iota);
-        // Sequences in the window: as many as ends, if each has a start (a
-        // window of valid input starts with one), and of one to four units.
-        let count = ends.count_ones().min(leads.count_ones()) as usize;
-        let short = _mm512_cmple_epu8_mask(_mm512_sub_epi8(lasts, starts), _mm512_set1_epi8(3));
-        let count = count.min(short.trailing_ones() as usize);
-        let (mut positions, mut ends_at) = ([0u8; 64], [0u8; 64]);
-        // SAFETY: 64 writable bytes each.
-        unsafe {
-            _mm512_storeu_si512(positions.as_mut_ptr().cast(), starts);
-            _mm512_storeu_si512(ends_at.as_mut_ptr().cast(), lasts);
-        }
-        let (mut done, mut wrote) = (0, 0);
-        while done < count {
-            let lanes = (count - done).min(16);
-            // SAFETY: `done` sequences took `positions[done] >= done` units and
-            // wrote at most four bytes each.
-            let (n, bytes) = unsafe { sixteen(c, x, starts, lasts, lanes, out.add(wrote)) };
-            (done, wrote) = (done + n, wrote + bytes);
-            if n < lanes {
-                return (usize::from(positions[done]), wrote, false);
-            }
-            starts = _mm512_alignr_epi32::<4>(_mm512_setzero_si512(), starts);
-            lasts = _mm512_alignr_epi32::<4>(_mm512_setzero_si512(), lasts);
-        }
-        let took = if count == 0 { 0 } else { usize::from(ends_at[count - 1]) + 1 };
-        (took, wrote, count == ends.count_ones() as usize)
-    }
-
-    /// Up to sixteen sequences (the low `lanes` bytes of `starts` and
-    /// `lasts`): the sequences written and the bytes written, stopping before
-    /// the first value the target does not write.
-    ///
-    /// # Safety
-    /// `out` must be valid for writes of four bytes per sequence written.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    #[inline]
-    unsafe fn sixteen(
-        c: &Consts,
-        x: __m512i,
-        starts: __m512i,
-        lasts: __m512i,
-        lanes: usize,
-        out: *mut u8,
-    ) -> (usize, usize) {
-        let first = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(starts));
-        let last = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(lasts));
-        // Each lane's byte 0 in all four of its bytes.
-        let spread = _mm512_set4_epi32(0x0C0C_0C0C, 0x0808_0808, 0x0404_0404, 0);
-        let replicate = |v: __m512i| _mm512_shuffle_epi8(v, spread);
-        let minus1 = _mm512_sub_epi32(last, first);
-        // Byte `b` of a lane gathers the unit `b` places before the last, if
-        // the sequence has more than `b` units.
-        let index = _mm512_sub_epi8(replicate(last), _mm512_set1_epi32(0x0302_0100));
-        let inside = _mm512_cmple_epu8_mask(_mm512_set1_epi32(0x0302_0100), replicate(minus1));
-        let units = _mm512_maskz_permutexvar_epi8(inside, index, x);
-        let pairs = _mm512_maddubs_epi16(units, _mm512_set1_epi16(0x4001));
-        let raw = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x1000_0001));
-        let v = _mm512_sub_epi32(raw, _mm512_permutexvar_epi32(minus1, c.bias));
-        let live: u16 = if lanes == 16 { u16::MAX } else { (1 << lanes) - 1 };
-        let within = |lo: __m512i, width: __m512i| _mm512_cmple_epu32_mask(_mm512_sub_epi32(v, lo), width);
-        let single = within(c.single[0].0, c.single[0].1) | within(c.single[1].0, c.single[1].1);
-        let paired = c.pair.as_ref().map_or(0, |p| within(p.lo, p.width) & !single);
-        let ok = (single | paired) & live;
-        let n = ok.trailing_ones() as usize;
-        let keep = if n == 16 { u16::MAX } else { (1u16 << n) - 1 };
-        // SAFETY: `n` values, at most four bytes each.
-        let bytes = unsafe { store(c, v, paired & keep, keep, out) };
-        (n, bytes)
-    }
-
-    /// Writes the lanes `keep` of `v`, those in `paired` as two units: the
-    /// bytes written.
-    ///
-    /// # Safety
-    /// `out` must be valid for writes of four bytes per lane kept.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    #[inline]
-    unsafe fn store(c: &Consts, v: __m512i, paired: u16, keep: u16, out: *mut u8) -> usize {
-        let swap = |v: __m512i| c.swap.map_or(v, |s| _mm512_shuffle_epi8(v, s));
-        let n = keep.count_ones() as usize;
-        if c.bytes == 4 {
-            // SAFETY: `n` lanes of four bytes.
-            unsafe { _mm512_mask_storeu_epi32(out.cast(), keep, swap(v)) };
-            return 4 * n;
-        }
-        if paired == 0 {
-            let words = _mm512_castsi256_si512(_mm512_cvtepi32_epi16(v));
-            // SAFETY: `n` words.
-            unsafe { _mm512_mask_storeu_epi16(out.cast(), u32::from(keep), swap(words)) };
-            return 2 * n;
-        }
-        let p = c.pair.as_ref().expect("values are paired only with a pair");
-        let w = _mm512_sub_epi32(v, p.bias);
-        let high = _mm512_add_epi32(p.high, _mm512_srl_epi32(w, p.shift));
-        let low = _mm512_add_epi32(p.low, _mm512_and_si512(w, p.mask));
-        let joined = _mm512_mask_mov_epi32(v, paired, _mm512_or_si512(high, _mm512_slli_epi32::<16>(low)));
-        // Word `2k` of lane `k` always, word `2k + 1` for a pair.
-        let words = _pdep_u32(u32::from(keep), 0x5555_5555) | _pdep_u32(u32::from(paired), 0xAAAA_AAAA);
-        let packed = _mm512_maskz_compress_epi16(words, joined);
-        let total = words.count_ones();
-        let mask = if total == 32 { u32::MAX } else { (1 << total) - 1 };
-        // SAFETY: `total <= 2 * n` words: at most four bytes per lane kept.
-        unsafe { _mm512_mask_storeu_epi16(out.cast(), mask, swap(packed)) };
-        2 * total as usize
-    }
-}
+mod avx512;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod short;
 
 #[cfg(test)]
 mod tests {
@@ -531,6 +257,47 @@ mod tests {
                         let prefix = reference(&shape, &units, pair.as_ref(), &input[..taken]);
                         let case = format!("target {t}, big {big_endian}, mix {seed}, skip {skip}");
                         crate::shared::check_run(isa, taken, &out, prefix, stop, &case);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_text_converts_whole_into_utf16_and_utf32_in_either_order() {
+        let Some(isa) = Isa::detect() else { return };
+        let shape = shape();
+        let utf16 = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
+        // Characters drawn from ranges: ASCII, Cyrillic, CJK, emoji, and
+        // mixes of them (every window shape of the kernel's steps).
+        let ranges: [&[(u32, u32)]; 5] = [
+            &[(0x20, 0x7E), (0x1_F600, 0x1_F64F)],
+            &[(0x4E00, 0x9FFF), (0x1_F300, 0x1_F5FF)],
+            &[(0x410, 0x44F), (0x20, 0x7E)],
+            &[(0x20, 0x7E), (0x410, 0x44F), (0x4E00, 0x9FFF), (0x1_0000, 0x10_FFFF), (0xE000, 0xFFFF)],
+            &[(0x1_F600, 0x1_F64F)],
+        ];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for (m, ranges) in ranges.iter().enumerate() {
+            let text: String = (0..3000)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let (lo, hi) = ranges[(x >> 40) as usize % ranges.len()];
+                    char::from_u32(lo + (x >> 8) as u32 % (hi - lo + 1)).unwrap_or('?')
+                })
+                .collect();
+            for (bytes, single, pair) in
+                [(2, [(0, 0xD7FF), (0xE000, 0xFFFF)], Some(&utf16)), (4, [(0, 0xD7FF), (0xE000, 0x10_FFFF)], None)]
+            {
+                for big_endian in [false, true] {
+                    let units = Units { bytes, big_endian, single };
+                    for skip in 0..4 {
+                        let input = &text.as_bytes()[text.char_indices().nth(skip).map_or(0, |(at, _)| at)..];
+                        let mut out = vec![9];
+                        let taken = decode_to_units(isa, &shape, &units, pair, input, &mut out);
+                        let prefix = reference(&shape, &units, pair, &input[..taken]);
+                        let case = format!("ranges {m}, {bytes} bytes, big {big_endian}, skip {skip}");
+                        crate::shared::check_run(isa, taken, &out, prefix, input.len(), &case);
                     }
                 }
             }

@@ -1,0 +1,285 @@
+//! The AVX-512 kernel's window for text of short sequences: sixty-four
+//! units whose sequences have one to three units each and values of at most
+//! sixteen bits (ASCII, Cyrillic, Greek, CJK, … in UTF-8), decoded in 16-bit
+//! lanes at every unit at once and compressed at the sequences' leads.
+//!
+//! At unit `j`, with `a`, `b`, `c` the units `j`, `j + 1`, `j + 2`, the value
+//! of a sequence of `n` units that starts there is, by the shape,
+//! `(a − lead_base[n]) · 64^(n−1)` plus `b − first` (for `n ≥ 2`) times
+//! `64^(n−2)`, plus `c − first` (for `n = 3`). The three candidates are made
+//! for every lane in 16-bit arithmetic; each sequence's length picks one
+//! (from the continuation units after its lead), and one compress per half
+//! keeps the leads' lanes. The arithmetic is exact only where the lead's
+//! share fits (below 256, 1024 and 16 for one, two and three units), and a
+//! value is written only where the target writes it as one unit of itself:
+//! where a lane fails either, the window is left to the kernel's general path.
+
+use core::arch::x86_64::*;
+
+use crate::{Pair, Shape, Units};
+
+/// Byte `k` of the vector is `k`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+fn iota() -> __m512i {
+    let bytes: [u8; 64] = core::array::from_fn(|k| k as u8);
+    // SAFETY: 64 readable bytes.
+    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+}
+
+/// A range test on 16-bit lanes: low end and width in every lane.
+#[derive(Copy, Clone)]
+struct Range16(__m512i, __m512i);
+
+impl Range16 {
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    fn new((lo, hi): (u32, u32)) -> Range16 {
+        let hi = hi.min(0xFFFF);
+        Range16(_mm512_set1_epi16(lo as u16 as i16), _mm512_set1_epi16(hi.wrapping_sub(lo) as u16 as i16))
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    fn holds(self, v: __m512i) -> u32 {
+        _mm512_cmple_epu16_mask(_mm512_sub_epi16(v, self.0), self.1)
+    }
+}
+
+/// What the window needs of the shape and the target, as vectors.
+pub(super) struct Short {
+    /// `lead_base[1..=3]` and the first continuation unit, in 16-bit lanes.
+    lead: [__m512i; 3],
+    first: __m512i,
+    /// The target's single units (below 10000; `None` for an empty range).
+    single: [Option<Range16>; 2],
+    /// Each code unit's bytes reversed, for big-endian units.
+    swap: Option<__m512i>,
+    bytes: usize,
+    /// Byte `k` of a vector picks byte `k + 1`.
+    next: __m512i,
+    /// Four-unit sequences as pairs, for a 16-bit target with one.
+    quads: Option<Quads>,
+}
+
+/// A 16-bit lane's view of one half of the window: its units, the units one
+/// and two places on, and the masks of the half's leads by length, with the
+/// lanes after the leads of four units (where a pair's second unit goes).
+struct Half {
+    a: __m512i,
+    b: __m512i,
+    c: __m512i,
+    one: u32,
+    two: u32,
+    three: u32,
+    four: u32,
+    seconds: u32,
+}
+
+impl Half {
+    /// The lanes that write a code unit.
+    fn written(&self) -> u32 {
+        self.one | self.two | self.three | self.four | self.seconds
+    }
+}
+
+/// Sequences of four units written as a pair of 16-bit units: the lead's
+/// lane writes the first (the value's bits above the pair's `low_bits`, from
+/// the units `a`, `b`, `c`), the lane after it the second (the low bits,
+/// from its own `b` and `c`, the sequence's last two units).
+struct Quads {
+    lead: __m512i,
+    /// The values' high bits the pair takes, and what each is written as less.
+    high: Range16,
+    high_base: __m512i,
+    low_base: __m512i,
+    /// `18 − low_bits`, `12 − low_bits` and `low_bits − 6`.
+    shifts: [__m128i; 3],
+    /// The bits of the third unit that go to the second code unit.
+    mask: __m512i,
+    /// The lead's share must be below this for the high bits to fit.
+    share: __m512i,
+}
+
+impl Short {
+    /// The window's constants for `shape` into `units` (normalised, of 2 or
+    /// 4 bytes); `swap` reverses each unit's bytes for a big-endian target.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    pub(super) fn new(shape: &Shape, units: &Units, pair: Option<&Pair>, swap: Option<__m512i>) -> Short {
+        let lead = [1, 2, 3].map(|n| _mm512_set1_epi16(i16::from(shape.lead_base[n])));
+        Short {
+            lead,
+            first: _mm512_set1_epi16(i16::from(shape.continuation.0)),
+            single: units.single.map(|(lo, hi)| (lo <= 0xFFFF && lo <= hi).then(|| Range16::new((lo, hi)))),
+            swap,
+            bytes: units.bytes,
+            next: _mm512_add_epi8(iota(), _mm512_set1_epi8(1)),
+            quads: pair.filter(|p| units.bytes == 2 && quads_apply(p)).map(|p| Quads::new(shape, p)),
+        }
+    }
+
+    /// Converts the sequences that end in the window of 64 units at `p`
+    /// (`leads` its units that are no continuation, `next_is_lead` whether
+    /// the unit after it is one), if each has one to three units and a value
+    /// of at most sixteen bits that the target writes as one unit, or four
+    /// units and a value it writes as a pair: the units taken and the bytes
+    /// written.
+    ///
+    /// # Safety
+    /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `p .. p +
+    /// 65` readable; `out` writable for four bytes per unit of the window.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
+    pub(super) unsafe fn window(
+        &self,
+        p: *const u8,
+        leads: u64,
+        next_is_lead: bool,
+        out: *mut u8,
+    ) -> Option<(usize, usize)> {
+        let cont = !leads;
+        // Whether the unit one and two places on is a continuation (unit 65,
+        // past what may be read, counts as none: a sequence reaching it does
+        // not end in the window).
+        let on1 = cont >> 1 | u64::from(!next_is_lead) << 63;
+        let (on2, on3) = (on1 >> 1, on1 >> 2);
+        let ends = leads >> 1 | u64::from(next_is_lead) << 63;
+        let too_long = if self.quads.is_some() { cont & on1 & on2 & on3 } else { cont & on1 & on2 };
+        if too_long != 0 || ends == 0 {
+            return None;
+        }
+        // The sequences that end in the window, by length.
+        let took = 64 - ends.leading_zeros() as usize;
+        let taken = leads & (u64::MAX >> (64 - took));
+        let four = taken & on1 & on2 & on3;
+        let lengths = [taken & !on1, taken & on1 & !on2, taken & on1 & on2 & !on3, four, four << 1];
+        // SAFETY: 65 units readable at `p`.
+        let (x, y) = unsafe { (_mm512_loadu_si512(p.cast()), _mm512_loadu_si512(p.add(1).cast())) };
+        // The units two places on (the last lane's is unit 65: any will do).
+        let z = _mm512_permutexvar_epi8(self.next, y);
+        let halves = [self.half([x, y, z], lengths, 0), self.half([x, y, z], lengths, 1)];
+        let values = [self.values(&halves[0]), self.values(&halves[1])];
+        let fits = |(v, bad): (__m512i, u32), h: &Half| bad == 0 && (h.one | h.two | h.three) & !self.writes(v) == 0;
+        if !fits(values[0], &halves[0]) || !fits(values[1], &halves[1]) {
+            return None;
+        }
+        let mut wrote = 0;
+        for (h, (v, _)) in halves.iter().zip(values) {
+            // SAFETY: at most four bytes per unit of the half.
+            wrote += unsafe { self.store(v, h.written(), out.add(wrote)) };
+        }
+        Some((took, wrote))
+    }
+
+    /// Half `h` of the window: its units, those one and two places on (of
+    /// `units`, the window from its first, second and third unit) and its
+    /// leads by length.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
+    fn half(&self, units: [__m512i; 3], lengths: [u64; 5], h: usize) -> Half {
+        let [one, two, three, four, seconds] = lengths.map(|m| (m >> (32 * h)) as u32);
+        let wide = |x: __m512i| {
+            _mm512_cvtepu8_epi16(if h == 0 { _mm512_castsi512_si256(x) } else { _mm512_extracti64x4_epi64::<1>(x) })
+        };
+        let [a, b, c] = units.map(wide);
+        Half { a, b, c, one, two, three, four, seconds }
+    }
+
+    /// Each lead's value in the half, by its length, and the leads whose
+    /// share does not fit (the arithmetic is then not exact).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
+    fn values(&self, h: &Half) -> (__m512i, u32) {
+        let share = self.lead.map(|base| _mm512_sub_epi16(h.a, base));
+        let (b, c) = (_mm512_sub_epi16(h.b, self.first), _mm512_sub_epi16(h.c, self.first));
+        let two = _mm512_add_epi16(_mm512_slli_epi16::<6>(share[1]), b);
+        let three = _mm512_add_epi16(_mm512_slli_epi16::<12>(share[2]), _mm512_add_epi16(_mm512_slli_epi16::<6>(b), c));
+        let v = _mm512_mask_mov_epi16(share[0], h.two, two);
+        let v = _mm512_mask_mov_epi16(v, h.three, three);
+        let over = |x: __m512i, most: i16| _mm512_cmpgt_epu16_mask(x, _mm512_set1_epi16(most));
+        let bad = over(share[0], 255) & h.one | over(share[1], 1023) & h.two | over(share[2], 15) & h.three;
+        match &self.quads {
+            Some(q) if h.four | h.seconds != 0 => q.pairs(h, v, (b, c), bad),
+            _ => (v, bad),
+        }
+    }
+
+    /// The lanes whose value the target writes as one unit of itself.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
+    fn writes(&self, v: __m512i) -> u32 {
+        self.single.iter().flatten().fold(0, |m, r| m | r.holds(v))
+    }
+
+    /// Writes the lanes `keep` of `v` as code units: the bytes written.
+    ///
+    /// # Safety
+    /// `out` writable for four bytes per lane kept.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
+    unsafe fn store(&self, v: __m512i, keep: u32, out: *mut u8) -> usize {
+        let n = keep.count_ones();
+        let words = _mm512_maskz_compress_epi16(keep, v);
+        let swap = |x: __m512i| self.swap.map_or(x, |s| _mm512_shuffle_epi8(x, s));
+        let low = |n: u32| if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+        if self.bytes == 2 {
+            // SAFETY: `n` words.
+            unsafe { _mm512_mask_storeu_epi16(out.cast(), low(n), swap(words)) };
+            return 2 * n as usize;
+        }
+        let (first, second) = (_mm512_castsi512_si256(words), _mm512_extracti64x4_epi64::<1>(words));
+        // SAFETY: `n` double words, sixteen at most in each store.
+        unsafe {
+            _mm512_mask_storeu_epi32(out.cast(), low(n) as u16, swap(_mm512_cvtepu16_epi32(first)));
+            _mm512_mask_storeu_epi32(
+                out.add(64).cast(),
+                low(n.saturating_sub(16)) as u16,
+                swap(_mm512_cvtepu16_epi32(second)),
+            );
+        }
+        4 * n as usize
+    }
+}
+
+impl Quads {
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    fn new(shape: &Shape, p: &Pair) -> Quads {
+        let bits = u32::from(p.low_bits);
+        let set = |x: u32| _mm512_set1_epi16(x as u16 as i16);
+        Quads {
+            lead: set(u32::from(shape.lead_base[4])),
+            high: Range16::new((p.lo >> bits, p.hi >> bits)),
+            high_base: set(p.high.wrapping_sub(p.bias >> bits)),
+            low_base: set(p.low),
+            shifts: [18 - bits, 12 - bits, bits - 6].map(|n| _mm_cvtsi32_si128(n as i32)),
+            mask: set((1 << (bits - 6)) - 1),
+            share: set(1 << (bits - 2)),
+        }
+    }
+
+    /// `v` with the lanes of four-unit sequences (`h.four`) and those after
+    /// them (`h.seconds`) made, `b` and `c` the units one and two places on
+    /// less the first continuation unit; `bad` with the leads whose value
+    /// is no pair's, or whose lead's share does not fit.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
+    fn pairs(&self, h: &Half, v: __m512i, (b, c): (__m512i, __m512i), bad: u32) -> (__m512i, u32) {
+        let share = _mm512_sub_epi16(h.a, self.lead);
+        let top = _mm512_or_si512(
+            _mm512_sll_epi16(share, self.shifts[0]),
+            _mm512_or_si512(_mm512_sll_epi16(b, self.shifts[1]), _mm512_srl_epi16(c, self.shifts[2])),
+        );
+        let low = _mm512_or_si512(_mm512_slli_epi16::<6>(_mm512_and_si512(b, self.mask)), c);
+        let v = _mm512_mask_add_epi16(v, h.four, top, self.high_base);
+        let v = _mm512_mask_add_epi16(v, h.seconds, low, self.low_base);
+        let wide = _mm512_cmpge_epu16_mask(share, self.share) | !self.high.holds(top);
+        (v, bad | wide & h.four)
+    }
+}
+
+/// Whether four-unit sequences may be written as `p`'s pairs by the
+/// window: the pair's second unit carries 6 to 12 bits, and the pair's
+/// values are whole blocks of them (so a value is the pair's exactly when
+/// its high bits are), the bias leaving them alone.
+fn quads_apply(p: &Pair) -> bool {
+    let bits = u32::from(p.low_bits);
+    let mask = (1u32 << bits.min(31)) - 1;
+    (6..=12).contains(&bits) && p.bias & mask == 0 && p.lo & mask == 0 && p.hi & mask == mask
+}
