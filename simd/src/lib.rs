@@ -87,6 +87,7 @@ mod narrow;
 mod shared;
 mod to_units;
 mod validate;
+mod widen;
 mod within;
 
 pub use decode::{decode_u32, decode_u64, decodes_on};
@@ -96,4 +97,5 @@ pub use narrow::{narrow, Units};
 pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use to_units::{decode_to_units, Pair};
 pub use validate::{reference, validate};
+pub use widen::widen_ascii;
 pub use within::{ascii_within, units_within};

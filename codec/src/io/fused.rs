@@ -42,8 +42,10 @@ pub(super) enum Fused {
     /// The runs stop at `stops`: `leads`, and where the target validates
     /// them (`by_target`), also the leads the source may read apart from it.
     Shared { leads: ApartLeads, stops: ApartLeads, by_target: bool, tables: Option<Tables> },
-    /// The UTF-8 family into wide code units.
-    ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair> },
+    /// The UTF-8 family into wide code units; with `ascii` where the
+    /// source's bytes below 80 are values of themselves (then widened
+    /// without the validator where a block starts with them).
+    ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair>, ascii: bool },
     /// Wide code units into the UTF-8 family.
     FromUnits { isa: Isa, units: Units, pair: Option<Pair>, forms: ByteForms },
 }
@@ -80,7 +82,8 @@ impl Fused {
         if let (true, Some(shape), Some(&tables)) = (forms.0.is_some(), from.dfa().decoding_shape(), from.dfa().simd())
         {
             let (units, pair) = forms.0.simd_units();
-            return Some(Fused::ToUnits { isa, tables, shape, units, pair });
+            let ascii = from.ascii_runs() == AsciiRuns::Bytes;
+            return Some(Fused::ToUnits { isa, tables, shape, units, pair, ascii });
         }
         let (units, pair) = source_units(from)?;
         Some(Fused::FromUnits { isa, units, pair, forms: forms.1? })
@@ -157,10 +160,16 @@ impl Fused {
                 out.extend_from_slice(&block[..took]);
                 (took, None)
             }
-            Fused::ToUnits { isa, tables, shape, units, pair } => {
+            Fused::ToUnits { isa, tables, shape, units, pair, ascii } => {
+                let limit = data.len().min(BLOCK);
+                // ASCII at the block's start is valid as it is: widened in
+                // the pass that checks it.
+                let widened = if *ascii { simd::widen_ascii(*isa, units, &data[..limit], out) } else { 0 };
+                if widened > 0 {
+                    return Some((widened, Some(u64::from(data[widened - 1]))));
+                }
                 // The block ends before the last lead within reach, so that a
                 // chunk's end, which may cut a sequence, is left to the engine.
-                let limit = data.len().min(BLOCK);
                 let block = &data[..last_lead(tables, data, limit).unwrap_or(0)];
                 if simd::validate(*isa, tables, block).is_err() {
                     return None;

@@ -34,8 +34,10 @@ pub(super) struct Short {
     swap: Option<__m512i>,
     /// Thirty-two units at most 7F are narrowed as they are.
     ascii: bool,
-    /// The units the step takes ([`short_units`]), up to four ranges.
-    take: [Option<Range16>; 4],
+    /// The units the step takes ([`short_units`]): up to four ranges, the
+    /// first repeated in place of those missing; whether there are more than two.
+    take: [Range16; 4],
+    more: bool,
     /// The greatest value of lengths 1 and 2 (`FFFF` past the forms).
     last: [__m512i; 2],
     /// Each length's lead base.
@@ -85,7 +87,8 @@ impl Short {
                 && forms.lead[0] == 0
                 && covers(&units.single)
                 && covers(&forms.allowed),
-            take: take.map(|r| r.map(|r| Range16::new(r))),
+            take: take.map(|r| Range16::new(r.or(take[0]).unwrap_or_default())),
+            more: take[2].is_some(),
             last: [last(0), last(1)],
             lead: [0, 1, 2].map(|k| _mm512_set1_epi16(i16::from(forms.lead[k]))),
             continuation: _mm512_set1_epi16(i16::from(forms.continuation)),
@@ -113,7 +116,10 @@ impl Short {
             unsafe { _mm256_storeu_si256(out.cast(), _mm512_cvtepi16_epi8(v)) };
             return Some((32, 32));
         }
-        let single = self.take.iter().flatten().fold(0, |m, r| m | r.holds(v));
+        let mut single = self.take[0].holds(v) | self.take[1].holds(v);
+        if self.more {
+            single |= self.take[2].holds(v) | self.take[3].holds(v);
+        }
         if single == u32::MAX {
             // SAFETY: the caller's guarantee.
             return Some((32, unsafe { self.write(v, u32::MAX, 0, out) }));

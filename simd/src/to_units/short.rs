@@ -48,8 +48,9 @@ pub(super) struct Short {
     /// `lead_base[1..=3]` and the first continuation unit, in 16-bit lanes.
     lead: [__m512i; 3],
     first: __m512i,
-    /// The target's single units (below 10000; `None` for an empty range).
-    single: [Option<Range16>; 2],
+    /// The target's single units below 10000 (one range repeated where the
+    /// other has none there; both `None` where neither has).
+    single: Option<[Range16; 2]>,
     /// Each code unit's bytes reversed, for big-endian units.
     swap: Option<__m512i>,
     bytes: usize,
@@ -107,7 +108,11 @@ impl Short {
         Short {
             lead,
             first: _mm512_set1_epi16(i16::from(shape.continuation.0)),
-            single: units.single.map(|(lo, hi)| (lo <= 0xFFFF && lo <= hi).then(|| Range16::new((lo, hi)))),
+            single: match units.single.map(|(lo, hi)| (lo <= 0xFFFF && lo <= hi).then_some((lo, hi))) {
+                [Some(a), Some(b)] => Some([Range16::new(a), Range16::new(b)]),
+                [Some(r), None] | [None, Some(r)] => Some([Range16::new(r); 2]),
+                [None, None] => None,
+            },
             swap,
             bytes: units.bytes,
             next: _mm512_add_epi8(iota(), _mm512_set1_epi8(1)),
@@ -205,7 +210,7 @@ impl Short {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     #[inline]
     fn writes(&self, v: __m512i) -> u32 {
-        self.single.iter().flatten().fold(0, |m, r| m | r.holds(v))
+        self.single.map_or(0, |[a, b]| a.holds(v) | b.holds(v))
     }
 
     /// Writes the lanes `keep` of `v` as code units: the bytes written.

@@ -1,0 +1,154 @@
+//! Widening ASCII bytes into 16- or 32-bit code units of the same value, in
+//! one pass that also checks them: the conversion engine's first step from
+//! the UTF-8 family into UTF-16 and UTF-32, where text that is ASCII needs
+//! no validator in front of the conversion (each byte below 80 is a whole
+//! sequence of its own value, a fact the compiler derives for the source).
+//!
+//! [`widen_ascii`] takes 64 bytes at a time while all 64 are below 80 and
+//! writes them as code units in the target's byte order, one test of the
+//! bytes' top bits and two (four) widening stores a step. It stops before
+//! the first group of 64 with another byte, which the caller converts.
+//!
+//! ```
+//! use placemat_simd::{widen_ascii, Isa, Units};
+//! let text = "plain ASCII text, line after line\n".repeat(10);
+//! let utf16be = Units { bytes: 2, big_endian: true, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
+//! let mut out = Vec::new();
+//! let taken = Isa::detect().map_or(0, |isa| widen_ascii(isa, &utf16be, text.as_bytes(), &mut out));
+//! // Whole groups of 64 (none without AVX-512).
+//! assert_eq!(taken % 64, 0);
+//! let expected: Vec<u8> = text[..taken].encode_utf16().flat_map(u16::to_be_bytes).collect();
+//! assert_eq!(out, expected);
+//! ```
+
+use alloc::vec::Vec;
+
+use crate::{Isa, Units};
+
+/// Appends the longest run of whole groups of 64 bytes of `input` that are
+/// all below 80, each as the code unit of its value; returns the bytes taken
+/// (a multiple of 64). Takes nothing without AVX-512 ([`Isa::Avx512`]), for
+/// a width other than 2 and 4, or where `units.single` leaves out a value
+/// below 80.
+///
+/// Panics if `isa` is not one [`Isa::all`] lists.
+pub fn widen_ascii(isa: Isa, units: &Units, input: &[u8], out: &mut Vec<u8>) -> usize {
+    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+    let ascii = units.single.iter().any(|&(lo, hi)| lo == 0 && hi >= 0x7F);
+    if !matches!(units.bytes, 2 | 4) || !ascii {
+        return 0;
+    }
+    run(isa, units, input, out)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn run(isa: Isa, units: &Units, input: &[u8], out: &mut Vec<u8>) -> usize {
+    if isa != Isa::Avx512 {
+        return 0;
+    }
+    out.reserve(input.len() * units.bytes);
+    let start = out.len();
+    // SAFETY: `widen_ascii` checked that the machine has AVX-512 and the
+    // width; `out` has room for `units.bytes` bytes per byte of `input`.
+    let taken = unsafe { avx512::widen(units, input, out.as_mut_ptr().add(start)) };
+    // SAFETY: the kernel initialised `units.bytes` bytes per byte taken.
+    unsafe { out.set_len(start + taken * units.bytes) };
+    taken
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn run(_: Isa, _: &Units, _: &[u8], _: &mut Vec<u8>) -> usize {
+    0
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    use crate::Units;
+
+    /// The kernel: bytes taken.
+    ///
+    /// # Safety
+    /// The machine must have AVX-512 F/BW; `units.bytes` be 2 or 4; `out`
+    /// be valid for writes of `units.bytes * input.len()` bytes.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn widen(units: &Units, input: &[u8], out: *mut u8) -> usize {
+        let mut i = 0;
+        while i + 64 <= input.len() {
+            // SAFETY: 64 bytes readable at `i`.
+            let x = unsafe { _mm512_loadu_si512(input.as_ptr().add(i).cast()) };
+            if _mm512_movepi8_mask(x) != 0 {
+                break;
+            }
+            let at = units.bytes * i;
+            if units.bytes == 2 {
+                for h in 0..2 {
+                    let half = if h == 0 { _mm512_castsi512_si256(x) } else { _mm512_extracti64x4_epi64::<1>(x) };
+                    let wide = _mm512_cvtepu8_epi16(half);
+                    // A big-endian unit's value is its second byte.
+                    let wide = if units.big_endian { _mm512_slli_epi16::<8>(wide) } else { wide };
+                    // SAFETY: 64 bytes at `at + 64h`, within the 128 of these 64 units.
+                    unsafe { _mm512_storeu_si512(out.add(at + 64 * h).cast(), wide) };
+                }
+            } else {
+                let quarters = [
+                    _mm512_extracti32x4_epi32::<0>(x),
+                    _mm512_extracti32x4_epi32::<1>(x),
+                    _mm512_extracti32x4_epi32::<2>(x),
+                    _mm512_extracti32x4_epi32::<3>(x),
+                ];
+                for (q, quarter) in quarters.into_iter().enumerate() {
+                    let wide = _mm512_cvtepu8_epi32(quarter);
+                    let wide = if units.big_endian { _mm512_slli_epi32::<24>(wide) } else { wide };
+                    // SAFETY: 64 bytes at `at + 64q`, within the 256 of these 64 units.
+                    unsafe { _mm512_storeu_si512(out.add(at + 64 * q).cast(), wide) };
+                }
+            }
+            i += 64;
+        }
+        i
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_widens_to_every_width_and_order_up_to_the_first_other_group() {
+        let Some(isa) = Isa::detect() else { return };
+        let single = [(0, 0xD7FF), (0xE000, 0xFFFF)];
+        for len in [0, 63, 64, 65, 200, 640] {
+            for stop in [None, Some(0), Some(70), Some(130)] {
+                let mut input: Vec<u8> = (0..len).map(|k| (k * 7 % 128) as u8).collect();
+                if let Some(at) = stop.filter(|&at| at < len) {
+                    input[at] = 0xC3;
+                }
+                for (bytes, big_endian) in [(2, false), (2, true), (4, false), (4, true)] {
+                    let units = Units { bytes, big_endian, single };
+                    let mut out = vec![1];
+                    let taken = widen_ascii(isa, &units, &input, &mut out);
+                    let whole = stop.filter(|&at| at < len).unwrap_or(len) / 64 * 64;
+                    let want = if isa == Isa::Avx512 { whole } else { 0 };
+                    let expected: Vec<u8> = input[..want]
+                        .iter()
+                        .flat_map(|&b| {
+                            let v = u32::from(b).to_be_bytes();
+                            let mut unit = v[4 - bytes..].to_vec();
+                            if !big_endian {
+                                unit.reverse();
+                            }
+                            unit
+                        })
+                        .collect();
+                    let case = format!("{len} bytes, other at {stop:?}, {bytes} bytes, big {big_endian}");
+                    assert_eq!((taken, &out[1..]), (want, &expected[..]), "{case}");
+                }
+            }
+        }
+        // A target without the ASCII values as units of themselves takes nothing.
+        let units = Units { bytes: 2, big_endian: false, single: [(0x20, 0xFFFF); 2] };
+        assert_eq!(widen_ascii(isa, &units, &[b'a'; 128], &mut Vec::new()), 0);
+    }
+}
