@@ -16,7 +16,7 @@ from collections import defaultdict
 from criterion_runs import estimates
 
 BASELINES = ["simdutf", "encoding_rs", "cesu8-crate"]
-CORPORA = ["english", "russian", "chinese", "emoji", "mixed"]
+CORPORA = ["english", "russian", "chinese", "korean", "emoji", "mixed", "random-scalars", "random-lengths"]
 
 
 def runs(root):

@@ -3,7 +3,7 @@
 //! `transcode_into`, validating, strict) beside the libraries a user would
 //! pick for the same pair ([`placemat_benches::converters`]): encoding_rs
 //! for UTF-8 ↔ UTF-16, the `cesu8` crate for CESU-8 and modified UTF-8,
-//! simdutf (with `--features simdutf`) for UTF-8 ↔ UTF-16LE/UTF-32. Ids are
+//! simdutf (with `--features simdutf`) for UTF-8 ↔ UTF-16LE and UTF-32. Ids are
 //! `<implementation>/<pair>/<corpus>`, throughput in bytes of the source.
 //! Every output buffer is allocated once, outside the timed loop.
 //!
@@ -73,6 +73,17 @@ fn transcode(cr: &mut Criterion) {
             let mut wide = vec![0u32; utf8.len()];
             run(&mut g, "simdutf", "utf8-utf32le", name, utf8.len(), || {
                 converters::simdutf::utf8_to_utf32(utf8, &mut wide).unwrap_or(0)
+            });
+        }
+
+        let wide: Vec<u32> = text.chars().map(u32::from).collect();
+        let utf32le: Vec<u8> = wide.iter().flat_map(|u| u.to_le_bytes()).collect();
+        placemat(&mut g, "utf32le-utf8", name, &Utf32Le, &Utf8, &utf32le);
+        #[cfg(feature = "simdutf")]
+        {
+            let mut bytes = vec![0u8; 4 * wide.len()];
+            run(&mut g, "simdutf", "utf32le-utf8", name, utf32le.len(), || {
+                converters::simdutf::utf32_to_utf8(&wide, &mut bytes).unwrap_or(0)
             });
         }
 

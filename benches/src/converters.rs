@@ -94,6 +94,15 @@ pub mod simdutf {
         (n != 0 || input.is_empty()).then_some(n)
     }
 
+    /// UTF-32 (as units) to UTF-8; `out` must hold `4 * input.len()` bytes.
+    pub fn utf32_to_utf8(input: &[u32], out: &mut [u8]) -> Option<usize> {
+        assert!(out.len() >= 4 * input.len(), "room for four bytes per unit");
+        // SAFETY: `input` is readable for its length; each UTF-32 unit gives
+        // at most four UTF-8 bytes, and `out` holds that many.
+        let n = unsafe { ::simdutf::convert_utf32_to_utf8(input.as_ptr(), input.len(), out.as_mut_ptr()) };
+        (n != 0 || input.is_empty()).then_some(n)
+    }
+
     #[cfg(test)]
     mod tests {
         #[test]
@@ -106,6 +115,11 @@ pub mod simdutf {
             let m = super::utf16le_to_utf8(&units[..n], &mut back).unwrap();
             assert_eq!(&back[..m], text.as_bytes());
             assert_eq!(super::utf8_to_utf16le(b"a\xFF", &mut units), None);
+            let wide: Vec<u32> = text.chars().map(u32::from).collect();
+            let mut bytes = vec![0u8; 4 * wide.len()];
+            let k = super::utf32_to_utf8(&wide, &mut bytes).unwrap();
+            assert_eq!(&bytes[..k], text.as_bytes());
+            assert_eq!(super::utf32_to_utf8(&[0x61, 0xD800], &mut bytes), None);
         }
     }
 }

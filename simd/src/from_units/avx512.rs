@@ -114,10 +114,10 @@ pub(super) unsafe fn convert(
         // SAFETY: 34 units readable from `i`.
         let p = unsafe { input.as_ptr().add(i) };
         if let Some(short) = &c.short {
-            // SAFETY: 64 bytes readable at `p`; 96 writable at `out + w`,
-            // as `w + 96 <= 2 * (i + 48)`.
+            // SAFETY: 32 units readable at `p`; 96 bytes writable at `out +
+            // w`, as `w + 96 <= 2 * (i + 48)`.
             if let Some((lanes, wrote)) = unsafe { short.step(p, out.add(w)) } {
-                (i, w) = (i + 2 * lanes, w + wrote);
+                (i, w) = (i + lanes * b, w + wrote);
                 continue;
             }
         }

@@ -21,8 +21,9 @@
 //! and one byte compress (VBMI2) packs the lanes' first `n` bytes.
 //!
 //! Text without errors mostly takes a faster step (`short.rs`): thirty-two
-//! 16-bit units in 16-bit lanes at once, when each is a single unit the
-//! forms write in at most three bytes or half of a pair they write in four.
+//! units in 16-bit lanes at once (32-bit units packed where all are below
+//! 10000), when each is a single unit the forms write in at most three bytes
+//! or half of a pair they write in four.
 //! Each lane makes its lead and digits with fixed shifts (a pair's first
 //! half the value's lead and first digit, its second half the other two),
 //! and one or two byte compresses pack them. Thirty-two ASCII units in a row

@@ -1,11 +1,13 @@
-//! The AVX-512 kernel's step for text without pairs: thirty-two 16-bit code
-//! units in 16-bit lanes, when every one is a single unit that the target
-//! writes in at most three bytes (Cyrillic, Greek, Hebrew, Arabic, CJK, …
-//! in UTF-16 into UTF-8). The lengths come from two comparisons; the lead
-//! unit and the continuation units are made for all lanes at once and
-//! packed by one byte compress (two for three-byte forms, sixteen lanes
-//! each, through a two-table byte permutation that lays each unit's three
-//! bytes side by side). Thirty-two ASCII units are narrowed without any of it.
+//! The AVX-512 kernel's step for text of short forms: thirty-two code units
+//! in 16-bit lanes (32-bit units packed, where all are below 10000), when
+//! every one is a single unit that the target writes in at most three bytes
+//! (Cyrillic, Greek, Hebrew, Arabic, CJK, … into UTF-8) or, from 16-bit
+//! units, half of a pair it writes in four. The lengths come from two
+//! comparisons; the lead unit and the continuation units are made for all
+//! lanes at once and packed by one byte compress (two for three-byte forms,
+//! sixteen lanes each, through a two-table byte permutation that lays each
+//! unit's three bytes side by side). Thirty-two ASCII units are narrowed
+//! without any of it.
 
 use core::arch::x86_64::*;
 
@@ -30,8 +32,10 @@ impl Range16 {
 
 /// What the step needs, as vectors.
 pub(super) struct Short {
-    /// Each unit's two bytes swapped, for big-endian sources.
+    /// Each unit's bytes reversed, for big-endian sources.
     swap: Option<__m512i>,
+    /// 2 or 4: 32-bit units are packed into 16-bit lanes where all fit.
+    bytes: usize,
     /// Thirty-two units at most 7F are narrowed as they are.
     ascii: bool,
     /// The units the step takes ([`short_units`]): up to four ranges, the
@@ -67,21 +71,25 @@ struct Halves {
 }
 
 impl Short {
-    /// The step's constants for a source of 16-bit `units` (normalised) and
-    /// usable `forms`; `None` for 32-bit units or when no unit qualifies.
+    /// The step's constants for a source of 16- or 32-bit `units`
+    /// (normalised) and usable `forms`; `None` when no unit qualifies.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     pub(super) fn new(units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<Short> {
         let take = short_units(units, forms);
-        if units.bytes != 2 || take[0].is_none() {
+        if take[0].is_none() {
             return None;
         }
         let n = usize::from(forms.lengths);
         let last = |k: usize| _mm512_set1_epi16(if k < n { forms.last[k].min(0xFFFF) as u16 as i16 } else { -1 });
         let covers = |ranges: &[(u32, u32)]| ranges.iter().any(|&(lo, hi)| lo == 0 && hi >= 0x7F);
-        let swap: [u8; 16] = [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14];
+        let swap: [u8; 16] = match units.bytes {
+            2 => [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14],
+            _ => [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12],
+        };
         Some(Short {
             // SAFETY: 16 readable bytes.
             swap: units.big_endian.then(|| _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(swap.as_ptr().cast()) })),
+            bytes: units.bytes,
             ascii: forms.first == 0
                 && forms.last[0] >= 0x7F
                 && forms.lead[0] == 0
@@ -93,7 +101,7 @@ impl Short {
             lead: [0, 1, 2].map(|k| _mm512_set1_epi16(i16::from(forms.lead[k]))),
             continuation: _mm512_set1_epi16(i16::from(forms.continuation)),
             triples: TRIPLES.map(|t| vector(&t)),
-            pairs: pair.filter(|p| halves_apply(p, forms)).map(|p| Halves::new(p, forms)),
+            pairs: pair.filter(|p| units.bytes == 2 && halves_apply(p, forms)).map(|p| Halves::new(p, forms)),
         })
     }
 
@@ -103,14 +111,13 @@ impl Short {
     /// most three per unit.
     ///
     /// # Safety
-    /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `p .. p +
-    /// 64` readable, `out .. out + 96` writable.
+    /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; 32 units
+    /// readable at `p`, `out .. out + 96` writable.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     #[inline]
     pub(super) unsafe fn step(&self, p: *const u8, out: *mut u8) -> Option<(usize, usize)> {
         // SAFETY: the caller's guarantee.
-        let x = unsafe { _mm512_loadu_si512(p.cast()) };
-        let v = self.swap.map_or(x, |s| _mm512_shuffle_epi8(x, s));
+        let v = unsafe { self.load(p)? };
         if self.ascii && _mm512_cmpgt_epu16_mask(v, _mm512_set1_epi16(0x7F)) == 0 {
             // SAFETY: the caller's guarantee.
             unsafe { _mm256_storeu_si256(out.cast(), _mm512_cvtepi16_epi8(v)) };
@@ -127,6 +134,27 @@ impl Short {
         let (lanes, firsts) = self.pairs.as_ref()?.firsts(v, single)?;
         // SAFETY: the caller's guarantee.
         Some((lanes, unsafe { self.write(v, u32::MAX >> (32 - lanes), firsts, out) }))
+    }
+
+    /// The 32 units at `p` in 16-bit lanes; `None` for 32-bit units of
+    /// which one passes FFFF.
+    ///
+    /// # Safety
+    /// 32 units readable at `p`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
+    unsafe fn load(&self, p: *const u8) -> Option<__m512i> {
+        let swap = |x: __m512i| self.swap.map_or(x, |s| _mm512_shuffle_epi8(x, s));
+        // SAFETY (both branches): 64 or 128 bytes readable, the caller's guarantee.
+        if self.bytes == 2 {
+            return Some(swap(unsafe { _mm512_loadu_si512(p.cast()) }));
+        }
+        let (lo, hi) = unsafe { (swap(_mm512_loadu_si512(p.cast())), swap(_mm512_loadu_si512(p.add(64).cast()))) };
+        let top = _mm512_set1_epi32(0xFFFF);
+        if _mm512_cmpgt_epu32_mask(lo, top) | _mm512_cmpgt_epu32_mask(hi, top) != 0 {
+            return None;
+        }
+        Some(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(lo)), _mm512_cvtepi32_epi16(hi)))
     }
 
     /// Writes the lanes `kept` of `v` at `out`, `firsts` the lanes that
