@@ -76,9 +76,8 @@ impl Short {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     pub(super) fn new(units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<Short> {
         let take = short_units(units, forms);
-        if take[0].is_none() {
-            return None;
-        }
+        // (No unit qualifies without a first range.)
+        take[0]?;
         let n = usize::from(forms.lengths);
         let last = |k: usize| _mm512_set1_epi16(if k < n { forms.last[k].min(0xFFFF) as u16 as i16 } else { -1 });
         let covers = |ranges: &[(u32, u32)]| ranges.iter().any(|&(lo, hi)| lo == 0 && hi >= 0x7F);
