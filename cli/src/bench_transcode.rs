@@ -115,6 +115,12 @@ fn baselines<'a>(from: &str, to: &str, bytes: &'a [u8]) -> Vec<(&'static str, St
                 Box::new(move || std_to_utf32(bytes, big_endian, &mut out.borrow_mut())),
             ));
         }
+        ("utf32le" | "utf32be", "utf8") => {
+            let order = if from == "utf32le" { u32::from_le_bytes } else { u32::from_be_bytes };
+            let out = RefCell::new(Vec::with_capacity(bytes.len()));
+            let run = move || std_from_utf32(bytes, order, &mut out.borrow_mut());
+            runs.push((OP, "std char::from_u32".into(), Box::new(run)));
+        }
         ("cesu8" | "mutf8", "utf8") => {
             let java = from == "mutf8";
             let run = move || {
@@ -190,6 +196,18 @@ fn std_to_utf32(bytes: &[u8], big_endian: bool, out: &mut Vec<u8>) -> usize {
     out.len()
 }
 
+/// std: each code unit through `char::from_u32` (which refuses surrogates
+/// and values past 10FFFF) into a `String`'s bytes, in a buffer that is kept.
+fn std_from_utf32(bytes: &[u8], order: fn([u8; 4]) -> u32, out: &mut Vec<u8>) -> usize {
+    out.clear();
+    let mut utf8 = [0; 4];
+    for unit in bytes.chunks_exact(4) {
+        let Some(c) = char::from_u32(order([unit[0], unit[1], unit[2], unit[3]])) else { return 0 };
+        out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+    }
+    out.len()
+}
+
 /// std: the code units, then `char::decode_utf16` into a `String`'s bytes
 /// (what `String::from_utf16` does, into a buffer that is kept).
 fn std_from_utf16(bytes: &[u8], order: fn([u8; 2]) -> u16, out: &mut Vec<u8>) -> usize {
@@ -201,4 +219,27 @@ fn std_from_utf16(bytes: &[u8], order: fn([u8; 2]) -> u16, out: &mut Vec<u8>) ->
         out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
     }
     out.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_std_baselines_convert_as_std_does() {
+        let text = "añ😀 漢字";
+        let (mut out, mut units) = (Vec::new(), Vec::new());
+        let orders: [(fn([u8; 4]) -> u32, fn(u32) -> [u8; 4]); 2] =
+            [(u32::from_le_bytes, u32::to_le_bytes), (u32::from_be_bytes, u32::to_be_bytes)];
+        for (order, to) in orders {
+            let wide: Vec<u8> = text.chars().flat_map(|c| to(u32::from(c))).collect();
+            assert_eq!(std_from_utf32(&wide, order, &mut out), text.len());
+            assert_eq!(out, text.as_bytes());
+            // A surrogate is no `char`: the baseline converts nothing.
+            assert_eq!(std_from_utf32(&to(0xD800), order, &mut out), 0);
+        }
+        let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(std_from_utf16(&utf16, u16::from_le_bytes, &mut units), text.len());
+        assert_eq!(units, text.as_bytes());
+    }
 }

@@ -164,6 +164,11 @@ fn bench_to_times_conversions_against_the_baselines_of_the_pair() {
     assert!(rows
         .iter()
         .all(|r| r[1] == "transcode" && r[6] == "encoding_rs" && r[3] == (TEXT.len() * 200).to_string()));
+    // UTF-32BE into UTF-8 (the text encoded as UTF-32BE first): std's
+    // `char::from_u32` is the baseline, and converts what the engine does.
+    let csv = String::from_utf8(ok(&["bench", "utf32be", "--to", "utf8", file, "--format", "csv"], b"")).unwrap();
+    let first = csv.lines().nth(1).unwrap().split(',').collect::<Vec<_>>();
+    assert_eq!((first[2], first[6]), ("std char::from_u32", "std char::from_u32"), "{csv}");
     // CESU-8 into UTF-8 (loaded from its description): the `cesu8` crate converts the pair.
     let csv = String::from_utf8(ok(&["bench", "cesu8", "--to-spec", SPEC, file, "--format", "csv"], b"")).unwrap();
     let strategies: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();
