@@ -6,7 +6,7 @@
 use core::arch::x86_64::*;
 
 use super::short::Short;
-use super::ByteForms;
+use super::{stop_unit, ByteForms, TAIL};
 use crate::{Pair, Units};
 
 /// A range test: low end and width in every lane.
@@ -57,7 +57,11 @@ struct Consts {
     short: Option<Short>,
 }
 
+/// The kernel's constants for a source of `units` (normalised, a width of 2
+/// or 4) and `pair` (fitting 16 bits, only with a width of 2) into usable
+/// `forms`: made once for a call's runs of the kernel.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+#[inline]
 fn consts(units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Consts {
     let swap16: [u8; 16] = [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14];
     let swap32: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
@@ -89,13 +93,14 @@ fn consts(units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Consts {
     }
 }
 
-/// The kernel: bytes of input taken and bytes written.
+/// The kernel over `input`, its last units from a padded copy: bytes of
+/// input taken and bytes written.
 ///
 /// # Safety
 /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `units` be
-/// normalised with a width of 2 or 4, `pair` fit 16 bits and come only
-/// with a width of 2, `forms` be usable; `out` be valid for writes of
-/// `2 * input.len()` bytes.
+/// normalised with a width of 2 or 4, `pair` fit 16 bits and come only with
+/// a width of 2, `forms` be usable; `out` be valid for writes of `2 *
+/// input.len()` bytes.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(super) unsafe fn convert(
     units: &Units,
@@ -104,7 +109,40 @@ pub(super) unsafe fn convert(
     input: &[u8],
     out: *mut u8,
 ) -> (usize, usize) {
+    // (Made here, once, and not returned: the constants are two kilobytes.)
     let c = consts(units, pair, forms);
+    // SAFETY: the caller's guarantee.
+    let (mut taken, mut written) = unsafe { steps(&c, input, out) };
+    // The last units, which the kernel's steps do not reach, once more from a
+    // copy followed by units it stops at.
+    let b = units.bytes;
+    let rest = &input[taken..input.len() / b * b];
+    if let (true, Some(stop)) = (rest.len() < TAIL * b, stop_unit(units, pair)) {
+        let mut padded = [0u8; 2 * TAIL * 4];
+        padded[..rest.len()].copy_from_slice(rest);
+        // The stop unit's `b` bytes in the source's order, repeated (a byte
+        // at a time: a copy per unit would be a call per unit).
+        let unit = if units.big_endian { (stop << (32 - 8 * b)).to_be_bytes() } else { stop.to_le_bytes() };
+        let padded = &mut padded[..rest.len() + TAIL * b];
+        for (k, byte) in padded[rest.len()..].iter_mut().enumerate() {
+            *byte = unit[k & (b - 1)];
+        }
+        // SAFETY: as above; the kernel stops before the first stop unit, so it
+        // writes at most two bytes per byte of `rest` it takes.
+        let (t, w) = unsafe { steps(&c, &padded[..], out.add(written)) };
+        (taken, written) = (taken + t.min(rest.len()), written + w);
+    }
+    (taken, written)
+}
+
+/// The kernel's steps: bytes of input taken and bytes written.
+///
+/// # Safety
+/// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `c` be made
+/// by [`consts`] from units, a pair and forms as [`convert`] asks; `out` be
+/// valid for writes of `2 * input.len()` bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+unsafe fn steps(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
     let b = c.bytes;
     let (mut i, mut w) = (0, 0);
     // Invariant: `w <= 2 * i`. A step reads 34 units from `i` (the

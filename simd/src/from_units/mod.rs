@@ -149,26 +149,10 @@ fn run(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms, input: &
     out.reserve(2 * input.len());
     let start = out.len();
     // SAFETY: `encode_from_units` checked that the machine has AVX-512 (with
-    // BMI2) and that `units` has a width of 2 or 4 (with a pair only for 2,
-    // fitting 16 bits); `out` has room for `2 * input.len()` more bytes.
-    let (mut taken, mut written) = unsafe { avx512::convert(units, pair, forms, input, out.as_mut_ptr().add(start)) };
-    // The last units, which the kernel's steps do not reach, once more from a
-    // copy followed by units it stops at.
-    let b = units.bytes;
-    let rest = &input[taken..input.len() / b * b];
-    if let (true, Some(stop)) = (rest.len() < TAIL * b, stop_unit(units, pair)) {
-        let mut padded = [0u8; 2 * TAIL * 4];
-        padded[..rest.len()].copy_from_slice(rest);
-        for slot in padded[rest.len()..].chunks_exact_mut(b) {
-            let bytes = if units.big_endian { stop.to_be_bytes() } else { stop.to_le_bytes() };
-            slot.copy_from_slice(if units.big_endian { &bytes[4 - b..] } else { &bytes[..b] });
-        }
-        let padded = &padded[..rest.len() + TAIL * b];
-        // SAFETY: as above; the kernel stops before the first stop unit, so it
-        // writes at most two bytes per byte of `rest` it takes.
-        let (t, w) = unsafe { avx512::convert(units, pair, forms, padded, out.as_mut_ptr().add(start + written)) };
-        (taken, written) = (taken + t.min(rest.len()), written + w);
-    }
+    // BMI2), that `units` has a width of 2 or 4 (with a pair only for 2,
+    // fitting 16 bits) and that `forms` are usable; `out` has room for `2 *
+    // input.len()` more bytes.
+    let (taken, written) = unsafe { avx512::convert(units, pair, forms, input, out.as_mut_ptr().add(start)) };
     // SAFETY: the kernel initialised `written <= 2 * taken` bytes after
     // `start`, within the capacity reserved.
     unsafe { out.set_len(start + written) };
@@ -178,13 +162,13 @@ fn run(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms, input: &
 /// Code units left after the kernel's run go through it once more, padded
 /// (its steps read 34 units).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const TAIL: usize = 34;
+pub(crate) const TAIL: usize = 34;
 
 /// A code unit the kernel stops at, however many follow it: no single unit
 /// and no pair's second unit (so it completes no pair, and a pair's first
 /// unit followed by it starts none).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
+pub(crate) fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
     let top = if units.bytes == 2 { 0xFFFF } else { u32::MAX };
     let taken = |u: u32| {
         units.single.iter().any(|&(lo, hi)| lo <= u && u <= hi)

@@ -7,7 +7,7 @@
 use core::arch::x86_64::*;
 
 use super::short::Short;
-use super::Pair;
+use super::{Pair, TAIL};
 use crate::{Shape, Units};
 
 /// What the kernel needs of the shape and the target, as vectors.
@@ -44,7 +44,11 @@ struct PairConsts {
     shift: __m128i,
 }
 
+/// The kernel's constants for `shape` into `units` (normalised, a width of
+/// 2 or 4) and `pair` (fitting 16 bits, only with a width of 2): made once
+/// for a call's runs of the kernel.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+#[inline]
 fn consts(shape: &Shape, units: &Units, pair: Option<&Pair>) -> Consts {
     let (first, last) = shape.continuation;
     let k = shape.bias();
@@ -77,7 +81,8 @@ fn consts(shape: &Shape, units: &Units, pair: Option<&Pair>) -> Consts {
     }
 }
 
-/// The kernel: units taken and bytes written.
+/// The kernel over `input`, up to where its windows reach: units taken and
+/// bytes written.
 ///
 /// # Safety
 /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2, `units` be
@@ -92,7 +97,51 @@ pub(super) unsafe fn convert(
     input: &[u8],
     out: *mut u8,
 ) -> (usize, usize) {
+    // SAFETY: the caller's guarantee.
+    unsafe { windows(&consts(shape, units, pair), input, out) }
+}
+
+/// The kernel over `input`, its last units from a padded copy: units taken
+/// and bytes written.
+///
+/// # Safety
+/// As [`convert`]'s.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(super) unsafe fn convert_all(
+    shape: &Shape,
+    units: &Units,
+    pair: Option<&Pair>,
+    input: &[u8],
+    out: *mut u8,
+) -> (usize, usize) {
+    // (Made here, once, and not returned: the constants are kilobytes.)
     let c = consts(shape, units, pair);
+    // SAFETY: the caller's guarantee.
+    let (mut taken, mut written) = unsafe { windows(&c, input, out) };
+    // The last units, which the kernel's windows do not reach, once more from
+    // a copy followed by a sequence too long for the kernel, which stops it.
+    let rest = &input[taken..];
+    if rest.len() < TAIL {
+        let (first, last) = shape.continuation;
+        let mut padded = [first; TAIL + 72];
+        padded[..rest.len()].copy_from_slice(rest);
+        padded[rest.len()] = if last < 0xFF { last + 1 } else { first - 1 };
+        // SAFETY: as above; the copy's sequences are the input's, so the
+        // kernel writes at most four bytes per unit of `rest` it takes.
+        let (t, w) = unsafe { windows(&c, &padded, out.add(written)) };
+        (taken, written) = (taken + t.min(rest.len()), written + w);
+    }
+    (taken, written)
+}
+
+/// The kernel's windows: units taken and bytes written.
+///
+/// # Safety
+/// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2, `c` be made
+/// by [`consts`] from units and a pair as [`convert`] asks, and `out` be
+/// valid for writes of `4 * input.len()` bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
     let (mut i, mut w) = (0, 0);
     // Invariant: `w <= 4 * i`. Each window reads 65 units from `i` and
     // writes at most four bytes per unit it takes.

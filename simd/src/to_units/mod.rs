@@ -127,21 +127,9 @@ fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8]
     out.reserve(4 * input.len());
     let start = out.len();
     // SAFETY: `decode_to_units` checked that the machine has AVX-512 (with
-    // BMI2), and `out` has room for `4 * input.len()` more bytes.
-    let (mut taken, mut written) = unsafe { avx512::convert(shape, units, pair, input, out.as_mut_ptr().add(start)) };
-    // The last units, which the kernel's windows do not reach, once more from
-    // a copy followed by a sequence too long for the kernel, which stops it.
-    let rest = &input[taken..];
-    if rest.len() < TAIL {
-        let (first, last) = shape.continuation;
-        let mut padded = [first; TAIL + 72];
-        padded[..rest.len()].copy_from_slice(rest);
-        padded[rest.len()] = if last < 0xFF { last + 1 } else { first - 1 };
-        // SAFETY: as above; the copy's sequences are the input's, so the
-        // kernel writes at most four bytes per unit of `rest` it takes.
-        let (t, w) = unsafe { avx512::convert(shape, units, pair, &padded, out.as_mut_ptr().add(start + written)) };
-        (taken, written) = (taken + t.min(rest.len()), written + w);
-    }
+    // BMI2), normalised `units` and kept a pair only for a width of 2 that
+    // fits 16 bits; `out` has room for `4 * input.len()` more bytes.
+    let (taken, written) = unsafe { avx512::convert_all(shape, units, pair, input, out.as_mut_ptr().add(start)) };
     // SAFETY: the kernel initialised `written <= 4 * taken` bytes after
     // `start`, within the capacity reserved.
     unsafe { out.set_len(start + written) };
@@ -151,7 +139,7 @@ fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8]
 /// Input shorter than this after the kernel's run goes through it once more,
 /// padded (its windows read 65 units).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const TAIL: usize = 136;
+pub(crate) const TAIL: usize = 136;
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
 fn run(_: Isa, _: &Shape, _: &Units, _: Option<&Pair>, _: &[u8], _: &mut Vec<u8>) -> usize {
