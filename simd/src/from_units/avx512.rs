@@ -161,7 +161,7 @@ unsafe fn steps(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
         }
         // SAFETY: 17 units readable at `p`; at most four bytes per unit
         // taken written at `out + w`.
-        let (lanes, wrote) = unsafe { sixteen(&c, p, out.add(w)) };
+        let (lanes, wrote) = unsafe { sixteen(c, p, out.add(w)) };
         if lanes == 0 {
             break;
         }

@@ -155,7 +155,7 @@ unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
         let ends = leads >> 1 | u64::from(next_is_lead) << 63;
         if leads == u64::MAX && next_is_lead && c.ascii_direct {
             // SAFETY: 64 units taken, at most `4 * 64` bytes written.
-            w += unsafe { widen64(&c, x, out.add(w)) };
+            w += unsafe { widen64(c, x, out.add(w)) };
             i += 64;
             continue;
         }
@@ -166,7 +166,7 @@ unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
             continue;
         }
         // SAFETY: as above.
-        let (took, wrote, whole) = unsafe { window(&c, x, leads, ends, out.add(w)) };
+        let (took, wrote, whole) = unsafe { window(c, x, leads, ends, out.add(w)) };
         (i, w) = (i + took, w + wrote);
         if !whole || took == 0 {
             break;
