@@ -62,7 +62,7 @@ fn run(_: Isa, _: &Units, _: &[u8], _: &mut Vec<u8>) -> usize {
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod avx512 {
+pub(crate) mod avx512 {
     use core::arch::x86_64::*;
 
     use crate::Units;
@@ -81,33 +81,47 @@ mod avx512 {
             if _mm512_movepi8_mask(x) != 0 {
                 break;
             }
-            let at = units.bytes * i;
-            if units.bytes == 2 {
-                for h in 0..2 {
-                    let half = if h == 0 { _mm512_castsi512_si256(x) } else { _mm512_extracti64x4_epi64::<1>(x) };
-                    let wide = _mm512_cvtepu8_epi16(half);
-                    // A big-endian unit's value is its second byte.
-                    let wide = if units.big_endian { _mm512_slli_epi16::<8>(wide) } else { wide };
-                    // SAFETY: 64 bytes at `at + 64h`, within the 128 of these 64 units.
-                    unsafe { _mm512_storeu_si512(out.add(at + 64 * h).cast(), wide) };
-                }
-            } else {
-                let quarters = [
-                    _mm512_extracti32x4_epi32::<0>(x),
-                    _mm512_extracti32x4_epi32::<1>(x),
-                    _mm512_extracti32x4_epi32::<2>(x),
-                    _mm512_extracti32x4_epi32::<3>(x),
-                ];
-                for (q, quarter) in quarters.into_iter().enumerate() {
-                    let wide = _mm512_cvtepu8_epi32(quarter);
-                    let wide = if units.big_endian { _mm512_slli_epi32::<24>(wide) } else { wide };
-                    // SAFETY: 64 bytes at `at + 64q`, within the 256 of these 64 units.
-                    unsafe { _mm512_storeu_si512(out.add(at + 64 * q).cast(), wide) };
-                }
-            }
+            // SAFETY: `units.bytes` bytes per unit writable from `bytes * i`.
+            unsafe { widen64(units.bytes, units.big_endian, x, out.add(units.bytes * i)) };
             i += 64;
         }
         i
+    }
+
+    /// Writes the 64 bytes of `x` as code units of `bytes` bytes (2 or 4),
+    /// each of the byte's value, in the order `big_endian` says: the bytes
+    /// written.
+    ///
+    /// # Safety
+    /// The machine must have AVX-512 F/BW; `out` be valid for writes of
+    /// `64 * bytes` bytes.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub(crate) unsafe fn widen64(bytes: usize, big_endian: bool, x: __m512i, out: *mut u8) -> usize {
+        if bytes == 2 {
+            for h in 0..2 {
+                let half = if h == 0 { _mm512_castsi512_si256(x) } else { _mm512_extracti64x4_epi64::<1>(x) };
+                let wide = _mm512_cvtepu8_epi16(half);
+                // A big-endian unit's value is its second byte.
+                let wide = if big_endian { _mm512_slli_epi16::<8>(wide) } else { wide };
+                // SAFETY: 64 bytes at `64h`, within the caller's 128.
+                unsafe { _mm512_storeu_si512(out.add(64 * h).cast(), wide) };
+            }
+        } else {
+            let quarters = [
+                _mm512_extracti32x4_epi32::<0>(x),
+                _mm512_extracti32x4_epi32::<1>(x),
+                _mm512_extracti32x4_epi32::<2>(x),
+                _mm512_extracti32x4_epi32::<3>(x),
+            ];
+            for (q, quarter) in quarters.into_iter().enumerate() {
+                let wide = _mm512_cvtepu8_epi32(quarter);
+                let wide = if big_endian { _mm512_slli_epi32::<24>(wide) } else { wide };
+                // SAFETY: 64 bytes at `64q`, within the caller's 256.
+                unsafe { _mm512_storeu_si512(out.add(64 * q).cast(), wide) };
+            }
+        }
+        64 * bytes
     }
 }
 

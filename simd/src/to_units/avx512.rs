@@ -8,6 +8,7 @@ use core::arch::x86_64::*;
 
 use super::short::Short;
 use super::{Pair, TAIL};
+use crate::widen::avx512::widen64;
 use crate::{Shape, Units};
 
 /// What the kernel needs of the shape and the target, as vectors.
@@ -81,8 +82,8 @@ fn consts(shape: &Shape, units: &Units, pair: Option<&Pair>) -> Consts {
     }
 }
 
-/// The kernel over `input`, up to where its windows reach: units taken and
-/// bytes written.
+/// The kernel over `input`, with `tail` its last units from a padded copy
+/// (else up to where its windows reach): units taken and bytes written.
 ///
 /// # Safety
 /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2, `units` be
@@ -91,28 +92,10 @@ fn consts(shape: &Shape, units: &Units, pair: Option<&Pair>) -> Consts {
 /// bytes.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(super) unsafe fn convert(
-    shape: &Shape,
-    units: &Units,
-    pair: Option<&Pair>,
+    (shape, units, pair): (&Shape, &Units, Option<&Pair>),
     input: &[u8],
     out: *mut u8,
-) -> (usize, usize) {
-    // SAFETY: the caller's guarantee.
-    unsafe { windows(&consts(shape, units, pair), input, out) }
-}
-
-/// The kernel over `input`, its last units from a padded copy: units taken
-/// and bytes written.
-///
-/// # Safety
-/// As [`convert`]'s.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(super) unsafe fn convert_all(
-    shape: &Shape,
-    units: &Units,
-    pair: Option<&Pair>,
-    input: &[u8],
-    out: *mut u8,
+    tail: bool,
 ) -> (usize, usize) {
     // (Made here, once, and not returned: the constants are kilobytes.)
     let c = consts(shape, units, pair);
@@ -121,7 +104,7 @@ pub(super) unsafe fn convert_all(
     // The last units, which the kernel's windows do not reach, once more from
     // a copy followed by a sequence too long for the kernel, which stops it.
     let rest = &input[taken..];
-    if rest.len() < TAIL {
+    if tail && rest.len() < TAIL {
         let (first, last) = shape.continuation;
         let mut padded = [first; TAIL + 72];
         padded[..rest.len()].copy_from_slice(rest);
@@ -138,7 +121,7 @@ pub(super) unsafe fn convert_all(
 ///
 /// # Safety
 /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2, `c` be made
-/// by [`consts`] from units and a pair as [`convert`] asks, and `out` be
+/// by [`consts`] from units and a pair as [`convert`] asks them, and `out` be
 /// valid for writes of `4 * input.len()` bytes.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
@@ -155,7 +138,7 @@ unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
         let ends = leads >> 1 | u64::from(next_is_lead) << 63;
         if leads == u64::MAX && next_is_lead && c.ascii_direct {
             // SAFETY: 64 units taken, at most `4 * 64` bytes written.
-            w += unsafe { widen64(c, x, out.add(w)) };
+            w += unsafe { widen64(c.bytes, c.swap.is_some(), x, out.add(w)) };
             i += 64;
             continue;
         }
@@ -173,35 +156,6 @@ unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
         }
     }
     (i, w)
-}
-
-/// Sixty-four single-unit values, each its unit: the bytes written.
-///
-/// # Safety
-/// `out` must be valid for writes of `64 * c.bytes` bytes.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-#[inline]
-unsafe fn widen64(c: &Consts, x: __m512i, out: *mut u8) -> usize {
-    let swap = |v: __m512i| c.swap.map_or(v, |s| _mm512_shuffle_epi8(v, s));
-    if c.bytes == 2 {
-        for h in 0..2 {
-            let half = if h == 0 { _mm512_castsi512_si256(x) } else { _mm512_extracti64x4_epi64::<1>(x) };
-            // SAFETY: 64 bytes at `64 * h`, within the caller's 128.
-            unsafe { _mm512_storeu_si512(out.add(64 * h).cast(), swap(_mm512_cvtepu8_epi16(half))) };
-        }
-    } else {
-        let quarters = [
-            _mm512_extracti32x4_epi32::<0>(x),
-            _mm512_extracti32x4_epi32::<1>(x),
-            _mm512_extracti32x4_epi32::<2>(x),
-            _mm512_extracti32x4_epi32::<3>(x),
-        ];
-        for (q, quarter) in quarters.into_iter().enumerate() {
-            // SAFETY: 64 bytes at `64 * q`, within the caller's 256.
-            unsafe { _mm512_storeu_si512(out.add(64 * q).cast(), swap(_mm512_cvtepu8_epi32(quarter))) };
-        }
-    }
-    64 * c.bytes
 }
 
 /// Converts the sequences of the window `x` that end in it: units taken,

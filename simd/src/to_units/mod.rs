@@ -129,7 +129,7 @@ fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8]
     // SAFETY: `decode_to_units` checked that the machine has AVX-512 (with
     // BMI2), normalised `units` and kept a pair only for a width of 2 that
     // fits 16 bits; `out` has room for `4 * input.len()` more bytes.
-    let (taken, written) = unsafe { avx512::convert_all(shape, units, pair, input, out.as_mut_ptr().add(start)) };
+    let (taken, written) = unsafe { avx512::convert((shape, units, pair), input, out.as_mut_ptr().add(start), true) };
     // SAFETY: the kernel initialised `written <= 4 * taken` bytes after
     // `start`, within the capacity reserved.
     unsafe { out.set_len(start + written) };
@@ -156,7 +156,7 @@ fn run(_: Isa, _: &Shape, _: &Units, _: Option<&Pair>, _: &[u8], _: &mut Vec<u8>
 pub(crate) unsafe fn decode_words(shape: &Shape, input: &[u8], out: *mut u8) -> (usize, usize) {
     let words = Units { bytes: 4, big_endian: false, single: [(0, u32::MAX); 2] };
     // SAFETY: as the caller vouches; `words` is normalised, without a pair.
-    unsafe { avx512::convert(shape, &words, None, input, out) }
+    unsafe { avx512::convert((shape, &words, None), input, out, false) }
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
