@@ -15,7 +15,10 @@
 //!   pending values) and a target
 //!   with [`WideForms`](crate::WideForms) (derived from its encoder). A block
 //!   is validated by the source's SIMD validator and, if it passes, converted
-//!   by [`decode_to_units`](crate::simd::decode_to_units).
+//!   by [`decode_to_units`](crate::simd::decode_to_units). ASCII at a
+//!   block's start, where the source's bytes below 80 are sequences of
+//!   their own value ([`AsciiRuns::Bytes`]), is widened without the validator
+//!   ([`widen_ascii`](crate::simd::widen_ascii), which checks as it goes).
 //! - **From wide units**: a source whose code units are values of themselves
 //!   ([`WideRuns`](crate::WideRuns), from its automaton) or pairs of them (its
 //!   encoder's pair form, for a source of at most two units a sequence), and

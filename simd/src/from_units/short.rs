@@ -56,8 +56,8 @@ pub(super) struct Short {
 
 /// A pair's two units written two bytes each: the first unit's lead and
 /// first digit from its high bits `h` (the unit less `base`, which also
-/// adds the bias), the second unit's two digits from the last two bits of
-/// `h` and its own `low_bits`.
+/// adds the bias), the second unit's two digits from the last `12 −
+/// low_bits` bits of `h` and its own `low_bits`.
 struct Halves {
     high: Range16,
     low: Range16,
