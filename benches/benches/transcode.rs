@@ -3,7 +3,8 @@
 //! `transcode_into`, validating, strict) beside the libraries a user would
 //! pick for the same pair ([`placemat_benches::converters`]): encoding_rs
 //! for UTF-8 ↔ UTF-16, the `cesu8` crate for CESU-8 and modified UTF-8,
-//! simdutf (with `--features simdutf`) for UTF-8 ↔ UTF-16LE and UTF-32. Ids are
+//! simdutf (with `--features simdutf`) for UTF-8 ↔ UTF-16LE and UTF-32, for
+//! UTF-8 validation and for UTF-8 decoded to values. Ids are
 //! `<implementation>/<pair>/<corpus>`, throughput in bytes of the source.
 //! Every output buffer is allocated once, outside the timed loop.
 //!
@@ -16,7 +17,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use placemat_benches::converters;
 use placemat_codec::io::{transcode_into, ErrorMode};
-use placemat_codec::DynCodec;
+use placemat_codec::{Decoder, DynCodec};
 use placemat_variants::codecs::{Cesu8, Mutf8, Utf16Le, Utf32Le, Utf8};
 use placemat_variants::corpus;
 use placemat_variants::text;
@@ -68,6 +69,7 @@ fn transcode(cr: &mut Criterion) {
         });
 
         placemat(&mut g, "utf8-utf32le", name, &Utf8, &Utf32Le, utf8);
+        utf8_values(&mut g, name, utf8);
         #[cfg(feature = "simdutf")]
         {
             let mut wide = vec![0u32; utf8.len()];
@@ -90,6 +92,21 @@ fn transcode(cr: &mut Criterion) {
         cesu8_pairs(&mut g, name, &text);
     }
     g.finish();
+}
+
+/// UTF-8 validated (`Decoder::validate`) and decoded to values
+/// (`Decoder::decode_into` a `Vec<u32>`, the job of simdutf's
+/// `convert_utf8_to_utf32`, timed as `simdutf/utf8-utf32le`), beside
+/// simdutf's `validate_utf8`.
+fn utf8_values(g: &mut Group, name: &str, utf8: &[u8]) {
+    let mut values = Vec::with_capacity(utf8.len());
+    run(g, "placemat-decode-into", "utf8-utf32le", name, utf8.len(), || {
+        values.clear();
+        Decoder::decode_into(&Utf8, utf8, &mut values).map_or(0, |()| values.len())
+    });
+    run(g, "placemat", "utf8-validate", name, utf8.len(), || usize::from(Decoder::validate(&Utf8, utf8).is_ok()));
+    #[cfg(feature = "simdutf")]
+    run(g, "simdutf", "utf8-validate", name, utf8.len(), || usize::from(converters::simdutf::validate_utf8(utf8)));
 }
 
 /// CESU-8 and modified UTF-8 to and from text: `text::to_str`/`from_str`
