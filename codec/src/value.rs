@@ -52,6 +52,15 @@ pub trait Value:
         let _ = (isa, shape, input, out);
         0
     }
+    /// Appends the bytes below 80 at the start of `input`, whole groups of 64
+    /// checked as they are widened, as values of themselves
+    /// (`placemat_simd::widen_ascii_u32`): for a decoder whose bytes below 80
+    /// are each a sequence of its own value; returns the bytes taken, 0 when
+    /// no kernel writes such words.
+    fn widen_ascii_simd(isa: Isa, input: &[u8], out: &mut Vec<Self>) -> usize {
+        let _ = (isa, input, out);
+        0
+    }
     /// Decodes a prefix of a stream whose units flag where values end with
     /// the SIMD kernel (`placemat_simd::decode_flagged`), into `out`: the
     /// values and units taken, `(0, 0)` where no kernel runs.
@@ -102,7 +111,7 @@ macro_rules! flagged_methods {
 }
 
 macro_rules! impl_value {
-    ($($t:ty => $decode:ident),*) => {$(
+    ($($t:ty => $decode:ident, $widen:ident),*) => {$(
         impl Value for $t {
             const BITS: u32 = <$t>::BITS;
             const REPLACEMENT: Self = 0xFFFD;
@@ -121,6 +130,9 @@ macro_rules! impl_value {
             fn decode_simd(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<Self>) -> usize {
                 crate::simd::$decode(isa, shape, input, out)
             }
+            fn widen_ascii_simd(isa: Isa, input: &[u8], out: &mut Vec<Self>) -> usize {
+                crate::simd::$widen(isa, input, out)
+            }
             flagged_methods!();
             fn walk_table(tables: WalkTables<'_>, input: &[u8], out: &mut Vec<Self>) -> Result<(), Stop> {
                 crate::dfa::walks(tables, input, out)
@@ -129,7 +141,7 @@ macro_rules! impl_value {
     )*};
 }
 
-impl_value!(u32 => decode_u32, u64 => decode_u64);
+impl_value!(u32 => decode_u32, widen_ascii_u32, u64 => decode_u64, widen_ascii_u64);
 
 macro_rules! impl_signed_value {
     ($($t:ty),*) => {$(

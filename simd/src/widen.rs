@@ -8,6 +8,9 @@
 //! writes them as code units in the target's byte order, one test of the
 //! bytes' top bits and two (four) widening stores a step. It stops before
 //! the first group of 64 with another byte, which the caller converts.
+//! [`widen_ascii_u32`] and [`widen_ascii_u64`] write the same bytes as
+//! values: the first step of decoding the UTF-8 family into values, before
+//! the validator and the decoding kernel take the rest.
 //!
 //! ```
 //! use placemat_simd::{widen_ascii, Isa, Units};
@@ -41,6 +44,49 @@ pub fn widen_ascii(isa: Isa, units: &Units, input: &[u8], out: &mut Vec<u8>) -> 
     run(isa, units, input, out)
 }
 
+/// [`widen_ascii`] into values: the bytes below 80 of whole groups of 64 as
+/// `u32` values, for a decoder whose bytes below 80 are each a sequence of
+/// its own value (and, validated as they go, need no validator in front).
+///
+/// Panics if `isa` is not one [`Isa::all`] lists.
+pub fn widen_ascii_u32(isa: Isa, input: &[u8], out: &mut Vec<u32>) -> usize {
+    widen_words(isa, input, out)
+}
+
+/// [`widen_ascii_u32`] for `u64` values.
+pub fn widen_ascii_u64(isa: Isa, input: &[u8], out: &mut Vec<u64>) -> usize {
+    widen_words(isa, input, out)
+}
+
+/// The words of `W`, little-endian on every target the kernel runs on.
+fn widen_words<W: crate::shared::Word>(isa: Isa, input: &[u8], out: &mut Vec<W>) -> usize {
+    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+    words(isa, input, out)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn words<W: crate::shared::Word>(isa: Isa, input: &[u8], out: &mut Vec<W>) -> usize {
+    if isa != Isa::Avx512 {
+        return 0;
+    }
+    let bytes = if W::WIDE { 8 } else { 4 };
+    out.reserve(input.len());
+    let start = out.len();
+    let units = Units { bytes, big_endian: false, single: [(0, 0x7F); 2] };
+    // SAFETY: the machine has AVX-512 (checked above, `Isa::all` lists it);
+    // `out` has room for a word of `bytes` bytes per byte of `input`, and an
+    // x86 word is its bytes in little-endian order.
+    let taken = unsafe { avx512::widen(&units, input, out.as_mut_ptr().add(start).cast()) };
+    // SAFETY: the kernel initialised a word per byte taken.
+    unsafe { out.set_len(start + taken) };
+    taken
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn words<W: crate::shared::Word>(_: Isa, _: &[u8], _: &mut Vec<W>) -> usize {
+    0
+}
+
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn run(isa: Isa, units: &Units, input: &[u8], out: &mut Vec<u8>) -> usize {
     if isa != Isa::Avx512 {
@@ -70,8 +116,9 @@ pub(crate) mod avx512 {
     /// The kernel: bytes taken.
     ///
     /// # Safety
-    /// The machine must have AVX-512 F/BW; `units.bytes` be 2 or 4; `out`
-    /// be valid for writes of `units.bytes * input.len()` bytes.
+    /// The machine must have AVX-512 F/BW; `units.bytes` be 2, 4 or 8 (8:
+    /// little-endian only); `out` be valid for writes of `units.bytes *
+    /// input.len()` bytes.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn widen(units: &Units, input: &[u8], out: *mut u8) -> usize {
         let mut i = 0;
@@ -88,9 +135,9 @@ pub(crate) mod avx512 {
         i
     }
 
-    /// Writes the 64 bytes of `x` as code units of `bytes` bytes (2 or 4),
-    /// each of the byte's value, in the order `big_endian` says: the bytes
-    /// written.
+    /// Writes the 64 bytes of `x` as code units of `bytes` bytes (2, 4, or
+    /// 8 little-endian), each of the byte's value, in the order `big_endian`
+    /// says: the bytes written.
     ///
     /// # Safety
     /// The machine must have AVX-512 F/BW; `out` be valid for writes of
@@ -107,7 +154,7 @@ pub(crate) mod avx512 {
                 // SAFETY: 64 bytes at `64h`, within the caller's 128.
                 unsafe { _mm512_storeu_si512(out.add(64 * h).cast(), wide) };
             }
-        } else {
+        } else if bytes == 4 {
             let quarters = [
                 _mm512_extracti32x4_epi32::<0>(x),
                 _mm512_extracti32x4_epi32::<1>(x),
@@ -120,6 +167,15 @@ pub(crate) mod avx512 {
                 // SAFETY: 64 bytes at `64q`, within the caller's 256.
                 unsafe { _mm512_storeu_si512(out.add(64 * q).cast(), wide) };
             }
+        } else {
+            let mut bytes8 = [0u64; 8];
+            // SAFETY: 64 writable bytes.
+            unsafe { _mm512_storeu_si512(bytes8.as_mut_ptr().cast(), x) };
+            for (k, eight) in bytes8.into_iter().enumerate() {
+                let wide = _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(eight as i64));
+                // SAFETY: 64 bytes at `64k`, within the caller's 512.
+                unsafe { _mm512_storeu_si512(out.add(64 * k).cast(), wide) };
+            }
         }
         64 * bytes
     }
@@ -130,7 +186,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ascii_widens_to_every_width_and_order_up_to_the_first_other_group() {
+    fn ascii_widens_to_every_width_order_and_value_type_up_to_the_first_other_group() {
         let Some(isa) = Isa::detect() else { return };
         let single = [(0, 0xD7FF), (0xE000, 0xFFFF)];
         for len in [0, 63, 64, 65, 200, 640] {
@@ -160,6 +216,22 @@ mod tests {
                     assert_eq!((taken, &out[1..]), (want, &expected[..]), "{case}");
                 }
             }
+        }
+        // As values: the same groups, each byte its value.
+        for len in [0, 63, 64, 65, 200, 640] {
+            let mut input: Vec<u8> = (0..len).map(|k| (k * 5 % 128) as u8).collect();
+            if len > 130 {
+                input[130] = 0x80;
+            }
+            let whole = if len > 130 { 128 } else { len / 64 * 64 };
+            let want = if isa == Isa::Avx512 { whole } else { 0 };
+            let (mut narrow, mut wide) = (vec![7u32], vec![7u64]);
+            assert_eq!(widen_ascii_u32(isa, &input, &mut narrow), want, "{len} bytes as u32");
+            assert_eq!(widen_ascii_u64(isa, &input, &mut wide), want, "{len} bytes as u64");
+            assert!(narrow[1..].iter().map(|&v| v as u8).eq(input[..want].iter().copied()));
+            assert!(wide[1..].iter().map(|&v| v as u8).eq(input[..want].iter().copied()));
+            assert!(narrow[1..].iter().all(|&v| v < 0x80) && wide[1..].iter().all(|&v| v < 0x80));
+            assert_eq!((narrow.len(), wide.len()), (want + 1, want + 1));
         }
         // A target without the ASCII values as units of themselves takes nothing.
         let units = Units { bytes: 2, big_endian: false, single: [(0x20, 0xFFFF); 2] };

@@ -23,7 +23,7 @@ use alloc::vec::Vec;
 
 use super::{Dfa, Facts, Parts, BITS_SHIFT, DEAD, STATE_MASK};
 use crate::simd::{self, Isa, Shape, Tables};
-use crate::Value;
+use crate::{AsciiRuns, Value};
 
 /// Input validated and decoded at a time, at most; blocks start at
 /// [`FIRST_BLOCK`] and double, so that an error early in the input (or, in
@@ -59,8 +59,20 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
         while end < input.len() && end > from && t.is_continuation(input[end]) {
             end -= 1;
         }
+        if end == from {
+            return Err(from);
+        }
+        // ASCII at the block's start, where each byte below 80 is a sequence
+        // of its own value, is valid as it is: widened in the pass that
+        // checks it, without the validator.
+        if dfa.facts.ascii_runs == AsciiRuns::Bytes {
+            from += V::widen_ascii_simd(isa, &input[from..end], out);
+            if from == end {
+                continue;
+            }
+        }
         let block = &input[from..end];
-        if end == from || simd::validate(isa, t, block).is_err() {
+        if simd::validate(isa, t, block).is_err() {
             return Err(from);
         }
         let taken = shape.map_or(0, |shape| V::decode_simd(isa, &shape, block, out));
