@@ -14,7 +14,10 @@
 //! [`shape_holds`] when the table is built), the SIMD decoding kernel of
 //! `placemat-simd` takes each block but for its last units, four values per
 //! step; the scalar loop here takes the rest, and every block of codecs
-//! without a shape.
+//! without a shape. Bytes below 80 at a block's start, in a codec where each
+//! is a sequence of its own value ([`AsciiRuns::Bytes`]), are widened into
+//! values in the pass that checks them (`placemat_simd::widen_ascii_u32`),
+//! before the validator sees the rest.
 //!
 //! [`Facts::continuation_bits`]: super::Facts::continuation_bits
 //! [`Tables::thresholds`]: crate::simd::Tables::thresholds
