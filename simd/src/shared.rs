@@ -398,6 +398,31 @@ impl Word for u64 {
 /// of that prefix, and its output), and the run stops exactly where the
 /// definition stops on the whole input (`stop`), or takes nothing without
 /// AVX-512.
+/// A range test on the 16-bit lanes of an AVX-512 vector (the short steps
+/// of both one-pass kernels): the low end and the width in every lane, the
+/// high end cut at FFFF.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[derive(Copy, Clone)]
+pub(crate) struct Range16(core::arch::x86_64::__m512i, core::arch::x86_64::__m512i);
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+impl Range16 {
+    /// The test of `lo..=hi`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(crate) fn new((lo, hi): (u32, u32)) -> Range16 {
+        use core::arch::x86_64::_mm512_set1_epi16;
+        let hi = hi.min(0xFFFF);
+        Range16(_mm512_set1_epi16(lo as u16 as i16), _mm512_set1_epi16(hi.wrapping_sub(lo) as u16 as i16))
+    }
+
+    /// The lanes of `v` in the range.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(crate) fn holds(self, v: core::arch::x86_64::__m512i) -> u32 {
+        use core::arch::x86_64::{_mm512_cmple_epu16_mask, _mm512_sub_epi16};
+        _mm512_cmple_epu16_mask(_mm512_sub_epi16(v, self.0), self.1)
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn check_run(
     isa: Isa,

@@ -58,52 +58,35 @@ pub fn widen_ascii_u64(isa: Isa, input: &[u8], out: &mut Vec<u64>) -> usize {
     widen_words(isa, input, out)
 }
 
-/// The words of `W`, little-endian on every target the kernel runs on.
+/// The values as words of `W`'s width, little-endian on every target the
+/// kernel runs on.
 fn widen_words<W: crate::shared::Word>(isa: Isa, input: &[u8], out: &mut Vec<W>) -> usize {
     assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
-    words(isa, input, out)
+    let units = Units { bytes: core::mem::size_of::<W>(), big_endian: false, single: [(0, 0x7F); 2] };
+    run(isa, &units, input, out)
 }
 
+/// The kernel into `out`, whose elements are `T`: each byte taken is
+/// `units.bytes / size_of::<T>()` of them (a code unit's bytes, or a word).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn words<W: crate::shared::Word>(isa: Isa, input: &[u8], out: &mut Vec<W>) -> usize {
+fn run<T>(isa: Isa, units: &Units, input: &[u8], out: &mut Vec<T>) -> usize {
     if isa != Isa::Avx512 {
         return 0;
     }
-    let bytes = if W::WIDE { 8 } else { 4 };
-    out.reserve(input.len());
+    let per = units.bytes / core::mem::size_of::<T>();
+    out.reserve(input.len() * per);
     let start = out.len();
-    let units = Units { bytes, big_endian: false, single: [(0, 0x7F); 2] };
-    // SAFETY: the machine has AVX-512 (checked above, `Isa::all` lists it);
-    // `out` has room for a word of `bytes` bytes per byte of `input`, and an
-    // x86 word is its bytes in little-endian order.
-    let taken = unsafe { avx512::widen(&units, input, out.as_mut_ptr().add(start).cast()) };
-    // SAFETY: the kernel initialised a word per byte taken.
-    unsafe { out.set_len(start + taken) };
-    taken
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-fn words<W: crate::shared::Word>(_: Isa, _: &[u8], _: &mut Vec<W>) -> usize {
-    0
-}
-
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn run(isa: Isa, units: &Units, input: &[u8], out: &mut Vec<u8>) -> usize {
-    if isa != Isa::Avx512 {
-        return 0;
-    }
-    out.reserve(input.len() * units.bytes);
-    let start = out.len();
-    // SAFETY: `widen_ascii` checked that the machine has AVX-512 and the
-    // width; `out` has room for `units.bytes` bytes per byte of `input`.
-    let taken = unsafe { avx512::widen(units, input, out.as_mut_ptr().add(start)) };
+    // SAFETY: the callers checked that the machine has AVX-512 and that
+    // `units.bytes` is 2 or 4 (bytes), or 4 or 8 little-endian (words, as x86
+    // holds them); `out` has room for `units.bytes` bytes per byte of `input`.
+    let taken = unsafe { avx512::widen(units, input, out.as_mut_ptr().add(start).cast()) };
     // SAFETY: the kernel initialised `units.bytes` bytes per byte taken.
-    unsafe { out.set_len(start + taken * units.bytes) };
+    unsafe { out.set_len(start + taken * per) };
     taken
 }
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-fn run(_: Isa, _: &Units, _: &[u8], _: &mut Vec<u8>) -> usize {
+fn run<T>(_: Isa, _: &Units, _: &[u8], _: &mut Vec<T>) -> usize {
     0
 }
 

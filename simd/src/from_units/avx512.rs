@@ -6,7 +6,7 @@
 use core::arch::x86_64::*;
 
 use super::short::Short;
-use super::{stop_unit, ByteForms, TAIL};
+use super::ByteForms;
 use crate::{Pair, Units};
 
 /// A range test: low end and width in every lane.
@@ -276,4 +276,21 @@ unsafe fn write(c: &Consts, v: __m512i, firsts: u16, out: *mut u8) -> usize {
     // SAFETY: `n` is at most four bytes per lane in `firsts`.
     unsafe { _mm512_mask_storeu_epi8(out.cast(), store, packed) };
     n as usize
+}
+
+/// Code units left after the kernel's run go through it once more, padded
+/// (its steps read 34 units).
+const TAIL: usize = 34;
+
+/// A code unit the kernel stops at, however many follow it: no single unit
+/// and no pair's second unit (so it completes no pair, and a pair's first
+/// unit followed by it starts none).
+fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
+    let top = if units.bytes == 2 { 0xFFFF } else { u32::MAX };
+    let taken = |u: u32| {
+        units.single.iter().any(|&(lo, hi)| lo <= u && u <= hi)
+            || pair.is_some_and(|p| p.low <= u && u - p.low < 1 << p.low_bits)
+    };
+    let high = pair.map_or(top, |p| p.high);
+    [top, top - 1, high, 0].into_iter().find(|&u| !taken(u))
 }

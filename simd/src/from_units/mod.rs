@@ -159,25 +159,6 @@ fn run(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms, input: &
     taken
 }
 
-/// Code units left after the kernel's run go through it once more, padded
-/// (its steps read 34 units).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-pub(crate) const TAIL: usize = 34;
-
-/// A code unit the kernel stops at, however many follow it: no single unit
-/// and no pair's second unit (so it completes no pair, and a pair's first
-/// unit followed by it starts none).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-pub(crate) fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
-    let top = if units.bytes == 2 { 0xFFFF } else { u32::MAX };
-    let taken = |u: u32| {
-        units.single.iter().any(|&(lo, hi)| lo <= u && u <= hi)
-            || pair.is_some_and(|p| p.low <= u && u - p.low < 1 << p.low_bits)
-    };
-    let high = pair.map_or(top, |p| p.high);
-    [top, top - 1, high, 0].into_iter().find(|&u| !taken(u))
-}
-
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
 fn run(_: Isa, _: &Units, _: Option<&Pair>, _: &ByteForms, _: &[u8], _: &mut Vec<u8>) -> usize {
     0

@@ -12,23 +12,8 @@
 use core::arch::x86_64::*;
 
 use super::ByteForms;
+use crate::shared::Range16;
 use crate::{Pair, Units};
-
-/// A range test on 16-bit lanes: low end and width in every lane.
-#[derive(Copy, Clone)]
-struct Range16(__m512i, __m512i);
-
-impl Range16 {
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    fn new((lo, hi): (u32, u32)) -> Range16 {
-        Range16(_mm512_set1_epi16(lo as i16), _mm512_set1_epi16(hi.wrapping_sub(lo) as i16))
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    fn holds(self, v: __m512i) -> u32 {
-        _mm512_cmple_epu16_mask(_mm512_sub_epi16(v, self.0), self.1)
-    }
-}
 
 /// What the step needs, as vectors.
 pub(super) struct Short {

@@ -136,11 +136,6 @@ fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8]
     taken
 }
 
-/// Input shorter than this after the kernel's run goes through it once more,
-/// padded (its windows read 65 units).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-pub(crate) const TAIL: usize = 136;
-
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
 fn run(_: Isa, _: &Shape, _: &Units, _: Option<&Pair>, _: &[u8], _: &mut Vec<u8>) -> usize {
     0

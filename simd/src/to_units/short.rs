@@ -16,6 +16,7 @@
 
 use core::arch::x86_64::*;
 
+use crate::shared::Range16;
 use crate::{Pair, Shape, Units};
 
 /// Byte `k` of the vector is `k`.
@@ -24,23 +25,6 @@ fn iota() -> __m512i {
     let bytes: [u8; 64] = core::array::from_fn(|k| k as u8);
     // SAFETY: 64 readable bytes.
     unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
-}
-
-/// A range test on 16-bit lanes: low end and width in every lane.
-#[derive(Copy, Clone)]
-struct Range16(__m512i, __m512i);
-
-impl Range16 {
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    fn new((lo, hi): (u32, u32)) -> Range16 {
-        let hi = hi.min(0xFFFF);
-        Range16(_mm512_set1_epi16(lo as u16 as i16), _mm512_set1_epi16(hi.wrapping_sub(lo) as u16 as i16))
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-    fn holds(self, v: __m512i) -> u32 {
-        _mm512_cmple_epu16_mask(_mm512_sub_epi16(v, self.0), self.1)
-    }
 }
 
 /// What the window needs of the shape and the target, as vectors.
