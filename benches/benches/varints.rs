@@ -255,6 +255,26 @@ fn quic(g: &mut Group, dist: Distribution) {
     s.steps(g, "quinn-proto", quinn_read);
     s.encodes(g, "octets", octets_write);
     s.encodes(g, "quinn-proto", quinn_write);
+    prefixed_kernels(g, &s);
+}
+
+/// QUIC's length-prefix kernel on each instruction set that has one here
+/// (`decode_into` takes the best), the values it leaves read by the
+/// codec's step and the last units by `decode_prefix_into`.
+fn prefixed_kernels(g: &mut Group, s: &Stream<u64>) {
+    use placemat_codec::simd::{decode_prefixed_into, prefixed_on, Isa};
+    let prefixed = QuicVarint::info().prefixed.expect("quic-varint is prefixed");
+    let tags = prefixed.tags();
+    let step = |u: &[u8]| match QuicVarint.step(u) {
+        Step::Value { value, len } => Some((value, len)),
+        _ => None,
+    };
+    for isa in Isa::all().into_iter().flatten().filter(|&isa| prefixed_on(isa)) {
+        s.bulk(g, &format!("placemat-kernel-{}", isa.name()), |b, out: &mut Vec<u64>| {
+            let (_, units) = decode_prefixed_into(isa, &tags, b, usize::MAX, out, step);
+            QuicVarint.decode_prefix_into(&b[units..], usize::MAX, out);
+        });
+    }
 }
 
 fn sqlite_varint(g: &mut Group, dist: Distribution) {

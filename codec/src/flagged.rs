@@ -230,41 +230,49 @@ pub fn decode_flagged_prefix<D: Decoder + ?Sized>(
     max: usize,
     out: &mut Vec<D::Value>,
 ) -> (Prefix, Result<(), DecodeError>) {
-    let (read, stop) = kernel_and_steps(flagged, steps, input, max, out);
-    if stop.is_err() || read.values == max {
-        return (read, stop);
-    }
-    let (rest, stop) = by_words(flagged, steps, &input[read.units..], max - read.values, out);
-    let stop = stop.map_err(|e| DecodeError::new(read.units + e.valid_up_to(), e.error_len()));
-    (read.then(rest), stop)
+    let step = |rest: &[u8]| stepped(steps, rest, 0).ok();
+    let kernel = D::Value::decode_flagged_simd_into(&flagged.marks(), input, max, out, step);
+    let rest = |rest: &[u8], max: usize, out: &mut Vec<D::Value>| by_words(flagged, steps, rest, max, out);
+    kernel_then(kernel, crate::simd::FLAGGED_TAIL, steps, input, max, out, rest)
 }
 
-/// The SIMD kernel where the machine has one, appending into `out`'s spare
-/// room and reading each value the fact does not cover by `steps`, until
-/// `max` values, an error, or the input's last units, which it leaves.
-fn kernel_and_steps<D: Decoder + ?Sized>(
-    flagged: &Flagged,
+/// A bulk decode that a SIMD kernel began (`kernel`: the values and units
+/// it appended to `out`, reading each value its fact does not cover by
+/// `steps`, up to `max` values, an error, or the input's last `tail`
+/// units; `None` where no kernel ran) finished by `rest` (the same job
+/// without the kernel): what was read, and the error there if decoding
+/// stopped before `max` values and the input's end.
+pub(crate) fn kernel_then<D: Decoder + ?Sized>(
+    kernel: Option<(usize, usize)>,
+    tail: usize,
     steps: &D,
     input: &[u8],
     max: usize,
     out: &mut Vec<D::Value>,
+    rest: impl FnOnce(&[u8], usize, &mut Vec<D::Value>) -> (Prefix, Result<(), DecodeError>),
 ) -> (Prefix, Result<(), DecodeError>) {
-    let step = |rest: &[u8]| stepped(steps, rest, 0).ok();
-    let Some((values, units)) = D::Value::decode_flagged_simd_into(&flagged.marks(), input, max, out, step) else {
-        return (Prefix::default(), Ok(()));
-    };
-    let read = Prefix { values, units };
-    let rest = &input[units..];
-    if values == max || rest.len() < crate::simd::FLAGGED_TAIL {
+    let read = kernel.map_or(Prefix::default(), |(values, units)| Prefix { values, units });
+    if read.values == max {
         return (read, Ok(()));
     }
-    // The kernel stopped where the step does not take a value: its error.
-    (read, stepped(steps, rest, units).map(|_| ()))
+    if kernel.is_some() && input.len() - read.units >= tail {
+        // The kernel stopped where the step does not take a value: its error.
+        if let Err(e) = stepped(steps, &input[read.units..], read.units) {
+            return (read, Err(e));
+        }
+    }
+    let (more, stop) = rest(&input[read.units..], max - read.values, out);
+    let stop = stop.map_err(|e| DecodeError::new(read.units + e.valid_up_to(), e.error_len()));
+    (read.then(more), stop)
 }
 
 /// The value `steps` reads at the start of `rest` and its length, or its
 /// error at stream offset `at`.
-fn stepped<D: Decoder + ?Sized>(steps: &D, rest: &[u8], at: usize) -> Result<(D::Value, usize), DecodeError> {
+pub(crate) fn stepped<D: Decoder + ?Sized>(
+    steps: &D,
+    rest: &[u8],
+    at: usize,
+) -> Result<(D::Value, usize), DecodeError> {
     match steps.step(rest) {
         Step::Value { value, len } => Ok((value, len)),
         Step::Invalid { len } => Err(DecodeError::new(at, Some(len))),

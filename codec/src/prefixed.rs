@@ -14,6 +14,13 @@
 //! has, a value out of its length's range, a value cut by the input's end),
 //! the codec's own step takes it and reports any error exactly.
 //!
+//! Read one after another, each value still waits on the one before: its
+//! start is known only once the previous length is. The bulk calls
+//! therefore run the SIMD kernel first where the machine has one
+//! (`placemat_simd::decode_prefixed`, AVX-512, AVX2 or SSE4.1 with BMI2),
+//! which finds where the values of 64 units start before reading any of
+//! them, and go on a value at a time for the last units and elsewhere.
+//!
 //! ```
 //! use placemat_codec::{decode_prefixed, Prefixed};
 //! # use placemat_codec::{Decoder, Step};
@@ -38,7 +45,8 @@
 
 use alloc::vec::Vec;
 
-use crate::{DecodeError, Decoder, Prefix, Step, Value};
+use crate::flagged::{kernel_then, stepped};
+use crate::{DecodeError, Decoder, Prefix, Value};
 
 /// How a codec's first unit gives a value's length, and what the values of
 /// each length are: the fact the compiler derives, as data.
@@ -85,6 +93,12 @@ impl Prefixed {
         let value = payload.checked_add(self.bias[tag])?;
         (self.lo[tag] <= value && value <= self.hi[tag]).then_some((value, n))
     }
+
+    /// The fact as the SIMD kernel reads it.
+    pub fn tags(&self) -> crate::simd::Tags {
+        let Prefixed { shift, lengths, lo, hi, bias } = *self;
+        crate::simd::Tags { shift, lengths, lo, hi, bias }
+    }
 }
 
 /// Decodes all of `input` by `prefixed`, taking each value it leaves with
@@ -102,8 +116,10 @@ pub fn decode_prefixed<D: Decoder + ?Sized>(
 /// [`Decoder::decode_prefix_into`] by `prefixed` and `steps`: up to `max`
 /// values, stopping before the first unit that starts no valid value; what
 /// was read, and the error there if decoding stopped before `max` values
-/// and the input's end. Values are written into room for 256 at a time: a
-/// slot written by index costs less than a push.
+/// and the input's end. The SIMD kernel, where the machine has one
+/// (`placemat_simd::decode_prefixed`), writes into `out`'s spare room; the
+/// rest is written into room for 256 at a time: a slot written by index
+/// costs less than a push.
 pub fn decode_prefixed_prefix<D: Decoder + ?Sized>(
     prefixed: &Prefixed,
     steps: &D,
@@ -111,7 +127,12 @@ pub fn decode_prefixed_prefix<D: Decoder + ?Sized>(
     max: usize,
     out: &mut Vec<D::Value>,
 ) -> (Prefix, Result<(), DecodeError>) {
-    crate::flagged::in_blocks(input, max, out, |rest, slots| slice_and_stop(prefixed, steps, rest, slots))
+    let step = |rest: &[u8]| stepped(steps, rest, 0).ok();
+    let kernel = D::Value::decode_prefixed_simd_into(&prefixed.tags(), input, max, out, step);
+    let rest = |rest: &[u8], max: usize, out: &mut Vec<D::Value>| {
+        crate::flagged::in_blocks(rest, max, out, |rest, slots| slice_and_stop(prefixed, steps, rest, slots))
+    };
+    kernel_then(kernel, crate::simd::PREFIXED_TAIL, steps, input, max, out, rest)
 }
 
 /// [`Decoder::decode_prefix`] by `prefixed` and `steps`: values into the
@@ -126,14 +147,15 @@ pub fn decode_prefixed_slice<D: Decoder + ?Sized>(
 }
 
 /// [`decode_prefixed_slice`], and the error before which it stopped, if it
-/// stopped before `out` was full and the input's end.
+/// stopped before `out` was full and the input's end: the SIMD kernel
+/// first, where the machine has one, then a value at a time.
 fn slice_and_stop<D: Decoder + ?Sized>(
     prefixed: &Prefixed,
     steps: &D,
     input: &[u8],
     out: &mut [D::Value],
 ) -> (Prefix, Result<(), DecodeError>) {
-    let (mut values, mut units) = (0, 0);
+    let (mut values, mut units) = D::Value::decode_prefixed_simd(&prefixed.tags(), input, out);
     while values < out.len() && units < input.len() {
         match one(prefixed, steps, &input[units..], units) {
             Ok((value, len)) => {
@@ -155,12 +177,8 @@ fn one<D: Decoder + ?Sized>(
     rest: &[u8],
     at: usize,
 ) -> Result<(D::Value, usize), DecodeError> {
-    if let Some((value, len)) = prefixed.step(rest) {
-        return Ok((D::Value::from_u64_lossy(value), len));
-    }
-    match steps.step(rest) {
-        Step::Value { value, len } => Ok((value, len)),
-        Step::Invalid { len } => Err(DecodeError::new(at, Some(len))),
-        Step::Incomplete => Err(DecodeError::new(at, None)),
+    match prefixed.step(rest) {
+        Some((value, len)) => Ok((D::Value::from_u64_lossy(value), len)),
+        None => stepped(steps, rest, at),
     }
 }

@@ -81,6 +81,26 @@ pub trait Value:
         let _ = (marks, input, max, out, other);
         None
     }
+    /// Decodes a prefix of a stream whose first units give the values'
+    /// lengths with the SIMD kernel (`placemat_simd::decode_prefixed`), into
+    /// `out`: the values and units taken, `(0, 0)` where no kernel runs.
+    fn decode_prefixed_simd(tags: &crate::simd::Tags, input: &[u8], out: &mut [Self]) -> (usize, usize) {
+        let _ = (tags, input, out);
+        (0, 0)
+    }
+    /// [`Value::decode_prefixed_simd`] appending up to `max` values to
+    /// `out`, each value the fact does not decode read by `other`
+    /// (`placemat_simd::decode_prefixed_into`), or `None` where no kernel runs.
+    fn decode_prefixed_simd_into<F: FnMut(&[u8]) -> Option<(Self, usize)>>(
+        tags: &crate::simd::Tags,
+        input: &[u8],
+        max: usize,
+        out: &mut Vec<Self>,
+        other: F,
+    ) -> Option<(usize, usize)> {
+        let _ = (tags, input, max, out, other);
+        None
+    }
     /// The table decoder's bulk walks over `input` (the runtime's own entry
     /// point, not an API: its types cannot be named outside the crate). The
     /// implementations for `u32` and `u64` are compiled once, in this crate,
@@ -91,9 +111,9 @@ pub trait Value:
     }
 }
 
-/// The flagged-stream kernel's methods, for every type it writes
-/// (`placemat_simd::Slot`).
-macro_rules! flagged_methods {
+/// The integer-stream kernels' methods (flagged and length-prefixed), for
+/// every type they write (`placemat_simd::Slot`).
+macro_rules! kernel_methods {
     () => {
         fn decode_flagged_simd(marks: &crate::simd::Marks, input: &[u8], out: &mut [Self]) -> (usize, usize) {
             flagged_simd(marks, input, out)
@@ -106,6 +126,22 @@ macro_rules! flagged_methods {
             other: F,
         ) -> Option<(usize, usize)> {
             flagged_simd_into(marks, input, max, out, other)
+        }
+        fn decode_prefixed_simd(tags: &crate::simd::Tags, input: &[u8], out: &mut [Self]) -> (usize, usize) {
+            match Isa::detect() {
+                Some(isa) => crate::simd::decode_prefixed(isa, tags, input, out),
+                None => (0, 0),
+            }
+        }
+        fn decode_prefixed_simd_into<F: FnMut(&[u8]) -> Option<(Self, usize)>>(
+            tags: &crate::simd::Tags,
+            input: &[u8],
+            max: usize,
+            out: &mut Vec<Self>,
+            other: F,
+        ) -> Option<(usize, usize)> {
+            let isa = Isa::detect().filter(|&isa| crate::simd::prefixed_on(isa))?;
+            Some(crate::simd::decode_prefixed_into(isa, tags, input, max, out, other))
         }
     };
 }
@@ -133,7 +169,7 @@ macro_rules! impl_value {
             fn widen_ascii_simd(isa: Isa, input: &[u8], out: &mut Vec<Self>) -> usize {
                 crate::simd::$widen(isa, input, out)
             }
-            flagged_methods!();
+            kernel_methods!();
             fn walk_table(tables: WalkTables<'_>, input: &[u8], out: &mut Vec<Self>) -> Result<(), Stop> {
                 crate::dfa::walks(tables, input, out)
             }
@@ -163,7 +199,7 @@ macro_rules! impl_signed_value {
             fn from_u64(v: u64) -> Option<Self> {
                 <$t>::try_from(v as i64).ok()
             }
-            flagged_methods!();
+            kernel_methods!();
         }
     )*};
 }

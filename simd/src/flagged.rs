@@ -144,21 +144,39 @@ pub fn decode_flagged_into<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     out: &mut Vec<T>,
     mut other: F,
 ) -> (usize, usize) {
-    /// Values reserved at a time.
-    const BLOCK: usize = 4096;
     assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
     if !marks.is_read() {
         return (0, 0);
     }
+    // SAFETY: `run` writes the first slots it counts.
+    unsafe { fill_spare(input, max, out, |rest, slots| run(isa, marks, rest, slots, &mut other)) }
+}
+
+/// Appends up to `max` values of `input` to `out` by `run`, which writes
+/// values into the first slots it is given from the start of the units it
+/// is given and returns how many and the units they took; the slots are
+/// `out`'s spare capacity, reserved a block at a time and never
+/// zero-filled. The values and units taken.
+///
+/// # Safety
+/// `run` initializes the first slots it counts.
+pub(crate) unsafe fn fill_spare<T>(
+    input: &[u8],
+    max: usize,
+    out: &mut Vec<T>,
+    mut run: impl FnMut(&[u8], &mut [MaybeUninit<T>]) -> (usize, usize),
+) -> (usize, usize) {
+    /// Values reserved at a time.
+    const BLOCK: usize = 4096;
     let (mut values, mut units) = (0, 0);
     while values < max {
         out.reserve(BLOCK.min(max - values));
         let len = out.len();
         let spare = out.spare_capacity_mut();
         let room = spare.len().min(max - values);
-        let (v, u) = run(isa, marks, &input[units..], &mut spare[..room], &mut other);
-        // SAFETY: the kernel initialized the first `v` slots after `len`, all
-        // within the capacity.
+        let (v, u) = run(&input[units..], &mut spare[..room]);
+        // SAFETY: the caller's `run` initialized the first `v` slots after
+        // `len`, all within the capacity.
         unsafe { out.set_len(len + v) };
         (values, units) = (values + v, units + u);
         if v < room {

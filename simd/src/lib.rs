@@ -8,14 +8,17 @@
 //! (a [`Shape`]), decodes with the kernel of [`decode_u32`], also written once
 //! and instantiated for SSE4.1 and NEON.
 //!
-//! The crate has two modules and the types they share: `validate/` (the
+//! The crate's modules: `validate/` (the
 //! kernel `kernel.rs`, instantiated by `x86.rs` and `neon.rs`;
 //! [`validate()`] in `mod.rs`; [`reference`](mod@reference)), `decode/` (the
 //! kernel `kernel.rs`, instantiated by `x86.rs` and `neon.rs`; its step
-//! tables `steps.rs`; [`decode_u32`] in `mod.rs`) and `shared.rs` ([`Isa`],
-//! [`Tables`], [`Shape`], [`CHUNK`]). All the project's `unsafe` code is in
-//! this crate: the kernels and their instantiations, and the calls into them
-//! in `validate/mod.rs` and `decode/mod.rs`.
+//! tables `steps.rs`; [`decode_u32`] in `mod.rs`), the integer-stream kernels
+//! (`flagged.rs`: [`decode_flagged`], where units flag the ends;
+//! `prefixed/`: [`decode_prefixed`], where the first unit gives the length),
+//! the conversion kernels (`to_units/`, `from_units/`, `widen.rs`,
+//! `narrow.rs`) and `shared.rs` ([`Isa`], [`Tables`], [`Shape`],
+//! [`CHUNK`]). All the project's `unsafe` code is in this crate: the
+//! kernels and their instantiations, and the calls into them.
 //!
 //! Validating strict UTF-8 with the tables the compiler derives for it (printed
 //! here as data):
@@ -84,6 +87,7 @@ mod decode;
 mod flagged;
 mod from_units;
 mod narrow;
+mod prefixed;
 mod shared;
 mod to_units;
 mod validate;
@@ -94,6 +98,7 @@ pub use decode::{decode_u32, decode_u64, decodes_on};
 pub use flagged::{decode_flagged, decode_flagged_into, flagged_on, Marks, Slot, FLAGGED_TAIL};
 pub use from_units::{encode_from_units, ByteForms};
 pub use narrow::{narrow, Units};
+pub use prefixed::{decode_prefixed, decode_prefixed_into, prefixed_on, Tags, CHAIN, PREFIXED_TAIL};
 pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use to_units::{decode_to_units, Pair};
 pub use validate::{reference, validate};

@@ -1,0 +1,376 @@
+//! Bulk decoding of integer streams whose first unit gives a value's length
+//! (QUIC's variable-length integers: the top two bits give 1, 2, 4 or 8
+//! units), 64 units at a time.
+//!
+//! [`Tags`] is the fact the compiler derives from a description (the
+//! runtime's `placemat_codec::Prefixed`, as data this crate reads). Where a
+//! value starts depends on every value before it, so a loop that reads one
+//! value at a time waits, per value, on a load of its first unit and on its
+//! length before it can read the next: about nine cycles. The kernels break
+//! that chain in two:
+//!
+//! 1. **Where values start** ([`chain_starts`]). Each unit's length if it
+//!    were a first unit is looked up from its tag for all 64 units at once
+//!    (a byte shuffle), and each pair of units' two lengths are joined into
+//!    one number below 64. A table of 64 words, the same for every codec
+//!    ([`CHAIN`]), gives for each pair and each count (0 to 7) of its units
+//!    that belong to a value begun before it: which of the two units start
+//!    values, and the count for the next pair, already multiplied by
+//!    eight. The count is the shift that picks the next pair's byte from
+//!    its word, so the chain from pair to pair is one `shrx` (one cycle; the
+//!    shift takes the low six bits of the count's byte, and the starts sit
+//!    in its top two, gathered by `pext`).
+//! 2. **The values**, which no longer wait on each other. On AVX-512
+//!    (`avx512.rs`) the starts are compressed into a vector of positions
+//!    (`vpcompressb`); eight at a time, each position's eight units are laid
+//!    out as a big-endian word by one two-table byte permutation
+//!    (`vpermt2b`), and each word's tag picks its length's shift, mask, bias
+//!    and range from sixteen-entry tables (`vpermt2q`). On AVX2 and SSE4.1
+//!    (`x86.rs`) each value is one word load from its start
+//!    ([`PerTag::values`]).
+//!
+//! Every kernel needs BMI2 beside its vectors (`pext`), as the flagged
+//! kernels do; NEON has none, and its machines read the stream a value at
+//! a time (`placemat_codec::Prefixed::step`).
+//!
+//! A value the fact does not decode (a tag no form has, a value out of its
+//! length's range) goes to the caller's step, which reads it or stops there.
+//!
+//! ```
+//! use placemat_simd::{decode_prefixed, Isa, Tags};
+//! // QUIC: the top two bits give 1, 2, 4 or 8 units; any length holds any value it can.
+//! let mut quic = Tags { shift: 6, lengths: [0; 16], lo: [0; 16], hi: [0; 16], bias: [0; 16] };
+//! for (tag, n) in [1u8, 2, 4, 8].into_iter().enumerate() {
+//!     quic.lengths[tag] = n;
+//!     quic.hi[tag] = (1u64 << (8 * u32::from(n) - 2)) - 1;
+//! }
+//! let mut input = Vec::new();
+//! for v in 0..100u64 {
+//!     input.extend([0x40 | (v >> 8) as u8, v as u8]); // two units each
+//! }
+//! let mut out = [0u64; 100];
+//! if let Some(isa) = Isa::detect() {
+//!     let (values, units) = decode_prefixed(isa, &quic, &input, &mut out);
+//!     assert_eq!(units, 2 * values);
+//!     assert!(out[..values].iter().enumerate().all(|(v, &x)| x == v as u64));
+//! }
+//! ```
+
+use alloc::vec::Vec;
+use core::mem::MaybeUninit;
+
+use crate::flagged::{fill_spare, Slot};
+use crate::shared::Isa;
+
+/// How a stream's first unit gives a value's length, and the values each
+/// length may take (`placemat_codec::Prefixed`'s fields).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Tags {
+    /// The first unit's bits from this one up are its tag (4 to 7).
+    pub shift: u8,
+    /// For each tag, the units of its values (1 to 8), or 0 where none
+    /// starts with it.
+    pub lengths: [u8; 16],
+    /// For each tag, the least value.
+    pub lo: [u64; 16],
+    /// For each tag, the greatest.
+    pub hi: [u64; 16],
+    /// For each tag, the value of payload 0.
+    pub bias: [u64; 16],
+}
+
+impl Tags {
+    /// Whether the kernel reads these tags: four to seven bits of payload in
+    /// the first unit, lengths up to eight.
+    fn is_read(&self) -> bool {
+        (4..=7).contains(&self.shift) && self.lengths.iter().all(|&n| n <= 8)
+    }
+}
+
+/// What the x86-64 kernels read of the tags.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+impl Tags {
+    /// The tags in use: `2^(8 − shift)`.
+    fn count(&self) -> usize {
+        1 << (8 - self.shift)
+    }
+
+    /// The payload bits of a value of tag `tag` (0 where no value has it).
+    fn payload_mask(&self, tag: usize) -> u64 {
+        match u32::from(self.lengths[tag]) {
+            0 => 0,
+            n => u64::MAX >> (64 - 8 * (n - 1) - u32::from(self.shift)),
+        }
+    }
+
+    /// Whether every tag has values, and every payload of each is a value
+    /// of itself: the kernel then checks no range.
+    fn whole(&self) -> bool {
+        (0..self.count())
+            .all(|t| self.lengths[t] != 0 && self.lo[t] == 0 && self.bias[t] == 0 && self.hi[t] == self.payload_mask(t))
+    }
+}
+
+/// Units the kernel leaves at the input's end: it reads 64 units and eight
+/// past the last of them.
+pub const PREFIXED_TAIL: usize = 72;
+
+/// The chain table, the same for every codec: entry `(a − 1) + 8 (b − 1)`
+/// for a pair of units that would start values of `a` and `b` units. Its
+/// byte `e` is for a pair whose first `e` units (0 to 7) belong to a value
+/// begun before it: bits 3–5 the same count for the next pair, bit 6 set
+/// if the pair's first unit starts a value, bit 7 if its second does.
+pub const CHAIN: [u64; 64] = chain();
+
+/// [`CHAIN`], worked out.
+const fn chain() -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (a, b) = (i % 8 + 1, i / 8 + 1);
+        let mut e = 0;
+        while e < 8 {
+            // (starts, units of the next pair already taken)
+            let (starts, next) = match e {
+                // A one-unit value, then one at the second unit.
+                0 if a == 1 => (0b11, b - 1),
+                0 => (0b01, a - 2),
+                1 => (0b10, b - 1),
+                _ => (0, e - 2),
+            };
+            table[i] |= ((starts << 6 | next << 3) as u64) << (8 * e);
+            e += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Whether [`decode_prefixed`] has a kernel for `isa` on this machine:
+/// every x86-64 instruction set, with BMI1 and BMI2 beside it.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub fn prefixed_on(isa: Isa) -> bool {
+    crate::flagged::flagged_on(isa)
+}
+
+/// Whether [`decode_prefixed`] has a kernel for `isa` on this machine: not
+/// on this target (NEON has no `pext`).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+pub fn prefixed_on(_: Isa) -> bool {
+    false
+}
+
+/// [`decode_prefixed`] appending to `out`, up to `max` values, written into
+/// its spare capacity (reserved a block at a time, never zero-filled), and
+/// reading each value the tags do not decode by `other` (the codec's own
+/// one-value step: the value and its length, or `None` to stop there): the
+/// values and units taken.
+///
+/// Panics if `isa` is not one [`Isa::all`] lists.
+pub fn decode_prefixed_into<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    isa: Isa,
+    tags: &Tags,
+    input: &[u8],
+    max: usize,
+    out: &mut Vec<T>,
+    mut other: F,
+) -> (usize, usize) {
+    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+    if !tags.is_read() || !prefixed_on(isa) {
+        return (0, 0);
+    }
+    // SAFETY: `run` writes the first slots it counts.
+    unsafe { fill_spare(input, max, out, |rest, slots| run(isa, tags, rest, slots, &mut other)) }
+}
+
+/// Decodes values from the start of `input` into `out`, one per slot, while
+/// each is one `tags` decodes (a tag with values, in its length's range)
+/// and at least [`PREFIXED_TAIL`] units are left: the values written and
+/// the units they took (`(0, 0)` without a kernel for `isa`). The caller
+/// decodes on from there; where the kernel stopped at a value, that value
+/// is its to read (or to report).
+///
+/// Panics if `isa` is not one [`Isa::all`] lists.
+pub fn decode_prefixed<T: Slot>(isa: Isa, tags: &Tags, input: &[u8], out: &mut [T]) -> (usize, usize) {
+    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+    if !tags.is_read() || !prefixed_on(isa) {
+        return (0, 0);
+    }
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the kernel writes only
+    // initialized values, so `out` stays initialized.
+    let slots = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
+    run(isa, tags, input, slots, &mut |_: &[u8]| None)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    isa: Isa,
+    tags: &Tags,
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    other: &mut F,
+) -> (usize, usize) {
+    // SAFETY: the callers checked that the machine has `isa` (`Isa::all`,
+    // whose AVX-512 includes BW, VBMI, VBMI2, BMI1 and BMI2), and
+    // `prefixed_on` that it has BMI1 and BMI2 beside AVX2 or SSE4.1. Each
+    // kernel is the same with the range checks on or off.
+    unsafe {
+        match (isa, tags.whole()) {
+            (Isa::Avx512, true) => avx512::run::<T, F, true>(tags, input, out, other),
+            (Isa::Avx512, false) => avx512::run::<T, F, false>(tags, input, out, other),
+            (Isa::Avx2, true) => x86::avx2::run::<T, F, true>(tags, input, out, other),
+            (Isa::Avx2, false) => x86::avx2::run::<T, F, false>(tags, input, out, other),
+            (_, true) => x86::sse41::run::<T, F, true>(tags, input, out, other),
+            (_, false) => x86::sse41::run::<T, F, false>(tags, input, out, other),
+        }
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    _: Isa,
+    _: &Tags,
+    _: &[u8],
+    _: &mut [MaybeUninit<T>],
+    _: &mut F,
+) -> (usize, usize) {
+    (0, 0)
+}
+
+/// What a kernel makes of one block: the values written, where the first
+/// not written starts if it stopped in the block (out of room, or a value
+/// the tags do not decode), and the units after the block's 64 that its
+/// last value takes.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+type Block = (usize, Option<usize>, usize);
+
+/// The loop of every kernel: blocks of 64 units, each starting where a
+/// value does, decoded by `block` into the slots left; each value it stops
+/// at read by `other` (then the next block starts after that value), or
+/// the end: the values written and the units they took.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    other: &mut F,
+    mut block: impl FnMut(&[u8; PREFIXED_TAIL], &mut [MaybeUninit<T>]) -> Block,
+) -> (usize, usize) {
+    let (mut pos, mut written) = (0usize, 0usize);
+    while written < out.len() {
+        let Some(units) = input[pos..].first_chunk::<PREFIXED_TAIL>() else { break };
+        let (wrote, stop, taken) = block(units, &mut out[written..]);
+        written += wrote;
+        let Some(at) = stop else {
+            pos += 64 + taken;
+            continue;
+        };
+        if written == out.len() {
+            return (written, pos + at);
+        }
+        match other(&input[pos + at..]) {
+            Some((value, len)) if len > 0 => {
+                out[written].write(value);
+                (written, pos) = (written + 1, pos + at + len);
+            }
+            _ => return (written, pos + at),
+        }
+    }
+    (written, pos)
+}
+
+/// Where values start among a block's 64 units, from each pair's lengths
+/// (`index`, as `(a − 1) + 8 (b − 1)`): a mask, and the units after the 64
+/// that the last value takes. The chain is one table read and one shift a
+/// pair; each pair's byte is kept, and its two start bits (6 and 7) are
+/// gathered in order by `pext`.
+///
+/// # Safety
+/// The machine has BMI2.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "bmi2")]
+#[inline]
+fn chain_starts(index: &[u8; 32]) -> (u64, usize) {
+    use core::arch::x86_64::_pext_u64;
+    let mut bytes = [0u8; 32];
+    // Bits 0–5: eight times the units of the pair taken by a value before it.
+    let mut x = 0u64;
+    for (byte, &pair) in bytes.iter_mut().zip(index) {
+        x = CHAIN[usize::from(pair & 63)].wrapping_shr(x as u32);
+        *byte = x as u8;
+    }
+    let mut starts = 0;
+    for (k, eight) in bytes.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+        starts |= _pext_u64(word, 0xC0C0_C0C0_C0C0_C0C0) << (16 * k);
+    }
+    (starts, (x as usize & 0x38) >> 3)
+}
+
+/// The tags' tables for values read one by one: for each tag, its
+/// length's shift (from a big-endian word of eight units to the value's
+/// units), payload mask, bias and range; a tag without values has a range
+/// no value is in.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+struct PerTag {
+    top: u32,
+    right: [u32; 16],
+    mask: [u64; 16],
+    bias: [u64; 16],
+    lo: [u64; 16],
+    hi: [u64; 16],
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+impl PerTag {
+    fn new(t: &Tags) -> PerTag {
+        let valid = |tag: usize| tag < t.count() && t.lengths[tag] != 0;
+        PerTag {
+            top: 56 + u32::from(t.shift),
+            right: core::array::from_fn(|tag| 64 - 8 * u32::from(t.lengths[tag].max(1))),
+            mask: core::array::from_fn(|tag| if tag < t.count() { t.payload_mask(tag) } else { 0 }),
+            bias: core::array::from_fn(|tag| if valid(tag) { t.bias[tag] } else { 0 }),
+            lo: core::array::from_fn(|tag| if valid(tag) { t.lo[tag] } else { u64::MAX }),
+            hi: core::array::from_fn(|tag| if valid(tag) { t.hi[tag] } else { 0 }),
+        }
+    }
+
+    /// Writes the values starting at `starts` in `units` into `out`, one by
+    /// one: how many, and where the first not written starts, if `out`
+    /// filled or a value is not the tags' to decode. `WHOLE` is
+    /// [`Tags::whole`].
+    #[inline(always)]
+    fn values<T: Slot, const WHOLE: bool>(
+        &self,
+        units: &[u8; PREFIXED_TAIL],
+        mut starts: u64,
+        out: &mut [MaybeUninit<T>],
+    ) -> (usize, Option<usize>) {
+        let mut done = 0;
+        while starts != 0 {
+            let at = starts.trailing_zeros() as usize;
+            let (Some(slot), Some(&word)) = (out.get_mut(done), units[at..].first_chunk::<8>()) else {
+                return (done, Some(at));
+            };
+            let word = u64::from_be_bytes(word);
+            let tag = (word >> self.top) as usize & 15;
+            let mut v = (word >> self.right[tag]) & self.mask[tag];
+            if !WHOLE {
+                let bias = self.bias[tag];
+                v = v.wrapping_add(bias);
+                if v < bias || v < self.lo[tag] || v > self.hi[tag] {
+                    return (done, Some(at));
+                }
+            }
+            slot.write(T::narrow(v));
+            done += 1;
+            starts &= starts - 1;
+        }
+        (done, None)
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod avx512;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod x86;
