@@ -48,7 +48,7 @@
 
 use alloc::vec::Vec;
 
-use crate::{DecodeError, Decoder, Prefix, Step, Value};
+use crate::{DecodeError, Decoder, EncodeIntoError, Encoder, Prefix, Step, Value};
 
 /// The flag bit of every unit.
 const FLAGS: u64 = 0x8080_8080_8080_8080;
@@ -264,6 +264,61 @@ pub(crate) fn kernel_then<D: Decoder + ?Sized>(
     let (more, stop) = rest(&input[read.units..], max - read.values, out);
     let stop = stop.map_err(|e| DecodeError::new(read.units + e.valid_up_to(), e.error_len()));
     (read.then(more), stop)
+}
+
+/// [`Encoder::encode_into`] by `flagged` and `encoder`: the SIMD kernel,
+/// where the machine has one (`placemat_simd::encode_flagged`), writes the
+/// values the fact holds eight at a time and hands `encoder` each other
+/// one (longer than the fact's lengths); where it stops (a value the
+/// encoder refuses, too little room left for a group) the encoder goes on
+/// one value at a time and reports any error, as it would alone.
+///
+/// ```
+/// use placemat_codec::{encode_flagged, EncodeError, Encoder, Flagged};
+/// # struct Leb128;
+/// # impl Encoder for Leb128 {
+/// #     type Value = u64;
+/// #     fn max_units(&self) -> usize { 10 }
+/// #     fn encode(&self, mut v: u64, out: &mut [u8]) -> Result<usize, EncodeError> {
+/// #         let mut n = 0;
+/// #         loop {
+/// #             let slot = out.get_mut(n).ok_or(EncodeError::BufferTooSmall { needed: 1 })?;
+/// #             *slot = (v & 0x7F) as u8 | if v >= 0x80 { 0x80 } else { 0 };
+/// #             n += 1;
+/// #             v >>= 7;
+/// #             if v == 0 { return Ok(n) }
+/// #         }
+/// #     }
+/// # }
+/// // LEB128 up to eight units: the fact; its encoder writes the longer values.
+/// let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
+/// let fact = Flagged { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+/// let values: Vec<u64> = (0..100).map(|k| k * k * k * 1_000_003).chain([u64::MAX]).collect();
+/// let mut out = vec![0u8; 10 * values.len()];
+/// let written = encode_flagged(&fact, &Leb128, &values, &mut out).unwrap();
+/// let mut one_by_one = Vec::new();
+/// for &v in &values {
+///     Leb128.encode_push(v, &mut one_by_one).unwrap();
+/// }
+/// assert_eq!(&out[..written], &one_by_one[..]);
+/// ```
+pub fn encode_flagged<E: Encoder + ?Sized>(
+    flagged: &Flagged,
+    encoder: &E,
+    values: &[E::Value],
+    out: &mut [u8],
+) -> Result<usize, EncodeIntoError> {
+    let other = |value, out: &mut [u8]| encoder.encode(value, out).ok();
+    let (done, mut written) = E::Value::encode_flagged_simd(&flagged.marks(), values, out, other).unwrap_or((0, 0));
+    // Where the kernel stopped (or without one), one value at a time:
+    // the encoder's own errors.
+    for (index, &value) in values.iter().enumerate().skip(done) {
+        match encoder.encode(value, &mut out[written..]) {
+            Ok(n) => written += n,
+            Err(error) => return Err(EncodeIntoError { index, written, error }),
+        }
+    }
+    Ok(written)
 }
 
 /// The value `steps` reads at the start of `rest` and its length, or its

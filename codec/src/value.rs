@@ -101,6 +101,19 @@ pub trait Value:
         let _ = (tags, input, max, out, other);
         None
     }
+    /// Encodes a prefix of `values` into `out` by the flagged-stream fact
+    /// with the SIMD kernel (`placemat_simd::encode_flagged`), each value
+    /// the fact does not hold by `other`: the values and units taken, or
+    /// `None` where no kernel runs.
+    fn encode_flagged_simd<F: FnMut(Self, &mut [u8]) -> Option<usize>>(
+        marks: &crate::simd::Marks,
+        values: &[Self],
+        out: &mut [u8],
+        other: F,
+    ) -> Option<(usize, usize)> {
+        let _ = (marks, values, out, other);
+        None
+    }
     /// The table decoder's bulk walks over `input` (the runtime's own entry
     /// point, not an API: its types cannot be named outside the crate). The
     /// implementations for `u32` and `u64` are compiled once, in this crate,
@@ -112,7 +125,7 @@ pub trait Value:
 }
 
 /// The integer-stream kernels' methods (flagged and length-prefixed), for
-/// every type they write (`placemat_simd::Slot`).
+/// every type they write or read (`placemat_simd::Slot`).
 macro_rules! kernel_methods {
     () => {
         fn decode_flagged_simd(marks: &crate::simd::Marks, input: &[u8], out: &mut [Self]) -> (usize, usize) {
@@ -126,6 +139,15 @@ macro_rules! kernel_methods {
             other: F,
         ) -> Option<(usize, usize)> {
             flagged_simd_into(marks, input, max, out, other)
+        }
+        fn encode_flagged_simd<F: FnMut(Self, &mut [u8]) -> Option<usize>>(
+            marks: &crate::simd::Marks,
+            values: &[Self],
+            out: &mut [u8],
+            other: F,
+        ) -> Option<(usize, usize)> {
+            let isa = Isa::detect().filter(|&isa| crate::simd::encodes_flagged_on(isa, marks))?;
+            Some(crate::simd::encode_flagged(isa, marks, values, out, other))
         }
         fn decode_prefixed_simd(tags: &crate::simd::Tags, input: &[u8], out: &mut [Self]) -> (usize, usize) {
             match Isa::detect() {

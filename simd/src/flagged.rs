@@ -87,9 +87,12 @@ impl Marks {
     }
 }
 
-/// A value slot the kernel writes: the value narrowed to the slot's type (a
-/// signed type takes the 64-bit pattern).
+/// A value slot the kernels write (or read): the value narrowed to the
+/// slot's type (a signed type takes the 64-bit pattern).
 pub trait Slot: Copy {
+    /// Whether the type is signed: a kernel that reads values widens them
+    /// by their sign.
+    const SIGNED: bool;
     /// `v` narrowed, keeping its low bits.
     fn narrow(v: u64) -> Self;
 }
@@ -97,6 +100,7 @@ pub trait Slot: Copy {
 macro_rules! slots {
     ($($t:ty),*) => {$(
         impl Slot for $t {
+            const SIGNED: bool = <$t>::MIN != 0;
             #[inline(always)]
             fn narrow(v: u64) -> Self {
                 v as $t

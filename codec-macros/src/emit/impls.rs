@@ -244,6 +244,30 @@ fn decode_into_by(value_ty: &TokenStream, body: TokenStream) -> TokenStream {
     }
 }
 
+/// `encode_into` of an integer codec whose units flag where values end and
+/// whose values are its raw values (no pre-map, and no sign map but two's
+/// complement, which the fact reads as sign-extended payloads): the SIMD
+/// kernel writes eight values at a time (`placemat_codec::encode_flagged`),
+/// the encoder each value it leaves; nothing for another codec (the
+/// trait's one-by-one loop).
+fn flagged_encode_into(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
+    let Ok(flagged) = &a.flagged else { return quote!() };
+    if !model.is_bounded() || model.premap.is_some() || (model.signed.is_some() && !flagged.signed) {
+        return quote!();
+    }
+    let (ty, value_ty) = (&names.ty, &names.value);
+    quote! {
+        #[inline]
+        fn encode_into(
+            &self,
+            values: &[#value_ty],
+            out: &mut [u8],
+        ) -> ::core::result::Result<usize, ::placemat_codec::EncodeIntoError> {
+            ::placemat_codec::encode_flagged(&#ty::FLAGGED, self, values, out)
+        }
+    }
+}
+
 /// Which of the integer facts the bulk decoders read values by.
 #[derive(Copy, Clone)]
 enum WordFact {
@@ -470,6 +494,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     };
     let dfa = tables::dfa_fn(a, ty);
     let big = big_methods(model);
+    let encode_into = flagged_encode_into(model, a, names);
     Ok(quote! {
         impl ::placemat_codec::Encoder for #ty {
             type Value = #value_ty;
@@ -488,6 +513,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
                 #length_body
             }
             #forbids
+            #encode_into
         }
 
         impl ::placemat_codec::Decoder for #ty {

@@ -192,3 +192,107 @@ fn the_simd_kernel_agrees_with_the_steps() {
     kernel_agrees_with_the_steps::<Sleb128>();
     kernel_agrees_with_the_steps::<ProtobufSint64>();
 }
+
+/// `encode_into` (the SIMD kernel where the machine has one, the encoder
+/// for each value it leaves) against the encoder one value at a time, on
+/// values of random widths and at the edges of every form, with room for
+/// all and with too little: the same units, or the same error at the same
+/// value after the same units. Then the kernel alone
+/// (`placemat_simd::encode_flagged`): what it writes is what the encoder
+/// writes for the values it took, and it stops only before a value the
+/// fact does not hold or a group without room. Each must take a stream of
+/// short values whole.
+fn encoder_agrees_with_the_one_by_one_loop<C: Codec + Default>() {
+    let codec = C::default();
+    let name = &C::info().name;
+    let mut next = crate::common::xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut pool: Vec<<C as Encoder>::Value> =
+        edges::<C>().into_iter().filter_map(<C as Encoder>::Value::from_u64).collect();
+    for round in 0..400 {
+        let mut values = Vec::new();
+        for _ in 0..next() % 100 {
+            let v = if next() % 4 == 0 && !pool.is_empty() {
+                pool[(next() as usize) % pool.len()]
+            } else {
+                <C as Encoder>::Value::from_u64_lossy(next() >> (next() % 64))
+            };
+            values.push(v);
+        }
+        pool.extend(values.iter().take(2).copied());
+        let room = codec.max_encoded_len(values.len());
+        let room = if round % 3 == 0 { (next() as usize) % (room + 1) } else { room };
+        let mut got = vec![0xEEu8; room];
+        let result = codec.encode_into(&values, &mut got);
+        let mut want = vec![0u8; room];
+        let expected = one_by_one(&codec, &values, &mut want);
+        assert_eq!(result, expected, "{name} round {round}: room {room} for {values:?}");
+        let written = result.unwrap_or_else(|e| e.written);
+        assert_eq!(got[..written], want[..written], "{name} round {round}");
+        assert!(got[written..].iter().all(|&b| b == 0xEE), "{name} round {round}: written past {written}");
+        let marks = C::info().flagged.expect("a flagged codec").marks();
+        // A codec that maps its values (ZigZag) encodes them one by one.
+        let raw = !C::PREMAPPED || marks.signed;
+        if !raw || encoders(&marks).is_empty() {
+            continue;
+        }
+        // The kernel alone.
+        let mut out = vec![0u8; room];
+        let (taken, units) =
+            <C as Encoder>::Value::encode_flagged_simd(&marks, &values, &mut out, |_, _| None).unwrap();
+        let mut each = Vec::new();
+        for &v in &values[..taken] {
+            codec.encode_push(v, &mut each).unwrap();
+        }
+        assert_eq!((units, &out[..units]), (each.len(), &each[..]), "{name} round {round}: {values:?}");
+        let held = |v: u64| {
+            (0..usize::from(marks.lengths)).any(|k| match marks.signed {
+                true => marks.lo[k] as i64 <= v as i64 && v as i64 <= marks.hi[k] as i64,
+                false => marks.lo[k] <= v && v <= marks.hi[k],
+            })
+        };
+        assert!(
+            taken == values.len() || !held(values[taken].to_u64()) || room - units < 64,
+            "{name} round {round}: the kernel stopped at {taken} of {values:?}"
+        );
+    }
+    let marks = C::info().flagged.expect("a flagged codec").marks();
+    if (!C::PREMAPPED || marks.signed) && !encoders(&marks).is_empty() {
+        let short: Vec<_> = (0..1000u64).filter_map(|v| <C as Encoder>::Value::from_u64(v % 100)).collect();
+        let (taken, _) =
+            <C as Encoder>::Value::encode_flagged_simd(&marks, &short, &mut [0u8; 4000], |_, _| None).unwrap();
+        assert_eq!(taken, short.len(), "{name}: the kernel took {taken} short values");
+    }
+}
+
+/// The trait's own `encode_into`: each value by `encode`, in order.
+fn one_by_one<E: Encoder>(
+    codec: &E,
+    values: &[E::Value],
+    out: &mut [u8],
+) -> Result<usize, placemat_codec::EncodeIntoError> {
+    let mut written = 0;
+    for (index, &v) in values.iter().enumerate() {
+        match codec.encode(v, &mut out[written..]) {
+            Ok(n) => written += n,
+            Err(error) => return Err(placemat_codec::EncodeIntoError { index, written, error }),
+        }
+    }
+    Ok(written)
+}
+
+/// The instruction sets with a flagged-stream encoder for `marks` on this
+/// machine.
+fn encoders(marks: &placemat_codec::simd::Marks) -> Vec<placemat_codec::simd::Isa> {
+    let all = placemat_codec::simd::Isa::all();
+    all.into_iter().flatten().filter(|&isa| placemat_codec::simd::encodes_flagged_on(isa, marks)).collect()
+}
+
+#[test]
+fn the_simd_encoder_agrees_with_the_encoder() {
+    encoder_agrees_with_the_one_by_one_loop::<Leb128>();
+    encoder_agrees_with_the_one_by_one_loop::<Vlq>();
+    encoder_agrees_with_the_one_by_one_loop::<GitOfs>();
+    encoder_agrees_with_the_one_by_one_loop::<SqliteVarint>();
+    encoder_agrees_with_the_one_by_one_loop::<Sleb128>();
+    encoder_agrees_with_the_one_by_one_loop::<ProtobufSint64>();
+}

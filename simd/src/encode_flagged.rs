@@ -1,0 +1,270 @@
+//! Bulk encoding of integer streams whose units flag where a value ends
+//! (LEB128, VLQ, SQLite's varints up to eight units), eight values at a
+//! time, on AVX-512.
+//!
+//! The same fact as the decoder's ([`Marks`]) says what to write: a value
+//! takes the first length `n` (1 to [`Marks::lengths`]) whose range holds
+//! it, its payload (the value less that length's bias, or its low bits for
+//! a signed codec) is cut into `n` groups of seven bits, least or most
+//! significant first, and every unit but the last carries the continuing
+//! flag in bit 7. For eight values at once:
+//!
+//! 1. each value's length is one more than the number of lengths whose
+//!    greatest value it exceeds (a compare and a masked add a length,
+//!    eight lanes at once; the greatest values increase), checked against
+//!    that length's range;
+//! 2. one multishift (`vpmultishiftqb`) cuts each payload into eight groups
+//!    of seven bits, a byte each; a byte permutation puts them most
+//!    significant first where the fact says so;
+//! 3. the flags are set by comparing each byte's place with its value's
+//!    length, and one byte compress (`vpcompressb`) packs the eight values'
+//!    units back to back, written by one masked store.
+//!
+//! A value no length of the fact holds (longer than eight units, or out of
+//! every range) is written by the caller's encoder, and the kernel goes on
+//! after it; where that encoder refuses a value, or a group's units do not
+//! fit the room left, the kernel stops there.
+//!
+//! ```
+//! use placemat_simd::{encode_flagged, Isa, Marks};
+//! // LEB128 up to eight units.
+//! let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
+//! let leb128 = Marks { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+//! let values = [2u64, 127, 128, 624_485, 1 << 40, 3, 4, 5, 6];
+//! let mut out = [0u8; 64];
+//! if let Some(isa) = Isa::detect() {
+//!     let (done, written) = encode_flagged(isa, &leb128, &values, &mut out, |_, _| None);
+//!     // Where the machine has no kernel, nothing is written: the caller's
+//!     // encoder writes every value.
+//!     let want = [0x02, 0x7F, 0x80, 0x01, 0xE5, 0x8E, 0x26];
+//!     assert_eq!(out[..written.min(7)], want[..written.min(7)]);
+//!     assert!(done == 0 || done == values.len());
+//! }
+//! ```
+
+use crate::flagged::{Marks, Slot};
+use crate::shared::Isa;
+
+/// Whether [`encode_flagged`] has a kernel for `isa` on this machine
+/// (AVX-512: its multishift and byte compress) that writes `marks`: one to
+/// eight lengths whose greatest values increase, and for a signed codec
+/// whose least values decrease (nested ranges), so that a value's length is
+/// one more than the number of lengths whose greatest value it exceeds (or
+/// whose range it is outside).
+pub fn encodes_flagged_on(isa: Isa, marks: &Marks) -> bool {
+    let k = usize::from(marks.lengths);
+    let ordered = if marks.signed {
+        let as_signed = |a: &[u64; 8]| a.map(|x| x as i64);
+        let (lo, hi) = (as_signed(&marks.lo), as_signed(&marks.hi));
+        (1..k).all(|i| hi[i - 1] < hi[i] && lo[i - 1] > lo[i])
+    } else {
+        (1..k).all(|i| marks.hi[i - 1] < marks.hi[i])
+    };
+    cfg!(all(target_arch = "x86_64", target_feature = "sse2")) && isa == Isa::Avx512 && (1..=8).contains(&k) && ordered
+}
+
+/// Encodes values from the start of `values` into `out` from its start,
+/// those a length of the fact holds (its range holds the value) eight at a
+/// time, and each other one by `other` (the codec's own encoder: the units
+/// it wrote into the slice it is given, or `None` to stop there), until
+/// the values end, `other` stops, or a group of eight does not fit the
+/// room left: the values taken and the units written (`(0, 0)` without a
+/// kernel for `isa` and `marks`, [`encodes_flagged_on`]). Nothing is
+/// written past those units. Where the kernel stopped before the end, the
+/// value there is the caller's to write (or to refuse).
+///
+/// Panics if `isa` is not one [`Isa::all`] lists.
+pub fn encode_flagged<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>>(
+    isa: Isa,
+    marks: &Marks,
+    values: &[T],
+    out: &mut [u8],
+    mut other: F,
+) -> (usize, usize) {
+    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+    if !encodes_flagged_on(isa, marks) {
+        return (0, 0);
+    }
+    run(marks, values, out, &mut other)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn run<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>>(
+    marks: &Marks,
+    values: &[T],
+    out: &mut [u8],
+    other: &mut F,
+) -> (usize, usize) {
+    // SAFETY: the caller checked that the machine has AVX-512 (`Isa::all`,
+    // whose AVX-512 includes BW, VL, VBMI and VBMI2).
+    unsafe {
+        match (marks.lsb_first, marks.signed) {
+            (true, false) => avx512::run::<T, F, true, false>(marks, values, out, other),
+            (true, true) => avx512::run::<T, F, true, true>(marks, values, out, other),
+            (false, false) => avx512::run::<T, F, false, false>(marks, values, out, other),
+            (false, true) => avx512::run::<T, F, false, true>(marks, values, out, other),
+        }
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn run<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>>(
+    _: &Marks,
+    _: &[T],
+    _: &mut [u8],
+    _: &mut F,
+) -> (usize, usize) {
+    (0, 0)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    use super::{Marks, Slot};
+
+    /// The kernel: `LSB` is [`Marks::lsb_first`], `SIGNED` [`Marks::signed`].
+    ///
+    /// # Safety
+    /// The machine has AVX-512 F, BW, VL, VBMI and VBMI2.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt")]
+    pub(super) unsafe fn run<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>, const LSB: bool, const SIGNED: bool>(
+        marks: &Marks,
+        values: &[T],
+        out: &mut [u8],
+        other: &mut F,
+    ) -> (usize, usize) {
+        let lengths = usize::from(marks.lengths);
+        let [lo_each, hi] = [marks.lo, marks.hi].map(|a| a.map(|x| _mm512_set1_epi64(x as i64)));
+        // SAFETY: 64 readable bytes each.
+        let [lo, hi_all, bias] =
+            [&marks.lo, &marks.hi, &marks.bias].map(|a| unsafe { _mm512_loadu_si512(a.as_ptr().cast()) });
+        let one = _mm512_set1_epi64(1);
+        // Byte `8 l + k` of a lane: bits `7 k` to `7 k + 7` of its payload.
+        let groups = _mm512_set1_epi64(0x312A_231C_150E_0700);
+        let place = _mm512_set1_epi64(0x0706_0504_0302_0100);
+        let lane_base = _mm512_set_epi64(
+            0x3838_3838_3838_3838,
+            0x3030_3030_3030_3030,
+            0x2828_2828_2828_2828,
+            0x2020_2020_2020_2020,
+            0x1818_1818_1818_1818,
+            0x1010_1010_1010_1010,
+            0x0808_0808_0808_0808,
+            0,
+        );
+        let continues_when_set = marks.continues_when_set;
+        // A group is its encoded units (in place in each lane), the units
+        // of each value (a mask of its lane's bytes) and the values held.
+        let group = |v: __m512i| {
+            // Each value's length: one more than the lengths whose greatest
+            // value it exceeds, or (signed) whose range it is outside; with
+            // the greatest values increasing (and a signed codec's ranges
+            // nested) the first that can hold it. It is then checked
+            // against that length's range: a value it fails, no length holds.
+            let mut less_one = _mm512_setzero_si512();
+            for (lo, hi) in lo_each[..lengths - 1].iter().zip(&hi[..lengths - 1]) {
+                let outside = if SIGNED {
+                    _mm512_cmpgt_epi64_mask(v, *hi) | _mm512_cmplt_epi64_mask(v, *lo)
+                } else {
+                    _mm512_cmpgt_epu64_mask(v, *hi)
+                };
+                less_one = _mm512_mask_add_epi64(less_one, outside, less_one, one);
+            }
+            let (lo_n, hi_n) = (_mm512_permutexvar_epi64(less_one, lo), _mm512_permutexvar_epi64(less_one, hi_all));
+            let held = if SIGNED {
+                _mm512_cmpge_epi64_mask(v, lo_n) & _mm512_cmple_epi64_mask(v, hi_n)
+            } else {
+                _mm512_cmpge_epu64_mask(v, lo_n) & _mm512_cmple_epu64_mask(v, hi_n)
+            };
+            let payload = if SIGNED { v } else { _mm512_sub_epi64(v, _mm512_permutexvar_epi64(less_one, bias)) };
+            let mut bytes = _mm512_and_si512(_mm512_multishift_epi64_epi8(groups, payload), _mm512_set1_epi8(0x7F));
+            // Each byte's value length (byte `8 l + k` ← byte `8 l`, the
+            // low byte of lane `l`'s length); `place` is its place in its lane.
+            let len = _mm512_permutexvar_epi8(lane_base, _mm512_add_epi64(less_one, one));
+            if !LSB {
+                // Most significant group first: unit `k` is group `n − 1 − k`.
+                let from = _mm512_sub_epi8(_mm512_sub_epi8(len, _mm512_set1_epi8(1)), place);
+                let from = _mm512_add_epi8(_mm512_and_si512(from, _mm512_set1_epi8(7)), lane_base);
+                bytes = _mm512_permutexvar_epi8(from, bytes);
+            }
+            let last = _mm512_sub_epi8(len, _mm512_set1_epi8(1));
+            let units = _mm512_cmplt_epu8_mask(place, len);
+            let continues = _mm512_cmplt_epu8_mask(place, last);
+            let flagged = if continues_when_set { continues } else { units & !continues };
+            bytes = _mm512_mask_blend_epi8(flagged, bytes, _mm512_or_si512(bytes, _mm512_set1_epi8(0x80u8 as i8)));
+            (bytes, units, held)
+        };
+        // Packs the first `keep` units of a group into `out` at `written`,
+        // if they fit: how many.
+        let put = |out: &mut [u8], written: usize, bytes: __m512i, keep: u64| {
+            let units = keep.count_ones() as usize;
+            if units > out.len() - written {
+                return None;
+            }
+            let packed = _mm512_maskz_compress_epi8(keep, bytes);
+            let store = if units == 64 { u64::MAX } else { (1u64 << units) - 1 };
+            // SAFETY: `units <= out.len() − written` bytes are written.
+            unsafe { _mm512_mask_storeu_epi8(out.as_mut_ptr().add(written).cast(), store, packed) };
+            Some(units)
+        };
+        let (mut done, mut written) = (0usize, 0usize);
+        loop {
+            // Whole groups of eight held values: the next group does not
+            // wait on this one's tests.
+            while let Some(eight) = values.get(done..done + 8) {
+                // SAFETY: eight values are readable.
+                let (bytes, units, held) = group(unsafe { load::<T>(eight.as_ptr(), u8::MAX) });
+                if held != u8::MAX {
+                    break;
+                }
+                let Some(n) = put(out, written, bytes, units) else { return (done, written) };
+                (done, written) = (done + 8, written + n);
+            }
+            // The last values, or a group with a value no length holds: up to it.
+            let lanes = (values.len() - done).min(8);
+            if lanes == 0 {
+                break;
+            }
+            let valid = ((1u32 << lanes) - 1) as u8;
+            // SAFETY: `lanes` values are readable at `done`; the load is masked.
+            let (bytes, units, held) = group(unsafe { load::<T>(values.as_ptr().add(done), valid) });
+            let count = ((held & valid).trailing_ones() as usize).min(lanes);
+            let Some(n) = put(out, written, bytes, units & byte_lanes(count)) else { return (done, written) };
+            (done, written) = (done + count, written + n);
+            // A value no length holds, for `other`.
+            let Some(&value) = values.get(done) else { break };
+            let Some(n) = other(value, &mut out[written..]) else { break };
+            (done, written) = (done + 1, written + n);
+        }
+        (done, written)
+    }
+
+    /// The bytes of the first `count` lanes of eight, as a mask.
+    #[inline(always)]
+    fn byte_lanes(count: usize) -> u64 {
+        if count >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * count)) - 1
+        }
+    }
+
+    /// Up to eight values at `p` (those of `valid`) as 64-bit lanes: a
+    /// signed type's sign-extended, an unsigned type's zero-extended.
+    ///
+    /// # Safety
+    /// The values of `valid` are readable at `p`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    #[inline]
+    unsafe fn load<T: Slot>(p: *const T, valid: u8) -> __m512i {
+        // SAFETY: the caller's; masked lanes are not read.
+        unsafe {
+            match (size_of::<T>(), T::SIGNED) {
+                (8, _) => _mm512_maskz_loadu_epi64(valid, p.cast()),
+                (_, false) => _mm512_cvtepu32_epi64(_mm256_maskz_loadu_epi32(valid, p.cast())),
+                (_, true) => _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(valid, p.cast())),
+            }
+        }
+    }
+}
