@@ -211,7 +211,7 @@ fn encoder_agrees_with_the_one_by_one_loop<C: Codec + Default>() {
     for round in 0..400 {
         let mut values = Vec::new();
         for _ in 0..next() % 100 {
-            let v = if next() % 4 == 0 && !pool.is_empty() {
+            let v = if next().is_multiple_of(4) && !pool.is_empty() {
                 pool[(next() as usize) % pool.len()]
             } else {
                 <C as Encoder>::Value::from_u64_lossy(next() >> (next() % 64))
