@@ -309,9 +309,18 @@ pub fn encode_flagged<E: Encoder + ?Sized>(
     out: &mut [u8],
 ) -> Result<usize, EncodeIntoError> {
     let other = |value, out: &mut [u8]| encoder.encode(value, out).ok();
-    let (done, mut written) = E::Value::encode_flagged_simd(&flagged.marks(), values, out, other).unwrap_or((0, 0));
-    // Where the kernel stopped (or without one), one value at a time:
-    // the encoder's own errors.
+    let kernel = E::Value::encode_flagged_simd(&flagged.marks(), values, out, other);
+    one_by_one_after(kernel.unwrap_or((0, 0)), encoder, values, out)
+}
+
+/// [`Encoder::encode_into`] after a kernel took `(done, written)`: the rest
+/// one value at a time, with the encoder's own errors.
+pub(crate) fn one_by_one_after<E: Encoder + ?Sized>(
+    (done, mut written): (usize, usize),
+    encoder: &E,
+    values: &[E::Value],
+    out: &mut [u8],
+) -> Result<usize, EncodeIntoError> {
     for (index, &value) in values.iter().enumerate().skip(done) {
         match encoder.encode(value, &mut out[written..]) {
             Ok(n) => written += n,

@@ -88,7 +88,7 @@ pub use error::{DecodeError, EncodeError, EncodeIntoError};
 pub use flagged::{decode_flagged, decode_flagged_prefix, decode_flagged_slice, encode_flagged, Flagged};
 /// The SIMD validators' kernel and tables (the `placemat-simd` crate).
 pub use placemat_simd as simd;
-pub use prefixed::{decode_prefixed, decode_prefixed_prefix, decode_prefixed_slice, Prefixed};
+pub use prefixed::{decode_prefixed, decode_prefixed_prefix, decode_prefixed_slice, encode_prefixed, Prefixed};
 pub use sign::Sign;
 pub use stream::StreamDecoder;
 pub use stream_validate::StreamValidator;

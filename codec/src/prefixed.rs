@@ -45,8 +45,8 @@
 
 use alloc::vec::Vec;
 
-use crate::flagged::{kernel_then, stepped};
-use crate::{DecodeError, Decoder, Prefix, Value};
+use crate::flagged::{kernel_then, one_by_one_after, stepped};
+use crate::{DecodeError, Decoder, EncodeIntoError, Encoder, Prefix, Value};
 
 /// How a codec's first unit gives a value's length, and what the values of
 /// each length are: the fact the compiler derives, as data.
@@ -166,6 +166,53 @@ fn slice_and_stop<D: Decoder + ?Sized>(
         }
     }
     (Prefix { values, units }, Ok(()))
+}
+
+/// [`Encoder::encode_into`] by `prefixed` and `encoder`: the SIMD kernel,
+/// where the machine has one (`placemat_simd::encode_prefixed`), writes the
+/// values a tag's range holds eight at a time and hands `encoder` each
+/// other one; where it stops (a value the encoder refuses, too little room
+/// left for a group) the encoder goes on one value at a time and reports
+/// any error, as it would alone.
+///
+/// ```
+/// use placemat_codec::{encode_prefixed, EncodeError, Encoder, Prefixed};
+/// # struct Quic;
+/// # impl Encoder for Quic {
+/// #     type Value = u64;
+/// #     fn max_units(&self) -> usize { 8 }
+/// #     fn encode(&self, v: u64, out: &mut [u8]) -> Result<usize, EncodeError> {
+/// #         let (tag, n) = match v { 0..=0x3F => (0, 1), 0x40..=0x3FFF => (1, 2), 0x4000..=0x3FFF_FFFF => (2, 4), _ => (3, 8) };
+/// #         if v > 0x3FFF_FFFF_FFFF_FFFF { return Err(EncodeError::Unencodable { value: v }) }
+/// #         let units = out.get_mut(..n).ok_or(EncodeError::BufferTooSmall { needed: n })?;
+/// #         units.copy_from_slice(&(v | tag << (8 * n - 2)).to_be_bytes()[8 - n..]);
+/// #         Ok(n)
+/// #     }
+/// # }
+/// let mut fact = Prefixed { shift: 6, lengths: [0; 16], lo: [0; 16], hi: [0; 16], bias: [0; 16] };
+/// for (tag, n) in [1u8, 2, 4, 8].into_iter().enumerate() {
+///     fact.lengths[tag] = n;
+///     fact.hi[tag] = (1u64 << (8 * u32::from(n) - 2)) - 1;
+/// }
+/// let values: Vec<u64> = (0..100).map(|k| (k * k * k * 1_000_003) >> (k % 40)).chain([u64::MAX]).collect();
+/// let mut out = vec![0u8; 8 * values.len()];
+/// let err = encode_prefixed(&fact, &Quic, &values, &mut out).unwrap_err();
+/// assert_eq!((err.index, err.error), (100, EncodeError::Unencodable { value: u64::MAX }));
+/// let mut one_by_one = Vec::new();
+/// for &v in &values[..100] {
+///     Quic.encode_push(v, &mut one_by_one).unwrap();
+/// }
+/// assert_eq!(&out[..err.written], &one_by_one[..]);
+/// ```
+pub fn encode_prefixed<E: Encoder + ?Sized>(
+    prefixed: &Prefixed,
+    encoder: &E,
+    values: &[E::Value],
+    out: &mut [u8],
+) -> Result<usize, EncodeIntoError> {
+    let other = |value, out: &mut [u8]| encoder.encode(value, out).ok();
+    let kernel = E::Value::encode_prefixed_simd(&prefixed.tags(), values, out, other);
+    one_by_one_after(kernel.unwrap_or((0, 0)), encoder, values, out)
 }
 
 /// The value at the start of `rest` (stream offset `at`) and its length: by

@@ -114,6 +114,19 @@ pub trait Value:
         let _ = (marks, values, out, other);
         None
     }
+    /// Encodes a prefix of `values` into `out` by the length-prefix fact
+    /// with the SIMD kernel (`placemat_simd::encode_prefixed`), each value
+    /// the fact does not hold by `other`: the values and units taken, or
+    /// `None` where no kernel runs.
+    fn encode_prefixed_simd<F: FnMut(Self, &mut [u8]) -> Option<usize>>(
+        tags: &crate::simd::Tags,
+        values: &[Self],
+        out: &mut [u8],
+        other: F,
+    ) -> Option<(usize, usize)> {
+        let _ = (tags, values, out, other);
+        None
+    }
     /// The table decoder's bulk walks over `input` (the runtime's own entry
     /// point, not an API: its types cannot be named outside the crate). The
     /// implementations for `u32` and `u64` are compiled once, in this crate,
@@ -148,6 +161,15 @@ macro_rules! kernel_methods {
         ) -> Option<(usize, usize)> {
             let isa = Isa::detect().filter(|&isa| crate::simd::encodes_flagged_on(isa, marks))?;
             Some(crate::simd::encode_flagged(isa, marks, values, out, other))
+        }
+        fn encode_prefixed_simd<F: FnMut(Self, &mut [u8]) -> Option<usize>>(
+            tags: &crate::simd::Tags,
+            values: &[Self],
+            out: &mut [u8],
+            other: F,
+        ) -> Option<(usize, usize)> {
+            let isa = Isa::detect().filter(|&isa| crate::simd::encodes_prefixed_on(isa, tags))?;
+            Some(crate::simd::encode_prefixed(isa, tags, values, out, other))
         }
         fn decode_prefixed_simd(tags: &crate::simd::Tags, input: &[u8], out: &mut [Self]) -> (usize, usize) {
             match Isa::detect() {

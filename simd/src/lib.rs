@@ -13,9 +13,9 @@
 //! [`validate()`] in `mod.rs`; [`reference`](mod@reference)), `decode/` (the
 //! kernel `kernel.rs`, instantiated by `x86.rs` and `neon.rs`; its step
 //! tables `steps.rs`; [`decode_u32`] in `mod.rs`), the integer-stream kernels
-//! (`flagged.rs`: [`decode_flagged`], where units flag the ends, and
-//! `encode_flagged.rs`: [`encode_flagged`], the same streams written;
-//! `prefixed/`: [`decode_prefixed`], where the first unit gives the length),
+//! (`flagged.rs`: [`decode_flagged`], where units flag the ends;
+//! `prefixed/`: [`decode_prefixed`], where the first unit gives the length;
+//! `encode/`: [`encode_flagged`] and [`encode_prefixed`], both written),
 //! the conversion kernels (`to_units/`, `from_units/`, `widen.rs`,
 //! `narrow.rs`) and `shared.rs` ([`Isa`], [`Tables`], [`Shape`],
 //! [`CHUNK`]). All the project's `unsafe` code is in this crate: the
@@ -85,7 +85,7 @@
 extern crate alloc;
 
 mod decode;
-mod encode_flagged;
+mod encode;
 mod flagged;
 mod from_units;
 mod narrow;
@@ -97,7 +97,7 @@ mod widen;
 mod within;
 
 pub use decode::{decode_u32, decode_u64, decodes_on};
-pub use encode_flagged::{encode_flagged, encodes_flagged_on};
+pub use encode::{encode_flagged, encode_prefixed, encodes_flagged_on, encodes_prefixed_on};
 pub use flagged::{decode_flagged, decode_flagged_into, flagged_on, Marks, Slot, FLAGGED_TAIL};
 pub use from_units::{encode_from_units, ByteForms};
 pub use narrow::{narrow, Units};

@@ -244,17 +244,22 @@ fn decode_into_by(value_ty: &TokenStream, body: TokenStream) -> TokenStream {
     }
 }
 
-/// `encode_into` of an integer codec whose units flag where values end and
-/// whose values are its raw values (no pre-map, and no sign map but two's
-/// complement, which the fact reads as sign-extended payloads): the SIMD
-/// kernel writes eight values at a time (`placemat_codec::encode_flagged`),
-/// the encoder each value it leaves; nothing for another codec (the
-/// trait's one-by-one loop).
-fn flagged_encode_into(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
-    let Ok(flagged) = &a.flagged else { return quote!() };
-    if !model.is_bounded() || model.premap.is_some() || (model.signed.is_some() && !flagged.signed) {
-        return quote!();
-    }
+/// `encode_into` of an integer codec with a fact its SIMD encoder writes:
+/// units that flag where values end, for values that are the codec's raw
+/// values (no pre-map, and no sign map but two's complement, which the fact
+/// reads as sign-extended payloads; `placemat_codec::encode_flagged`), or a
+/// first unit that gives the length (`placemat_codec::encode_prefixed`).
+/// The kernel writes eight values at a time, the encoder each value it
+/// leaves; nothing for another codec (the trait's one-by-one loop).
+fn word_encode_into(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
+    let (constant, call) = match (&a.flagged, &a.prefixed) {
+        (Ok(f), _) if model.is_bounded() && model.premap.is_none() && (model.signed.is_none() || f.signed) => {
+            (quote!(FLAGGED), quote!(encode_flagged))
+        }
+        // The length-prefix fact excludes maps and signs.
+        (_, Ok(_)) => (quote!(PREFIXED), quote!(encode_prefixed)),
+        _ => return quote!(),
+    };
     let (ty, value_ty) = (&names.ty, &names.value);
     quote! {
         #[inline]
@@ -263,7 +268,7 @@ fn flagged_encode_into(model: &Model, a: &Automaton, names: &Names) -> TokenStre
             values: &[#value_ty],
             out: &mut [u8],
         ) -> ::core::result::Result<usize, ::placemat_codec::EncodeIntoError> {
-            ::placemat_codec::encode_flagged(&#ty::FLAGGED, self, values, out)
+            ::placemat_codec::#call(&#ty::#constant, self, values, out)
         }
     }
 }
@@ -494,7 +499,7 @@ fn codec_impls(model: &Model, a: &Automaton, names: &Names, source: &str) -> syn
     };
     let dfa = tables::dfa_fn(a, ty);
     let big = big_methods(model);
-    let encode_into = flagged_encode_into(model, a, names);
+    let encode_into = word_encode_into(model, a, names);
     Ok(quote! {
         impl ::placemat_codec::Encoder for #ty {
             type Value = #value_ty;

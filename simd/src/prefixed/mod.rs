@@ -82,7 +82,7 @@ pub struct Tags {
 impl Tags {
     /// Whether the kernel reads these tags: four to seven bits of payload in
     /// the first unit, lengths up to eight.
-    fn is_read(&self) -> bool {
+    pub(crate) fn is_read(&self) -> bool {
         (4..=7).contains(&self.shift) && self.lengths.iter().all(|&n| n <= 8)
     }
 }
@@ -91,7 +91,7 @@ impl Tags {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 impl Tags {
     /// The tags in use: `2^(8 − shift)`.
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         1 << (8 - self.shift)
     }
 

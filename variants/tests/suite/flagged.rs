@@ -265,7 +265,7 @@ fn encoder_agrees_with_the_one_by_one_loop<C: Codec + Default>() {
 }
 
 /// The trait's own `encode_into`: each value by `encode`, in order.
-fn one_by_one<E: Encoder>(
+pub(crate) fn one_by_one<E: Encoder>(
     codec: &E,
     values: &[E::Value],
     out: &mut [u8],

@@ -169,3 +169,59 @@ fn kernels() -> Vec<placemat_codec::simd::Isa> {
     let all = placemat_codec::simd::Isa::all();
     all.into_iter().flatten().filter(|&isa| placemat_codec::simd::prefixed_on(isa)).collect()
 }
+
+/// `encode_into` of the codec type (the SIMD kernel where the machine has
+/// one, the encoder for each value it leaves) against the encoder one
+/// value at a time, on values of random widths, with room for all and with
+/// too little: the same units, or the same error at the same value after
+/// the same units, and nothing written past them. Then the kernel alone
+/// (`placemat_simd::encode_prefixed`) for QUIC and the descriptions whose
+/// tags keep their own ranges, each value it leaves written by the loaded
+/// codec's encoder: the same units as that encoder one by one, up to the
+/// first value it refuses.
+#[test]
+fn the_simd_encoder_agrees_with_the_encoder() {
+    use crate::flagged::one_by_one;
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut random = |n: u64| -> Vec<u64> { (0..n).map(|_| next() >> (next() % 64)).collect() };
+    for round in 0..300u64 {
+        let values = random(round % 90);
+        let room = QuicVarint.max_encoded_len(values.len());
+        let room = if round % 3 == 0 { (round as usize * 7) % (room + 1) } else { room };
+        let mut got = vec![0xEEu8; room];
+        let result = QuicVarint.encode_into(&values, &mut got);
+        let mut want = vec![0u8; room];
+        assert_eq!(result, one_by_one(&QuicVarint, &values, &mut want), "round {round}: room {room} for {values:?}");
+        let written = result.unwrap_or_else(|e| e.written);
+        assert_eq!(got[..written], want[..written], "round {round}");
+        assert!(got[written..].iter().all(|&b| b == 0xEE), "round {round}: written past {written}");
+    }
+    let quic = LoadedCodec::from_text(<QuicVarint as Codec>::DESCRIPTION).unwrap();
+    let loaded: Vec<LoadedCodec> =
+        std::iter::once(quic).chain(RANGED.iter().map(|text| LoadedCodec::from_text(text).unwrap())).collect();
+    for isa in encoders() {
+        for codec in &loaded {
+            let tags = codec.info().prefixed.expect("a prefixed codec").tags();
+            let name = &codec.info().name;
+            for round in 0..200u64 {
+                let values = random(round % 90);
+                let mut out = vec![0u8; codec.max_encoded_len(values.len())];
+                let other = |v, out: &mut [u8]| codec.encode(v, out).ok();
+                let (done, written) = placemat_codec::simd::encode_prefixed(isa, &tags, &values, &mut out, other);
+                let mut want = vec![0u8; out.len()];
+                let expected = one_by_one(codec, &values, &mut want);
+                let stop = expected.as_ref().map_or_else(|e| e.index, |_| values.len());
+                assert_eq!(done, stop, "{name} round {round}: {values:?}");
+                assert_eq!(out[..written], want[..written], "{name} round {round}: {values:?}");
+                assert_eq!(written, expected.unwrap_or_else(|e| e.written), "{name} round {round}");
+            }
+        }
+    }
+}
+
+/// The instruction sets with a length-prefix encoder on this machine.
+fn encoders() -> Vec<placemat_codec::simd::Isa> {
+    let quic = QuicVarint::PREFIXED.tags();
+    let all = placemat_codec::simd::Isa::all();
+    all.into_iter().flatten().filter(|&isa| placemat_codec::simd::encodes_prefixed_on(isa, &quic)).collect()
+}

@@ -1,6 +1,5 @@
-//! Bulk encoding of integer streams whose units flag where a value ends
-//! (LEB128, VLQ, SQLite's varints up to eight units), eight values at a
-//! time, on AVX-512.
+//! Encoding integer streams whose units flag where a value ends (LEB128,
+//! VLQ, SQLite's varints up to eight units), eight values at a time.
 //!
 //! The same fact as the decoder's ([`Marks`]) says what to write: a value
 //! takes the first length `n` (1 to [`Marks::lengths`]) whose range holds
@@ -121,7 +120,8 @@ fn run<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>>(
 mod avx512 {
     use core::arch::x86_64::*;
 
-    use super::{Marks, Slot};
+    use crate::encode::x86::{groups, lane_base, place};
+    use crate::flagged::{Marks, Slot};
 
     /// The kernel: `LSB` is [`Marks::lsb_first`], `SIGNED` [`Marks::signed`].
     ///
@@ -141,18 +141,8 @@ mod avx512 {
             [&marks.lo, &marks.hi, &marks.bias].map(|a| unsafe { _mm512_loadu_si512(a.as_ptr().cast()) });
         let one = _mm512_set1_epi64(1);
         // Byte `8 l + k` of a lane: bits `7 k` to `7 k + 7` of its payload.
-        let groups = _mm512_set1_epi64(0x312A_231C_150E_0700);
-        let place = _mm512_set1_epi64(0x0706_0504_0302_0100);
-        let lane_base = _mm512_set_epi64(
-            0x3838_3838_3838_3838,
-            0x3030_3030_3030_3030,
-            0x2828_2828_2828_2828,
-            0x2020_2020_2020_2020,
-            0x1818_1818_1818_1818,
-            0x1010_1010_1010_1010,
-            0x0808_0808_0808_0808,
-            0,
-        );
+        let shifts = _mm512_set1_epi64(0x312A_231C_150E_0700);
+        let (place, lane_base) = (place(), lane_base());
         let continues_when_set = marks.continues_when_set;
         // A group is its encoded units (in place in each lane), the units
         // of each value (a mask of its lane's bytes) and the values held.
@@ -178,7 +168,7 @@ mod avx512 {
                 _mm512_cmpge_epu64_mask(v, lo_n) & _mm512_cmple_epu64_mask(v, hi_n)
             };
             let payload = if SIGNED { v } else { _mm512_sub_epi64(v, _mm512_permutexvar_epi64(less_one, bias)) };
-            let mut bytes = _mm512_and_si512(_mm512_multishift_epi64_epi8(groups, payload), _mm512_set1_epi8(0x7F));
+            let mut bytes = _mm512_and_si512(_mm512_multishift_epi64_epi8(shifts, payload), _mm512_set1_epi8(0x7F));
             // Each byte's value length (byte `8 l + k` ← byte `8 l`, the
             // low byte of lane `l`'s length); `place` is its place in its lane.
             let len = _mm512_permutexvar_epi8(lane_base, _mm512_add_epi64(less_one, one));
@@ -195,76 +185,6 @@ mod avx512 {
             bytes = _mm512_mask_blend_epi8(flagged, bytes, _mm512_or_si512(bytes, _mm512_set1_epi8(0x80u8 as i8)));
             (bytes, units, held)
         };
-        // Packs the first `keep` units of a group into `out` at `written`,
-        // if they fit: how many.
-        let put = |out: &mut [u8], written: usize, bytes: __m512i, keep: u64| {
-            let units = keep.count_ones() as usize;
-            if units > out.len() - written {
-                return None;
-            }
-            let packed = _mm512_maskz_compress_epi8(keep, bytes);
-            let store = if units == 64 { u64::MAX } else { (1u64 << units) - 1 };
-            // SAFETY: `units <= out.len() − written` bytes are written.
-            unsafe { _mm512_mask_storeu_epi8(out.as_mut_ptr().add(written).cast(), store, packed) };
-            Some(units)
-        };
-        let (mut done, mut written) = (0usize, 0usize);
-        loop {
-            // Whole groups of eight held values: the next group does not
-            // wait on this one's tests.
-            while let Some(eight) = values.get(done..done + 8) {
-                // SAFETY: eight values are readable.
-                let (bytes, units, held) = group(unsafe { load::<T>(eight.as_ptr(), u8::MAX) });
-                if held != u8::MAX {
-                    break;
-                }
-                let Some(n) = put(out, written, bytes, units) else { return (done, written) };
-                (done, written) = (done + 8, written + n);
-            }
-            // The last values, or a group with a value no length holds: up to it.
-            let lanes = (values.len() - done).min(8);
-            if lanes == 0 {
-                break;
-            }
-            let valid = ((1u32 << lanes) - 1) as u8;
-            // SAFETY: `lanes` values are readable at `done`; the load is masked.
-            let (bytes, units, held) = group(unsafe { load::<T>(values.as_ptr().add(done), valid) });
-            let count = ((held & valid).trailing_ones() as usize).min(lanes);
-            let Some(n) = put(out, written, bytes, units & byte_lanes(count)) else { return (done, written) };
-            (done, written) = (done + count, written + n);
-            // A value no length holds, for `other`.
-            let Some(&value) = values.get(done) else { break };
-            let Some(n) = other(value, &mut out[written..]) else { break };
-            (done, written) = (done + 1, written + n);
-        }
-        (done, written)
-    }
-
-    /// The bytes of the first `count` lanes of eight, as a mask.
-    #[inline(always)]
-    fn byte_lanes(count: usize) -> u64 {
-        if count >= 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * count)) - 1
-        }
-    }
-
-    /// Up to eight values at `p` (those of `valid`) as 64-bit lanes: a
-    /// signed type's sign-extended, an unsigned type's zero-extended.
-    ///
-    /// # Safety
-    /// The values of `valid` are readable at `p`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    #[inline]
-    unsafe fn load<T: Slot>(p: *const T, valid: u8) -> __m512i {
-        // SAFETY: the caller's; masked lanes are not read.
-        unsafe {
-            match (size_of::<T>(), T::SIGNED) {
-                (8, _) => _mm512_maskz_loadu_epi64(valid, p.cast()),
-                (_, false) => _mm512_cvtepu32_epi64(_mm256_maskz_loadu_epi32(valid, p.cast())),
-                (_, true) => _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(valid, p.cast())),
-            }
-        }
+        groups(values, out, other, group)
     }
 }
