@@ -203,10 +203,19 @@ pub fn decode_flagged<T: Slot>(isa: Isa, marks: &Marks, input: &[u8], out: &mut 
     if !marks.is_read() {
         return (0, 0);
     }
-    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the kernel writes only
-    // initialized values, so `out` stays initialized.
-    let slots = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
-    run(isa, marks, input, slots, &mut |_: &[u8]| None)
+    // SAFETY: the kernel writes only values.
+    run(isa, marks, input, unsafe { as_slots(out) }, &mut |_: &[u8]| None)
+}
+
+/// `out` as slots a kernel writes: the same memory.
+///
+/// # Safety
+/// Only initialized values (a `T` each) may be written through the result,
+/// so that `out` stays initialized.
+pub(crate) unsafe fn as_slots<T: Slot>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout; the caller keeps it
+    // initialized.
+    unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) }
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

@@ -59,7 +59,7 @@
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
-use crate::flagged::{fill_spare, Slot};
+use crate::flagged::{as_slots, fill_spare, Slot};
 use crate::shared::Isa;
 
 /// How a stream's first unit gives a value's length, and the values each
@@ -196,10 +196,8 @@ pub fn decode_prefixed<T: Slot>(isa: Isa, tags: &Tags, input: &[u8], out: &mut [
     if !tags.is_read() || !prefixed_on(isa) {
         return (0, 0);
     }
-    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the kernel writes only
-    // initialized values, so `out` stays initialized.
-    let slots = unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) };
-    run(isa, tags, input, slots, &mut |_: &[u8]| None)
+    // SAFETY: the kernels write only values.
+    run(isa, tags, input, unsafe { as_slots(out) }, &mut |_: &[u8]| None)
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
