@@ -11,6 +11,7 @@ mod form_window;
 mod impls;
 mod states;
 mod tables;
+mod words;
 
 use placemat_compiler::automaton::{Automaton, BuildOptions};
 use placemat_compiler::model::{Model, ValueType};
@@ -70,8 +71,8 @@ pub fn emit(description: &Description, source: &str) -> syn::Result<TokenStream>
     let (ty, branching, table, vis) = (&names.ty, &names.branching, &names.table, &description.vis);
     let consts = tables::consts(&model.name, &a);
     let unmap = impls::unmap(model, &names);
-    let flagged = impls::flagged_const(&a);
-    let prefixed = impls::prefixed_const(&a);
+    let flagged = words::flagged_const(&a);
+    let prefixed = words::prefixed_const(&a);
     let bulk = bulk::emit(model, &a, &target, &names.value);
     let items = impls::emit(model, &a, &names, source)?;
     let (doc, branching_doc, table_doc) = docs(model, &a, &names);
