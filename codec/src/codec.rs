@@ -15,7 +15,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use crate::{dfa::Dfa, AsciiRuns, Decoder, Encoder, WideForms};
+use crate::{dfa::Dfa, AsciiRuns, Decoder, Encoder, Value, WideForms};
 #[cfg(feature = "big")]
 use crate::{EncodeError, Step};
 
@@ -393,6 +393,44 @@ pub fn encode_by_forms<E: Encoder + ?Sized>(
     out: &mut Vec<u8>,
 ) -> Result<(), usize> {
     encode_with(encoder, values, out, |rest, out| forms.encode(rest, out))
+}
+
+/// [`encode_in_place`] for a codec whose integer fact a SIMD encoder writes
+/// (`premapped`: whether its values are mapped before its forms, as
+/// [`DynCodec::premapped`](crate::DynCodec::premapped) says): the flagged
+/// fact of a codec whose values are its raw values (or two's complement,
+/// which the fact reads as sign-extended payloads;
+/// `placemat_simd::encode_flagged`), or the length-prefix fact
+/// (`placemat_simd::encode_prefixed`). The kernel writes runs of values
+/// eight at a time, each value its fact leaves by `encoder`; where it stops,
+/// `encoder` finds the error. `None` where no kernel writes the codec on
+/// this machine.
+pub fn encode_by_words<E: Encoder + ?Sized>(
+    encoder: &E,
+    info: &CodecInfo,
+    premapped: bool,
+    values: &[u64],
+    out: &mut Vec<u8>,
+) -> Option<Result<(), usize>> {
+    /// Values a run: the room made ready for them stays in cache.
+    const RUN: usize = 4096;
+    let other = |v: u64, out: &mut [u8]| crate::Value::from_u64(v).and_then(|v| encoder.encode(v, out).ok());
+    let kernel = |rest: &[u64], room: &mut [u8]| match (&info.flagged, &info.prefixed) {
+        (Some(f), _) if !premapped || f.signed => <u64 as Value>::encode_flagged_simd(&f.marks(), rest, room, other),
+        (_, Some(p)) if !premapped => <u64 as Value>::encode_prefixed_simd(&p.tags(), rest, room, other),
+        _ => None,
+    };
+    // Whether a kernel runs here at all.
+    kernel(&[], &mut [])?;
+    let units = encoder.max_units();
+    Some(encode_with(encoder, values, out, |rest, out| {
+        let rest = &rest[..rest.len().min(RUN)];
+        let start = out.len();
+        out.resize(start + rest.len() * units, 0);
+        let (taken, written) = kernel(rest, &mut out[start..]).unwrap_or((0, 0));
+        out.truncate(start + written);
+        taken
+    }))
 }
 
 /// Values by `fast` wherever it takes some, else by `encoder` in runs of 64

@@ -45,7 +45,7 @@
 
 use alloc::vec::Vec;
 
-use crate::codec::{ascii_runs_of, decode_to_cut, encode_in_place};
+use crate::codec::{ascii_runs_of, decode_to_cut, encode_by_words, encode_in_place};
 #[cfg(feature = "big")]
 use crate::codec::{widen_big, widen_bigint};
 use crate::{dfa::Dfa, AsciiRuns, Codec, CodecInfo, DecodeError, Decoder, EncodeError, Encoder, Step};
@@ -366,6 +366,9 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
         if C::dfa().contexts() > 1 || C::info().unbounded {
             return encode_by_values(self, before, values, out);
+        }
+        if let Some(result) = encode_by_words(self, C::info(), C::PREMAPPED, values, out) {
+            return result;
         }
         encode_in_place(self, &C::info().wide_forms, values, out)
     }

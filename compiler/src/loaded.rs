@@ -282,6 +282,9 @@ impl DynCodec for LoadedCodec {
         if self.dfa.contexts() > 1 || self.info.unbounded {
             return placemat_codec::encode_by_values(self, before, values, out);
         }
+        if let Some(result) = placemat_codec::encode_by_words(self, &self.info, self.premapped(), values, out) {
+            return result;
+        }
         placemat_codec::encode_by_forms(self, &self.info.wide_forms, values, out)
     }
     fn dyn_step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {

@@ -6,7 +6,7 @@
 //! word, decoded whole (`decode_into`), as a prefix (`decode_prefix_into`)
 //! and by the codec loaded at run time.
 
-use placemat_codec::{Codec, Decoder, Encoder, Value};
+use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Value};
 use placemat_compiler::LoadedCodec;
 use placemat_variants::codecs::{GitOfs, Leb128, ProtobufSint64, Sleb128, SqliteVarint, Vlq};
 use placemat_variants::registry;
@@ -197,13 +197,15 @@ fn the_simd_kernel_agrees_with_the_steps() {
 /// for each value it leaves) against the encoder one value at a time, on
 /// values of random widths and at the edges of every form, with room for
 /// all and with too little: the same units, or the same error at the same
-/// value after the same units. Then the kernel alone
+/// value after the same units; and `DynCodec::encode_block` of the codec
+/// and of its description loaded at run time, the same. Then the kernel alone
 /// (`placemat_simd::encode_flagged`): what it writes is what the encoder
 /// writes for the values it took, and it stops only before a value the
 /// fact does not hold or a group without room. Each must take a stream of
 /// short values whole.
-fn encoder_agrees_with_the_one_by_one_loop<C: Codec + Default>() {
+fn encoder_agrees_with_the_one_by_one_loop<C: Codec + Default + Send + Sync>() {
     let codec = C::default();
+    let loaded = LoadedCodec::from_text(C::DESCRIPTION).unwrap();
     let name = &C::info().name;
     let mut next = crate::common::xorshift(0x9E37_79B9_7F4A_7C15);
     let mut pool: Vec<<C as Encoder>::Value> =
@@ -229,6 +231,17 @@ fn encoder_agrees_with_the_one_by_one_loop<C: Codec + Default>() {
         let written = result.unwrap_or_else(|e| e.written);
         assert_eq!(got[..written], want[..written], "{name} round {round}");
         assert!(got[written..].iter().all(|&b| b == 0xEE), "{name} round {round}: written past {written}");
+        // Behind `DynCodec` (values as `u64`), compiled and loaded: the same
+        // units, or the same refused value.
+        if room == codec.max_encoded_len(values.len()) {
+            let wide: Vec<u64> = values.iter().map(|v| v.to_u64()).collect();
+            let want = (&want[..written], expected.as_ref().map(|_| ()).map_err(|e| e.index));
+            for dynamic in [&codec as &dyn DynCodec, &loaded] {
+                let mut bytes = vec![7u8];
+                let result = dynamic.encode_block(None, &wide, &mut bytes);
+                assert_eq!((&bytes[1..], result), want, "{name} round {round}: encode_block");
+            }
+        }
         let marks = C::info().flagged.expect("a flagged codec").marks();
         // A codec that maps its values (ZigZag) encodes them one by one.
         let raw = !C::PREMAPPED || marks.signed;

@@ -4,7 +4,7 @@
 //! random and damaged input, and streams of every length decoded whole, as
 //! a prefix and by the codec loaded at run time (the flagged streams' checks).
 
-use placemat_codec::{Codec, Decoder, Encoder, Step};
+use placemat_codec::{Codec, Decoder, DynCodec, Encoder, Step};
 use placemat_compiler::LoadedCodec;
 use placemat_variants::codecs::QuicVarint;
 use placemat_variants::registry;
@@ -174,7 +174,8 @@ fn kernels() -> Vec<placemat_codec::simd::Isa> {
 /// one, the encoder for each value it leaves) against the encoder one
 /// value at a time, on values of random widths, with room for all and with
 /// too little: the same units, or the same error at the same value after
-/// the same units, and nothing written past them. Then the kernel alone
+/// the same units, and nothing written past them; `DynCodec::encode_block`
+/// of the codec and of its description loaded at run time, the same. Then the kernel alone
 /// (`placemat_simd::encode_prefixed`) for QUIC and the descriptions whose
 /// tags keep their own ranges, each value it leaves written by the loaded
 /// codec's encoder: the same units as that encoder one by one, up to the
@@ -184,6 +185,7 @@ fn the_simd_encoder_agrees_with_the_encoder() {
     use crate::flagged::one_by_one;
     let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let mut random = |n: u64| -> Vec<u64> { (0..n).map(|_| next() >> (next() % 64)).collect() };
+    let loaded_quic = LoadedCodec::from_text(<QuicVarint as Codec>::DESCRIPTION).unwrap();
     for round in 0..300u64 {
         let values = random(round % 90);
         let room = QuicVarint.max_encoded_len(values.len());
@@ -195,6 +197,14 @@ fn the_simd_encoder_agrees_with_the_encoder() {
         let written = result.unwrap_or_else(|e| e.written);
         assert_eq!(got[..written], want[..written], "round {round}");
         assert!(got[written..].iter().all(|&b| b == 0xEE), "round {round}: written past {written}");
+        // Behind `DynCodec`, compiled and loaded: the same units.
+        if round % 3 != 0 {
+            for dynamic in [&QuicVarint as &dyn DynCodec, &loaded_quic] {
+                let mut bytes = Vec::new();
+                assert_eq!(dynamic.encode_block(None, &values, &mut bytes), result.map(|_| ()).map_err(|e| e.index));
+                assert_eq!(bytes, want[..written], "round {round}: encode_block");
+            }
+        }
     }
     let quic = LoadedCodec::from_text(<QuicVarint as Codec>::DESCRIPTION).unwrap();
     let loaded: Vec<LoadedCodec> =
