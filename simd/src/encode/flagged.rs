@@ -9,15 +9,17 @@
 //! flag in bit 7. For eight values at once:
 //!
 //! 1. each value's length is one more than the number of lengths whose
-//!    greatest value it exceeds (a compare and a masked add a length,
-//!    eight lanes at once; the greatest values increase), checked against
-//!    that length's range;
+//!    greatest value it exceeds, or for a signed codec whose range it is
+//!    outside (a compare and a masked add a length, eight lanes at once;
+//!    the greatest values increase, a signed codec's ranges nest), checked
+//!    against that length's range;
 //! 2. one multishift (`vpmultishiftqb`) cuts each payload into eight groups
 //!    of seven bits, a byte each; a byte permutation puts them most
 //!    significant first where the fact says so;
 //! 3. the flags are set by comparing each byte's place with its value's
 //!    length, and one byte compress (`vpcompressb`) packs the eight values'
-//!    units back to back, written by one masked store.
+//!    units back to back, written by one masked store (the loop shared
+//!    with the length-prefix encoder, `encode/mod.rs`).
 //!
 //! A value no length of the fact holds (longer than eight units, or out of
 //! every range) is written by the caller's encoder, and the kernel goes on
