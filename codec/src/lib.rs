@@ -42,7 +42,7 @@
 //! | check a buffer | [`Decoder::validate`] |
 //! | read a stream in chunks | [`StreamDecoder`], [`StreamValidator`], the [`io`] adapters |
 //! | write one value | [`Encoder::encode`] (into a slice), [`Encoder::encode_push`] (onto a `Vec`); its length: [`Encoder::encoded_units`] |
-//! | write many values | [`Encoder::encode_all`] (onto a `Vec`), [`Encoder::encode_into`] (into a slice sized by [`Encoder::encoded_len`] or [`Encoder::max_encoded_len`]) |
+//! | write many values | [`Encoder::encode_all`] (onto a `Vec`), [`Encoder::encode_into`] (into a slice sized by [`Encoder::encoded_len`] or [`Encoder::max_encoded_len`]); integer codecs with a flagged or length-prefix fact write eight values at a time ([`encode_flagged`], [`encode_prefixed`]) |
 //! | convert text between two codecs | [`io::transcode_into`], [`io::Transcoder`], [`io::TranscodeReader`], [`io::TranscodeWriter`] |
 //! | use a codec chosen at run time | [`DynCodec`] (`&dyn DynCodec`: the same calls over `u64` values) |
 //!
