@@ -17,7 +17,7 @@
 //! Read one after another, each value still waits on the one before: its
 //! start is known only once the previous length is. The bulk calls
 //! therefore run the SIMD kernel first where the machine has one
-//! (`placemat_simd::decode_prefixed`, AVX-512, AVX2 or SSE4.1 with BMI2),
+//! (`placemat_simd::decode_prefixed`: AVX-512, AVX2 or SSE4.1 with BMI2, or NEON),
 //! which finds where the values of 64 units start before reading any of
 //! them, and go on a value at a time for the last units and elsewhere.
 //!

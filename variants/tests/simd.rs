@@ -2,7 +2,9 @@
 //! every codec, every input of one to three units, the test vectors at every
 //! offset of a 64-byte chunk and across chunk edges, random and mutated
 //! inputs, and strict UTF-8 against std. Every available instruction set is
-//! run, and the kernels' formula (`placemat_simd::reference`) too.
+//! run, and the kernels' formula (`placemat_simd::reference`) too. The
+//! integer streams' decoding kernels against their facts' steps are in
+//! `simd/integers.rs`.
 //!
 //! A test binary of its own, so that CI builds it alone for aarch64 and runs
 //! it under emulation (`.ci/aarch64`); there the sweep of every three-unit
@@ -12,6 +14,13 @@ use placemat_codec::dfa::{Dfa, DEAD};
 use placemat_codec::simd::{reference, Isa};
 use placemat_codec::{DecodeError, DynCodec};
 use placemat_variants::{corpus, registry};
+
+#[path = "simd/integers.rs"]
+mod integers;
+#[path = "shared/prefixed_descriptions.rs"]
+mod prefixed_descriptions;
+#[path = "shared/rng.rs"]
+mod rng;
 
 fn isas() -> Vec<Isa> {
     Isa::all().into_iter().flatten().collect()

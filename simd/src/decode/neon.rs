@@ -4,7 +4,7 @@
 use core::arch::aarch64::*;
 
 use crate::decode::steps::Step;
-use crate::validate::neon::load;
+use crate::validate::neon::{lane_bits, load, mask64};
 
 type V = uint8x16_t;
 
@@ -27,22 +27,19 @@ struct Consts {
 fn consts(shape: &crate::shared::Shape) -> Consts {
     let (first, last) = shape.continuation;
     let k = shape.bias();
-    let bits: [u8; 16] = core::array::from_fn(|j| 1 << (j % 8));
     Consts {
         first: vdupq_n_u8(first),
         span: vdupq_n_u8(last - first),
         // SAFETY: `k` is four readable words.
         bias: vreinterpretq_u8_u32(unsafe { vld1q_u32(k.as_ptr()) }),
         ascii: vdupq_n_u32(k[0]),
-        // SAFETY: `bits` is 16 readable bytes.
-        bits: unsafe { vld1q_u8(bits.as_ptr()) },
+        bits: lane_bits(),
     }
 }
 
 /// A bit per unit of the 64 at `p`: set when it is no continuation unit.
-/// NEON has no byte mask instruction: each lead lane keeps its bit of
-/// `Consts::bits`, and three rounds of pairwise additions sum each eight
-/// lanes into one byte.
+/// Each lead lane keeps its bit of `Consts::bits`, and [`mask64`] sums
+/// them into a mask.
 ///
 /// # Safety
 /// `p .. p + 64` must be readable.
@@ -55,9 +52,7 @@ unsafe fn leads(c: &Consts, p: *const u8) -> u64 {
         let continuation = vcleq_u8(vsubq_u8(x, c.first), c.span);
         vbicq_u8(c.bits, continuation)
     };
-    let (a, b) = (vpaddq_u8(lead(0), lead(1)), vpaddq_u8(lead(2), lead(3)));
-    let quads = vpaddq_u8(a, b);
-    vgetq_lane_u64::<0>(vreinterpretq_u64_u8(vpaddq_u8(quads, quads)))
+    mask64([lead(0), lead(1), lead(2), lead(3)])
 }
 
 /// Up to four values: gathered into lanes, weighed, less their `K`.

@@ -98,7 +98,7 @@ unsafe fn block<T: Slot, const WHOLE: bool>(
     let mut index = [0u8; 32];
     // SAFETY: 32 writable bytes.
     unsafe { _mm256_storeu_si256(index.as_mut_ptr().cast(), pairs) };
-    let (starts, taken) = chain_starts(&index);
+    let (starts, taken) = chain_starts(&index, |word| _pext_u64(word, 0xC0C0_C0C0_C0C0_C0C0));
     let (wrote, stop) = values::<T, WHOLE>(c, x, after, starts, out);
     (wrote, stop, taken)
 }

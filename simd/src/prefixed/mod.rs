@@ -29,9 +29,12 @@
 //!    (`x86.rs`) each value is one word load from its start
 //!    ([`PerTag::values`]).
 //!
-//! Every kernel needs BMI2 beside its vectors (`pext`), as the flagged
-//! kernels do; NEON has none, and its machines read the stream a value at
-//! a time (`placemat_codec::Prefixed::step`).
+//! On x86-64 every kernel needs BMI2 beside its vectors (`pext` gathers
+//! the start bits), as the flagged kernels do; without it the stream is
+//! read a value at a time (`placemat_codec::Prefixed::step`). On aarch64
+//! (`neon.rs`) the lengths come from one `tbl` per 16 units loaded as
+//! pairs, and [`top_bits`] packs the start bits (NEON has no `pext`); the
+//! values are read as on AVX2.
 //!
 //! A value the fact does not decode (a tag no form has, a value out of its
 //! length's range) goes to the caller's step, which reads it or stops there.
@@ -87,8 +90,11 @@ impl Tags {
     }
 }
 
-/// What the x86-64 kernels read of the tags.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+/// What the kernels read of the tags.
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 impl Tags {
     /// The tags in use: `2^(8 − shift)`.
     pub(crate) fn count(&self) -> usize {
@@ -147,15 +153,25 @@ const fn chain() -> [u64; 64] {
 }
 
 /// Whether [`decode_prefixed`] has a kernel for `isa` on this machine:
-/// every x86-64 instruction set, with BMI1 and BMI2 beside it.
+/// every x86-64 instruction set, with BMI1 and BMI2 beside it (NEON on
+/// aarch64).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub fn prefixed_on(isa: Isa) -> bool {
     crate::flagged::flagged_on(isa)
 }
 
+/// Whether [`decode_prefixed`] has a kernel for `isa` on this machine: NEON.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+pub fn prefixed_on(isa: Isa) -> bool {
+    crate::flagged::flagged_on(isa)
+}
+
 /// Whether [`decode_prefixed`] has a kernel for `isa` on this machine: not
-/// on this target (NEON has no `pext`).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+/// on this target.
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 pub fn prefixed_on(_: Isa) -> bool {
     false
 }
@@ -224,7 +240,30 @@ fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     }
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    _: Isa,
+    tags: &Tags,
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    other: &mut F,
+) -> (usize, usize) {
+    // SAFETY: the callers checked that the machine has NEON (`Isa::all`,
+    // `prefixed_on`). The kernel is the same with the range checks on or
+    // off.
+    unsafe {
+        if tags.whole() {
+            neon::run::<T, F, true>(tags, input, out, other)
+        } else {
+            neon::run::<T, F, false>(tags, input, out, other)
+        }
+    }
+}
+
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     _: Isa,
     _: &Tags,
@@ -239,14 +278,20 @@ fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
 /// not written starts if it stopped in the block (out of room, or a value
 /// the tags do not decode), and the units after the block's 64 that its
 /// last value takes.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 type Block = (usize, Option<usize>, usize);
 
 /// The loop of every kernel: blocks of 64 units, each starting where a
 /// value does, decoded by `block` into the slots left; each value it stops
 /// at read by `other` (then the next block starts after that value), or
 /// the end: the values written and the units they took.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 #[inline(always)]
 fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     input: &[u8],
@@ -281,15 +326,14 @@ fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
 /// (`index`, as `(a − 1) + 8 (b − 1)`): a mask, and the units after the 64
 /// that the last value takes. The chain is one table read and one shift a
 /// pair; each pair's byte is kept, and its two start bits (6 and 7) are
-/// gathered in order by `pext`.
-///
-/// # Safety
-/// The machine has BMI2.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[target_feature(enable = "bmi2")]
-#[inline]
-fn chain_starts(index: &[u8; 32]) -> (u64, usize) {
-    use core::arch::x86_64::_pext_u64;
+/// gathered in order, eight pairs at a time, by `starts` (`pext` with the
+/// mask `0xC0C0…`, or [`top_bits`]).
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[inline(always)]
+fn chain_starts(index: &[u8; 32], starts: impl Fn(u64) -> u64) -> (u64, usize) {
     let mut bytes = [0u8; 32];
     // Bits 0–5: eight times the units of the pair taken by a value before it.
     let mut x = 0u64;
@@ -297,19 +341,33 @@ fn chain_starts(index: &[u8; 32]) -> (u64, usize) {
         x = CHAIN[usize::from(pair & 63)].wrapping_shr(x as u32);
         *byte = x as u8;
     }
-    let mut starts = 0;
+    let mut mask = 0;
     for (k, eight) in bytes.chunks_exact(8).enumerate() {
-        let word = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        starts |= _pext_u64(word, 0xC0C0_C0C0_C0C0_C0C0) << (16 * k);
+        mask |= starts(u64::from_le_bytes(eight.try_into().unwrap_or_default())) << (16 * k);
     }
-    (starts, (x as usize & 0x38) >> 3)
+    (mask, (x as usize & 0x38) >> 3)
+}
+
+/// Bits 6 and 7 of each byte of `word`, packed in order (byte `i`'s at bits
+/// `2i` and `2i + 1`): what `pext` with the mask `0xC0C0…` gives, for
+/// machines without it. Three rounds each join neighbouring fields.
+#[cfg_attr(not(all(target_arch = "aarch64", target_feature = "neon")), allow(dead_code))]
+#[inline(always)]
+const fn top_bits(word: u64) -> u64 {
+    let x = word >> 6 & 0x0303_0303_0303_0303;
+    let x = (x | x >> 6) & 0x000F_000F_000F_000F;
+    let x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
+    (x | x >> 24) & 0xFFFF
 }
 
 /// The tags' tables for values read one by one: for each tag, its
 /// length's shift (from a big-endian word of eight units to the value's
 /// units), payload mask, bias and range; a tag without values has a range
 /// no value is in.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 struct PerTag {
     top: u32,
     right: [u32; 16],
@@ -319,7 +377,10 @@ struct PerTag {
     hi: [u64; 16],
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
 impl PerTag {
     fn new(t: &Tags) -> PerTag {
         let valid = |tag: usize| tag < t.count() && t.lengths[tag] != 0;
@@ -370,5 +431,7 @@ impl PerTag {
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod avx512;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86;

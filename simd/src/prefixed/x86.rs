@@ -40,7 +40,7 @@ macro_rules! kernel {
                     // enables; 64 readable bytes at `units`.
                     unsafe {
                         let index: [u8; 32] = ($index)(units.as_ptr(), lengths, shift, tag_bits);
-                        let (starts, taken) = chain_starts(&index);
+                        let (starts, taken) = chain_starts(&index, |word| _pext_u64(word, 0xC0C0_C0C0_C0C0_C0C0));
                         let (wrote, stop) = per_tag.values::<T, WHOLE>(units, starts, out);
                         (wrote, stop, taken)
                     }

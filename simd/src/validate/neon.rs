@@ -14,6 +14,28 @@ pub(crate) unsafe fn load(p: *const u8) -> V {
     // SAFETY: the caller's guarantee; `vld1q_u8` has no alignment requirement.
     unsafe { vld1q_u8(p) }
 }
+/// Bit `k % 8` in byte `k`: a lane's place in the mask of its eight (for
+/// [`mask64`]).
+#[target_feature(enable = "neon")]
+#[inline]
+pub(crate) fn lane_bits() -> V {
+    let bits: [u8; 16] = core::array::from_fn(|j| 1 << (j % 8));
+    // SAFETY: `bits` is 16 readable bytes.
+    unsafe { vld1q_u8(bits.as_ptr()) }
+}
+
+/// The 64 lanes of `lanes` as a mask, lane `k` of vector `v` at bit
+/// `16 v + k`, each lane holding its bit of [`lane_bits`] or zero: three
+/// rounds of pairwise additions sum each eight lanes into one byte (NEON
+/// has no byte mask instruction). The kernels' shared `movemask`.
+#[target_feature(enable = "neon")]
+#[inline]
+pub(crate) fn mask64(lanes: [V; 4]) -> u64 {
+    let (a, b) = (vpaddq_u8(lanes[0], lanes[1]), vpaddq_u8(lanes[2], lanes[3]));
+    let quads = vpaddq_u8(a, b);
+    vgetq_lane_u64::<0>(vreinterpretq_u64_u8(vpaddq_u8(quads, quads)))
+}
+
 #[target_feature(enable = "neon")]
 #[inline]
 fn splat(b: u8) -> V {

@@ -9,6 +9,10 @@
 //! that CI can build them alone for aarch64 and run them under emulation.
 
 mod common;
+#[path = "../shared/prefixed_descriptions.rs"]
+mod prefixed_descriptions;
+#[path = "../shared/rng.rs"]
+mod rng;
 
 mod apart;
 mod automata;

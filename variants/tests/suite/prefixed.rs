@@ -67,109 +67,6 @@ fn the_facts_step_agrees_with_the_reference_at_every_offset() {
     assert_eq!(values.len(), 2000);
 }
 
-/// Descriptions whose facts take the SIMD kernel's other paths: a
-/// three-bit tag whose lengths keep their own ranges (`shortest`: values
-/// below a length's least are errors) and whose other tags have no values,
-/// and a four-bit tag with lengths that are not powers of two and a bias.
-const RANGED: [&str; 2] = [
-    r#"pub Three { name: "three", value: u32, range: 0 ..= 0x1FFFFF, layout: shortest, forms: {
-        "000xxxxx", "001xxxxx xxxxxxxx", "010xxxxx xxxxxxxx xxxxxxxx",
-    } }"#,
-    r#"pub Four { name: "four", value: u64, range: 0 ..= 0xFFFFFFFFF, layout: shortest, forms: {
-        "0000xxxx", "0001xxxx xxxxxxxx xxxxxxxx", "0010xxxx xxxxxxxx xxxxxxxx xxxxxxxx xxxxxxxx",
-    } }"#,
-];
-
-/// The SIMD kernel (`placemat_simd::decode_prefixed` where the machine has
-/// AVX-512, into slots of `u64` and of `u32`, and `decode_prefixed_into`,
-/// which writes a `Vec`'s spare room) against the fact's own one-value
-/// step (`Prefixed::step`): on streams of values of random widths, some
-/// damaged, its values are the steps' first ones, and it stops only where a
-/// step would not take the next value, where fewer than 72 units are left,
-/// or where the slots run out. It must take a stream of short values
-/// nearly whole. Then the codec decodes each stream as the reference
-/// interpreter does, with the kernel inside.
-#[test]
-fn the_simd_kernel_agrees_with_the_steps() {
-    let quic = LoadedCodec::from_text(<QuicVarint as Codec>::DESCRIPTION).unwrap();
-    let loaded: Vec<LoadedCodec> =
-        std::iter::once(quic).chain(RANGED.iter().map(|text| LoadedCodec::from_text(text).unwrap())).collect();
-    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
-    for codec in &loaded {
-        let fact = codec.info().prefixed.expect("a prefixed codec");
-        let tags = fact.tags();
-        let name = &codec.info().name;
-        let reference = placemat_compiler::reference::Reference::new(codec.model());
-        for round in 0..300 {
-            let mut input = Vec::new();
-            for _ in 0..next() % 300 {
-                let _ = codec.encode_push(next() >> (next() % 64), &mut input);
-            }
-            if round % 3 == 1 && !input.is_empty() {
-                let at = (next() as usize) % input.len();
-                input[at] = next() as u8;
-            }
-            let mut want = Vec::new();
-            let mut pos = 0;
-            while let Some((value, len)) = fact.step(&input[pos..]) {
-                want.push(value);
-                pos += len;
-            }
-            let room = if round % 5 == 0 { (next() % 40) as usize } else { want.len() + 8 };
-            for isa in kernels() {
-                let mut out = vec![0u64; room];
-                let (values, units) = placemat_codec::simd::decode_prefixed(isa, &tags, &input, &mut out);
-                assert_eq!(out[..values], want[..values], "{name} round {round}");
-                let mut narrow = vec![0u32; room];
-                let got = placemat_codec::simd::decode_prefixed(isa, &tags, &input, &mut narrow);
-                let low: Vec<u32> = want[..values].iter().map(|&v| v as u32).collect();
-                assert_eq!((got, &narrow[..values]), ((values, units), &low[..]), "{name} round {round}: u32");
-                let mut vec = vec![7u64];
-                let got = placemat_codec::simd::decode_prefixed_into(isa, &tags, &input, room, &mut vec, |_| None);
-                assert_eq!((got, &vec[1..], vec[0]), ((values, units), &out[..values], 7), "{name} round {round}");
-                let taken: usize = (0..values).fold(0, |at, _| at + fact.step(&input[at..]).unwrap().1);
-                assert_eq!(units, taken, "{name} round {round}");
-                let stopped_at_a_value = fact.step(&input[units..]).is_none();
-                assert!(
-                    stopped_at_a_value || units + 72 > input.len() || values == room,
-                    "{name} round {round}: stopped at {units} of {}",
-                    input.len()
-                );
-            }
-            // The codec, kernel inside, against the reference interpreter.
-            let mut at = 0;
-            let mut values = Vec::new();
-            let stop = loop {
-                match reference.step(&input[at..]) {
-                    Step::Value { value, len } => {
-                        values.push(u64::try_from(value).unwrap());
-                        at += len;
-                    }
-                    _ if at == input.len() => break None,
-                    _ => break Some(at),
-                }
-            };
-            let mut got = Vec::new();
-            let result = codec.decode_into(&input, &mut got).map_err(|e| e.valid_up_to());
-            assert_eq!((got, result), (values, stop.map_or(Ok(()), Err)), "{name} round {round}: decode_into");
-        }
-        let mut short = Vec::new();
-        for v in 0..1000u64 {
-            let _ = codec.encode_push(v % 100, &mut short);
-        }
-        for isa in kernels() {
-            let (_, units) = placemat_codec::simd::decode_prefixed(isa, &tags, &short, &mut [0u64; 1000]);
-            assert!(units + 72 + 8 >= short.len(), "{name} {isa:?}: the kernel took {units} of {}", short.len());
-        }
-    }
-}
-
-/// The instruction sets with a length-prefix kernel on this machine.
-fn kernels() -> Vec<placemat_codec::simd::Isa> {
-    let all = placemat_codec::simd::Isa::all();
-    all.into_iter().flatten().filter(|&isa| placemat_codec::simd::prefixed_on(isa)).collect()
-}
-
 /// `encode_into` of the codec type (the SIMD kernel where the machine has
 /// one, the encoder for each value it leaves) against the encoder one
 /// value at a time, on values of random widths, with room for all and with
@@ -207,8 +104,9 @@ fn the_simd_encoder_agrees_with_the_encoder() {
         }
     }
     let quic = LoadedCodec::from_text(<QuicVarint as Codec>::DESCRIPTION).unwrap();
-    let loaded: Vec<LoadedCodec> =
-        std::iter::once(quic).chain(RANGED.iter().map(|text| LoadedCodec::from_text(text).unwrap())).collect();
+    let loaded: Vec<LoadedCodec> = std::iter::once(quic)
+        .chain(crate::prefixed_descriptions::RANGED.iter().map(|text| LoadedCodec::from_text(text).unwrap()))
+        .collect();
     for isa in encoders() {
         for codec in &loaded {
             let tags = codec.info().prefixed.expect("a prefixed codec").tags();

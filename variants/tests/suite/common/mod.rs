@@ -32,16 +32,7 @@ fn widen<V: Value>(s: Step<V>) -> Step<u64> {
     s.map(|value| value.to_u64())
 }
 
-/// A seeded xorshift64 generator: the same numbers on every run, for tests
-/// that draw random streams.
-pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-    move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    }
-}
+pub use crate::rng::xorshift;
 
 /// The codec's model, parsed back from the description it was generated from.
 pub fn model_of<C: Codec>() -> placemat_compiler::Model {

@@ -14,13 +14,17 @@
 //! mask and a count of trailing zeros per value in sequence. A block of 64
 //! one-unit values is widened at once.
 //!
-//! It runs on x86-64 with BMI2 beside the vectors, where `pext` is one cycle
-//! of throughput (every AVX-512 machine, and Intel's since Haswell): one
-//! macro (`kernel!`) instantiated for AVX-512 BW (the 64 flags by one
-//! `vpmovb2m`), AVX2 (two `vpmovmskb`) and SSE4.1 (four `pmovmskb`). On
-//! NEON, which has no `pext`, and without BMI2 ([`flagged_on`]),
-//! [`decode_flagged`] takes nothing and the runtime's word decoder reads the
-//! stream.
+//! One loop (`blocks`) serves every instruction set, which supplies two
+//! functions: the 64 flags as a mask, and the gathering of a word's groups.
+//! On x86-64 (`x86.rs`) it runs with BMI2 beside the vectors, where `pext`
+//! is one cycle of throughput (every AVX-512 machine, and Intel's since
+//! Haswell): AVX-512 BW (the 64 flags by one `vpmovb2m`), AVX2 (two
+//! `vpmovmskb`) and SSE4.1 (four `pmovmskb`). On aarch64 (`neon.rs`),
+//! which has no byte mask and no `pext`, the flags are four compares
+//! summed lane by lane into a mask, and the groups are packed by three
+//! rounds of shifts and masks (`groups7`). On x86-64 without BMI2
+//! ([`flagged_on`]), [`decode_flagged`] takes nothing and the runtime's word
+//! decoder reads the stream.
 //!
 //! ```
 //! use placemat_simd::{decode_flagged, Isa, Marks};
@@ -69,7 +73,13 @@ impl Marks {
     /// The value of `payload` (the groups of `n` units joined), if it is one
     /// of the values of `n` units; `SIGNED` is [`Marks::signed`].
     #[inline(always)]
-    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "sse2")), allow(dead_code))]
+    #[cfg_attr(
+        not(any(
+            all(target_arch = "x86_64", target_feature = "sse2"),
+            all(target_arch = "aarch64", target_feature = "neon")
+        )),
+        allow(dead_code)
+    )]
     fn value<const SIGNED: bool>(&self, payload: u64, n: usize) -> Option<u64> {
         let k = n - 1;
         if SIGNED {
@@ -116,7 +126,7 @@ slots!(u32, u64, i32, i64);
 pub const FLAGGED_TAIL: usize = 72;
 
 /// Whether [`decode_flagged`] has a kernel for `isa` on this machine: every
-/// x86-64 instruction set, with BMI1 and BMI2 beside it.
+/// x86-64 instruction set, with BMI1 and BMI2 beside it (NEON on aarch64).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub fn flagged_on(isa: Isa) -> bool {
     match isa {
@@ -126,9 +136,18 @@ pub fn flagged_on(isa: Isa) -> bool {
     }
 }
 
+/// Whether [`decode_flagged`] has a kernel for `isa` on this machine: NEON.
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+pub fn flagged_on(isa: Isa) -> bool {
+    isa == Isa::Neon
+}
+
 /// Whether [`decode_flagged`] has a kernel for `isa` on this machine: not
-/// on this target (NEON has no `pext`).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+/// on this target.
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 pub fn flagged_on(_: Isa) -> bool {
     false
 }
@@ -234,14 +253,32 @@ fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     // has BMI1 and BMI2 beside AVX2 or SSE4.1.
     unsafe {
         match isa {
-            Isa::Avx512 => avx512::run(marks, input, out, other),
-            Isa::Avx2 => avx2::run(marks, input, out, other),
-            _ => sse41::run(marks, input, out, other),
+            Isa::Avx512 => x86::avx512::run(marks, input, out, other),
+            Isa::Avx2 => x86::avx2::run(marks, input, out, other),
+            _ => x86::sse41::run(marks, input, out, other),
         }
     }
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    isa: Isa,
+    marks: &Marks,
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    other: &mut F,
+) -> (usize, usize) {
+    if !flagged_on(isa) {
+        return (0, 0);
+    }
+    // SAFETY: the caller checked that the machine has NEON (`Isa::all`).
+    unsafe { neon::run(marks, input, out, other) }
+}
+
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     _: Isa,
     _: &Marks,
@@ -252,140 +289,118 @@ fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     (0, 0)
 }
 
-/// The kernel for one x86-64 instruction set: `$flags` gives the flag bits
-/// (bit 7) of the 64 units at a pointer as a mask, with the `$features` the
-/// kernel is compiled for.
-macro_rules! kernel {
-    ($isa:ident, $features:literal, $flags:expr) => {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        mod $isa {
-            use core::arch::x86_64::*;
-            use core::mem::MaybeUninit;
+/// Units the loop needs from a block's start: the block, and the eight units
+/// read at its last unit.
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+const NEED: usize = FLAGGED_TAIL;
 
-            use super::{Marks, Slot};
-
-            /// Units the loop needs from a block's start: the block, and the eight
-            /// units read at its last unit.
-            const NEED: usize = super::FLAGGED_TAIL;
-
-            /// The kernel of [`super::decode_flagged`], taking each value the marks
-            /// do not cover by `other`.
-            ///
-            /// # Safety
-            /// The machine has the instruction set of `$features`.
-            #[target_feature(enable = $features)]
-            pub(super) unsafe fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
-                marks: &Marks,
-                input: &[u8],
-                out: &mut [MaybeUninit<T>],
-                other: &mut F,
-            ) -> (usize, usize) {
-                // SAFETY: the caller's guarantee; each loop is the same kernel with
-                // the group order and the sign as constants.
-                unsafe {
-                    match (marks.lsb_first, marks.signed) {
-                        (true, false) => blocks::<T, F, true, false>(marks, input, out, other),
-                        (true, true) => blocks::<T, F, true, true>(marks, input, out, other),
-                        (false, false) => blocks::<T, F, false, false>(marks, input, out, other),
-                        (false, true) => blocks::<T, F, false, true>(marks, input, out, other),
-                    }
+/// The loop of every kernel, with [`Marks::lsb_first`] as `LSB` and
+/// [`Marks::signed`] as `SIGNED`, and what differs between instruction
+/// sets as two functions: `flags`, the flag bits (bit 7) of 64 units as a
+/// mask, and `gather`, the bits of a word that a mask selects, packed
+/// (`pext`). Each value the marks do not cover is read by `other`.
+///
+/// Inlined into each kernel's `#[target_feature]` function, so that both
+/// functions are compiled with its instruction set.
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[inline(always)]
+fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: bool, const SIGNED: bool>(
+    marks: &Marks,
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    other: &mut F,
+    flags: impl Fn(&[u8; 64]) -> u64,
+    gather: impl Fn(u64, u64) -> u64,
+) -> (usize, usize) {
+    // A unit ends a value where its flag differs from the continuing one.
+    let flip = if marks.continues_when_set { u64::MAX } else { 0 };
+    let lengths = u32::from(marks.lengths);
+    // One-unit values that are their payload: a block of them is widened.
+    let widen = !marks.signed && marks.lo[0] == 0 && marks.bias[0] == 0 && marks.hi[0] == 0x7F;
+    let (mut pos, mut written) = (0usize, 0usize);
+    'blocks: while written < out.len() {
+        let Some(units) = input[pos..].first_chunk::<NEED>() else { break };
+        let mut ends = flags(units.first_chunk::<64>().unwrap_or(&[0; 64])) ^ flip;
+        if ends == u64::MAX && widen {
+            if let Some(slots) = out.get_mut(written..written + 64) {
+                for (slot, &unit) in slots.iter_mut().zip(units) {
+                    slot.write(T::narrow(u64::from(unit & 0x7F)));
                 }
-            }
-
-            /// [`run`] with [`Marks::lsb_first`] as `LSB` and [`Marks::signed`] as
-            /// `SIGNED`.
-            ///
-            /// # Safety
-            /// As [`run`].
-            #[target_feature(enable = $features)]
-            unsafe fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: bool, const SIGNED: bool>(
-                marks: &Marks,
-                input: &[u8],
-                out: &mut [MaybeUninit<T>],
-                other: &mut F,
-            ) -> (usize, usize) {
-                // A unit ends a value where its flag differs from the continuing one.
-                let flip = if marks.continues_when_set { u64::MAX } else { 0 };
-                let lengths = u32::from(marks.lengths);
-                // One-unit values that are their payload: a block of them is widened.
-                let widen = !marks.signed && marks.lo[0] == 0 && marks.bias[0] == 0 && marks.hi[0] == 0x7F;
-                let (mut pos, mut written) = (0usize, 0usize);
-                'blocks: while pos + NEED <= input.len() && written < out.len() {
-                    // SAFETY: `pos + 64 <= input.len()`; the loads are unaligned.
-                    let flags = unsafe { ($flags)(input.as_ptr().add(pos)) };
-                    let mut ends = flags ^ flip;
-                    if ends == u64::MAX && widen {
-                        if let Some(slots) = out.get_mut(written..written + 64) {
-                            for (slot, &unit) in slots.iter_mut().zip(&input[pos..pos + 64]) {
-                                slot.write(T::narrow(u64::from(unit & 0x7F)));
-                            }
-                            (pos, written) = (pos + 64, written + 64);
-                            continue;
-                        }
-                    }
-                    // The units of the block already read.
-                    let mut start = 0usize;
-                    while ends != 0 && written < out.len() {
-                        let end = ends.trailing_zeros() as usize;
-                        let n = end + 1 - start;
-                        if n as u32 <= lengths {
-                            // SAFETY: `start < 64` and `pos + 72 <= input.len()`: the
-                            // eight units at the value's start are in the input.
-                            let word = unsafe { input.as_ptr().add(pos + start).cast::<u64>().read_unaligned() };
-                            let units = if LSB { word } else { word.swap_bytes() >> (64 - 8 * n) };
-                            let payload = _pext_u64(units, 0x7F7F_7F7F_7F7F_7F7F >> (64 - 8 * n));
-                            if let Some(value) = marks.value::<SIGNED>(payload, n) {
-                                out[written].write(T::narrow(value));
-                                written += 1;
-                                start = end + 1;
-                                ends &= ends - 1;
-                                continue;
-                            }
-                        }
-                        // Longer than the marks describe, or out of its length's range.
-                        match other(&input[pos + start..]) {
-                            Some((value, len)) if len > 0 => {
-                                out[written].write(value);
-                                written += 1;
-                                start += len;
-                            }
-                            _ => return (written, pos + start),
-                        }
-                        if start >= 64 {
-                            pos += start;
-                            continue 'blocks;
-                        }
-                        ends &= u64::MAX << start;
-                    }
-                    if start == 0 && written < out.len() {
-                        // No value ends in 64 units: one longer than any the marks
-                        // describe, for `other`.
-                        match other(&input[pos..]) {
-                            Some((value, len)) if len > 0 => {
-                                out[written].write(value);
-                                (pos, written) = (pos + len, written + 1);
-                                continue;
-                            }
-                            _ => break,
-                        }
-                    }
-                    pos += start;
-                }
-                (written, pos)
+                (pos, written) = (pos + 64, written + 64);
+                continue;
             }
         }
-    };
+        // The units of the block already read.
+        let mut start = 0usize;
+        while ends != 0 && written < out.len() {
+            let end = ends.trailing_zeros() as usize;
+            let n = end + 1 - start;
+            if n as u32 <= lengths {
+                // `start <= end < 64` (the mask is `start & 63`, for the
+                // compiler): the eight units at the value's start are in the
+                // block's 72.
+                let word = u64::from_le_bytes(*units[start & 63..].first_chunk::<8>().unwrap_or(&[0; 8]));
+                let units = if LSB { word } else { word.swap_bytes() >> (64 - 8 * n) };
+                let payload = gather(units, 0x7F7F_7F7F_7F7F_7F7F >> (64 - 8 * n));
+                if let Some(value) = marks.value::<SIGNED>(payload, n) {
+                    out[written].write(T::narrow(value));
+                    written += 1;
+                    start = end + 1;
+                    ends &= ends - 1;
+                    continue;
+                }
+            }
+            // Longer than the marks describe, or out of its length's range.
+            match other(&input[pos + start..]) {
+                Some((value, len)) if len > 0 => {
+                    out[written].write(value);
+                    written += 1;
+                    start += len;
+                }
+                _ => return (written, pos + start),
+            }
+            if start >= 64 {
+                pos += start;
+                continue 'blocks;
+            }
+            ends &= u64::MAX << start;
+        }
+        if start == 0 && written < out.len() {
+            // No value ends in 64 units: one longer than any the marks
+            // describe, for `other`.
+            match other(&input[pos..]) {
+                Some((value, len)) if len > 0 => {
+                    out[written].write(value);
+                    (pos, written) = (pos + len, written + 1);
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        pos += start;
+    }
+    (written, pos)
 }
 
-// SAFETY (of each `$flags`): the 64 bytes at `p` are readable; the loads are
-// unaligned.
-kernel!(avx512, "avx512f,avx512bw,bmi1,bmi2", |p: *const u8| _mm512_movepi8_mask(_mm512_loadu_si512(p.cast())));
-kernel!(avx2, "avx2,bmi1,bmi2", |p: *const u8| {
-    let lo = _mm256_movemask_epi8(_mm256_loadu_si256(p.cast())) as u32;
-    let hi = _mm256_movemask_epi8(_mm256_loadu_si256(p.add(32).cast())) as u32;
-    u64::from(lo) | u64::from(hi) << 32
-});
-kernel!(sse41, "sse4.1,bmi1,bmi2", |p: *const u8| {
-    let mask = |k: usize| u64::from(_mm_movemask_epi8(_mm_loadu_si128(p.add(16 * k).cast())) as u16);
-    mask(0) | mask(1) << 16 | mask(2) << 32 | mask(3) << 48
-});
+/// The seven-bit groups of `units` (bit 7 of every unit clear) packed,
+/// the first unit's lowest: what `pext` with the mask `0x7F7F…` gives, for
+/// machines without it. Three rounds each join neighbouring fields of
+/// twice the units.
+#[cfg_attr(not(all(target_arch = "aarch64", target_feature = "neon")), allow(dead_code))]
+#[inline(always)]
+pub(crate) const fn groups7(units: u64) -> u64 {
+    let x = (units & 0x007F_007F_007F_007F) | (units >> 1 & 0x3F80_3F80_3F80_3F80);
+    let x = (x & 0x0000_3FFF_0000_3FFF) | (x >> 2 & 0x0FFF_C000_0FFF_C000);
+    (x & 0x0FFF_FFFF) | (x >> 4 & 0x00FF_FFFF_F000_0000)
+}
+
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod neon;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod x86;
