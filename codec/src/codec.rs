@@ -400,7 +400,9 @@ pub fn encode_by_forms<E: Encoder + ?Sized>(
 /// [`DynCodec::premapped`](crate::DynCodec::premapped) says): the flagged
 /// fact of a codec whose values are its raw values (or two's complement,
 /// which the fact reads as sign-extended payloads;
-/// `placemat_simd::encode_flagged`), or the length-prefix fact
+/// `placemat_simd::encode_flagged`), of a signed codec whose sign maps the
+/// value alone (ZigZag: [`encode_flagged_signed`](crate::encode_flagged_signed)),
+/// or the length-prefix fact
 /// (`placemat_simd::encode_prefixed`). The kernel writes runs of values
 /// eight at a time, each value its fact leaves by `encoder`; where it stops,
 /// `encoder` finds the error. `None` where no kernel writes the codec on
@@ -417,6 +419,9 @@ pub fn encode_by_words<E: Encoder + ?Sized>(
     let other = |v: u64, out: &mut [u8]| crate::Value::from_u64(v).and_then(|v| encoder.encode(v, out).ok());
     let kernel = |rest: &[u64], room: &mut [u8]| match (&info.flagged, &info.prefixed) {
         (Some(f), _) if !premapped || f.signed => <u64 as Value>::encode_flagged_simd(&f.marks(), rest, room, other),
+        // ZigZag: the raw values mapped first (a signed codec has no
+        // pre-mapping table).
+        (Some(f), _) if info.sign.is_some() => crate::flagged::signed_kernel(f, info, rest, room, other),
         (_, Some(p)) if !premapped => <u64 as Value>::encode_prefixed_simd(&p.tags(), rest, room, other),
         _ => None,
     };

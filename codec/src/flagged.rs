@@ -313,6 +313,101 @@ pub fn encode_flagged<E: Encoder + ?Sized>(
     one_by_one_after(kernel.unwrap_or((0, 0)), encoder, values, out)
 }
 
+/// [`encode_flagged`] for a ZigZag codec ([`Sign::ZigZag`](crate::Sign::ZigZag),
+/// protobuf's `sint32`/`sint64`), whose fact spells raw values (`info` is
+/// the codec's: its sign, width and range). Runs of values are mapped to
+/// raw values first (a shift and an xor each), which the SIMD kernel
+/// writes; each value it leaves is mapped back and written by `encoder`.
+/// The same units and errors as the encoder one value at a time; a codec of
+/// another sign is written one value at a time. (The other signs have no
+/// flagged fact on raw values: two's complement has its own, read by
+/// [`encode_flagged`], and the low-bit sign's raw value 1 is no value.)
+///
+/// ```
+/// use placemat_codec::{encode_flagged_signed, CodecInfo, EncodeError, Encoder, Flagged, Sign, Unit};
+/// // protobuf's sint64: ZigZag, then LEB128 (the fact: up to eight units).
+/// struct Sint64;
+/// impl Encoder for Sint64 {
+///     type Value = i64;
+///     fn max_units(&self) -> usize { 10 }
+///     fn encode(&self, v: i64, out: &mut [u8]) -> Result<usize, EncodeError> {
+///         let mut raw = Sign::ZigZag.raw(v as u64, 64).unwrap();
+///         for n in 0..10 {
+///             let slot = out.get_mut(n).ok_or(EncodeError::BufferTooSmall { needed: n + 1 })?;
+///             *slot = (raw & 0x7F) as u8 | if raw >= 0x80 { 0x80 } else { 0 };
+///             raw >>= 7;
+///             if raw == 0 { return Ok(n + 1) }
+///         }
+///         unreachable!()
+///     }
+/// }
+/// let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
+/// let fact = Flagged { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+/// let info = CodecInfo::new("sint64", "ZigZag LEB128", Unit::Byte, 64, i64::MIN as u64, i64::MAX as u64, &[], Some(10))
+///     .with_sign(Sign::ZigZag);
+/// let values: Vec<i64> = (-100..100).map(|k: i64| k.pow(3) * 1_000_003).chain([i64::MIN, i64::MAX]).collect();
+/// let mut out = vec![0u8; 10 * values.len()];
+/// let written = encode_flagged_signed(&fact, &info, &Sint64, &values, &mut out).unwrap();
+/// let mut one_by_one = Vec::new();
+/// for &v in &values {
+///     Sint64.encode_push(v, &mut one_by_one).unwrap();
+/// }
+/// assert_eq!(&out[..written], &one_by_one[..]);
+/// ```
+pub fn encode_flagged_signed<E: Encoder + ?Sized>(
+    flagged: &Flagged,
+    info: &crate::CodecInfo,
+    encoder: &E,
+    values: &[E::Value],
+    out: &mut [u8],
+) -> Result<usize, EncodeIntoError> {
+    let other = |value: E::Value, out: &mut [u8]| encoder.encode(value, out).ok();
+    let kernel = signed_kernel(flagged, info, values, out, other);
+    one_by_one_after(kernel.unwrap_or((0, 0)), encoder, values, out)
+}
+
+/// The flagged SIMD kernel over the raw values of a signed codec's `values`
+/// ([`encode_flagged_signed`]): the values written and their units, up to
+/// where it stopped (a value the codec refuses, too little room), each value
+/// it leaves written by `other`; `None` where no kernel writes the codec on
+/// this machine.
+pub(crate) fn signed_kernel<V: Value>(
+    flagged: &Flagged,
+    info: &crate::CodecInfo,
+    values: &[V],
+    out: &mut [u8],
+    mut other: impl FnMut(V, &mut [u8]) -> Option<usize>,
+) -> Option<(usize, usize)> {
+    /// Values mapped at a time, on the stack.
+    const RUN: usize = 256;
+    let (sign, bits) = (info.sign?, info.value_bits);
+    if flagged.signed || sign != crate::Sign::ZigZag {
+        return None;
+    }
+    let marks = flagged.marks();
+    let mut leftover = |raw: u64, out: &mut [u8]| other(V::from_u64(sign.value(raw, bits))?, out);
+    // Whether a kernel runs here at all.
+    u64::encode_flagged_simd(&marks, &[], &mut [], &mut leftover)?;
+    let mut raws = [0u64; RUN];
+    let (mut done, mut written) = (0, 0);
+    // The codec's range, as the values compare (a signed codec excludes none).
+    let (min, max) = (info.min as i64, info.max as i64);
+    for run in values.chunks(RUN) {
+        let mapped = run.iter().position(|v| !(min..=max).contains(&(v.to_u64() as i64))).unwrap_or(run.len());
+        for (slot, v) in raws.iter_mut().zip(&run[..mapped]) {
+            // ZigZag maps every value.
+            *slot = sign.raw(v.to_u64(), bits).unwrap_or_default();
+        }
+        let kernel = u64::encode_flagged_simd(&marks, &raws[..mapped], &mut out[written..], &mut leftover);
+        let (took, wrote) = kernel.unwrap_or((0, 0));
+        (done, written) = (done + took, written + wrote);
+        if took < run.len() {
+            break;
+        }
+    }
+    Some((done, written))
+}
+
 /// [`Encoder::encode_into`] after a kernel took `(done, written)`: the rest
 /// one value at a time, with the encoder's own errors.
 pub(crate) fn one_by_one_after<E: Encoder + ?Sized>(

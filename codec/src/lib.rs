@@ -87,7 +87,9 @@ pub use decode::{decode_lossy_by_restarts, decode_lossy_in_bulk, Decoder, Item, 
 pub use dyn_codec::{encode_by_values, validate_by_steps, DynCodec, DynDecoder, Strategy};
 pub use encode::{Encoder, ENCODE_RUN};
 pub use error::{DecodeError, EncodeError, EncodeIntoError};
-pub use flagged::{decode_flagged, decode_flagged_prefix, decode_flagged_slice, encode_flagged, Flagged};
+pub use flagged::{
+    decode_flagged, decode_flagged_prefix, decode_flagged_slice, encode_flagged, encode_flagged_signed, Flagged,
+};
 /// The SIMD validators' kernel and tables (the `placemat-simd` crate).
 pub use placemat_simd as simd;
 pub use prefixed::{decode_prefixed, decode_prefixed_prefix, decode_prefixed_slice, encode_prefixed, Prefixed};

@@ -3,6 +3,7 @@
 //! `decode_prefix_into`, `decode_lossy_into` and `encode_into` by the
 //! runtime's word decoders and SIMD kernels).
 
+use placemat_codec::Sign;
 use placemat_compiler::automaton::Automaton;
 use placemat_compiler::model::Model;
 use proc_macro2::{Literal, TokenStream};
@@ -65,20 +66,28 @@ pub fn decode_into_by(value_ty: &TokenStream, body: TokenStream) -> TokenStream 
 /// `encode_into` of an integer codec with a fact its SIMD encoder writes:
 /// units that flag where values end, for values that are the codec's raw
 /// values (no pre-map, and no sign map but two's complement, which the fact
-/// reads as sign-extended payloads; `placemat_codec::encode_flagged`), or a
-/// first unit that gives the length (`placemat_codec::encode_prefixed`).
+/// reads as sign-extended payloads; `placemat_codec::encode_flagged`), for
+/// values ZigZag maps to raw values first
+/// (`placemat_codec::encode_flagged_signed`), or a first unit that gives the
+/// length (`placemat_codec::encode_prefixed`).
 /// The kernel writes eight values at a time, the encoder each value it
 /// leaves; nothing for another codec (the trait's one-by-one loop).
 pub fn word_encode_into(model: &Model, a: &Automaton, names: &Names) -> TokenStream {
-    let (constant, call) = match (&a.flagged, &a.prefixed) {
+    let ty = &names.ty;
+    let call = match (&a.flagged, &a.prefixed) {
         (Ok(f), _) if model.is_bounded() && model.premap.is_none() && (model.signed.is_none() || f.signed) => {
-            (quote!(FLAGGED), quote!(encode_flagged))
+            quote!(::placemat_codec::encode_flagged(&#ty::FLAGGED, self, values, out))
+        }
+        // ZigZag: the values mapped to raw values first.
+        (Ok(_), _) if model.is_bounded() && model.signed.as_ref().is_some_and(|s| s.sign == Sign::ZigZag) => {
+            let info = quote!(<#ty as ::placemat_codec::Codec>::info());
+            quote!(::placemat_codec::encode_flagged_signed(&#ty::FLAGGED, #info, self, values, out))
         }
         // The length-prefix fact excludes maps and signs.
-        (_, Ok(_)) => (quote!(PREFIXED), quote!(encode_prefixed)),
+        (_, Ok(_)) => quote!(::placemat_codec::encode_prefixed(&#ty::PREFIXED, self, values, out)),
         _ => return quote!(),
     };
-    let (ty, value_ty) = (&names.ty, &names.value);
+    let value_ty = &names.value;
     quote! {
         #[inline]
         fn encode_into(
@@ -86,7 +95,7 @@ pub fn word_encode_into(model: &Model, a: &Automaton, names: &Names) -> TokenStr
             values: &[#value_ty],
             out: &mut [u8],
         ) -> ::core::result::Result<usize, ::placemat_codec::EncodeIntoError> {
-            ::placemat_codec::#call(&#ty::#constant, self, values, out)
+            #call
         }
     }
 }

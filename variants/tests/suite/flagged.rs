@@ -158,7 +158,7 @@ fn encoder_agrees_with_the_one_by_one_loop<C: Codec + Default + Send + Sync>() {
             }
         }
         let marks = C::info().flagged.expect("a flagged codec").marks();
-        // A codec that maps its values (ZigZag) encodes them one by one.
+        // The kernel alone takes raw values (ZigZag's are mapped first).
         let raw = !C::PREMAPPED || marks.signed;
         if !raw || encoders(&marks).is_empty() {
             continue;
@@ -215,6 +215,66 @@ fn encoders(marks: &placemat_codec::simd::Marks) -> Vec<placemat_codec::simd::Is
     all.into_iter().flatten().filter(|&isa| placemat_codec::simd::encodes_flagged_on(isa, marks)).collect()
 }
 
+placemat_macros::codec! {
+    /// Protocol Buffers' `sint32`: ZigZag over 32 bits, then LEB128 (one to
+    /// five units): the signed kernel on 32-bit values.
+    pub Sint32 {
+        name: "sint32",
+        summary: "ZigZag over 32 bits, then LEB128",
+        unit: byte,
+        value: i32,
+        sign: zigzag,
+        range: -0x80000000 ..= 0x7FFFFFFF,
+        groups: lsb_first,
+        forms: { "1xxxxxxx* 0xxxxxxx" },
+    }
+}
+
+/// An encoder that counts the values it is asked to write.
+struct Counting<E>(E, std::cell::Cell<usize>);
+
+impl<E: Encoder> Encoder for Counting<E> {
+    type Value = E::Value;
+    fn max_units(&self) -> usize {
+        self.0.max_units()
+    }
+    fn encode(&self, value: E::Value, out: &mut [u8]) -> Result<usize, placemat_codec::EncodeError> {
+        self.1.set(self.1.get() + 1);
+        self.0.encode(value, out)
+    }
+}
+
+/// The ZigZag codecs are written by the kernel after the map: on a machine with the flagged
+/// encoder, the codec's own encoder writes only the values the fact leaves
+/// (longer than eight units), and the units are the encoder's.
+fn signed_kernel_writes<C: Codec + Default>() {
+    let flagged = C::info().flagged.expect("a flagged codec");
+    if encoders(&flagged.marks()).is_empty() {
+        return;
+    }
+    let name = &C::info().name;
+    let short: Vec<_> = (0..1000i64).filter_map(|v| <C as Encoder>::Value::from_u64((v % 200 - 100) as u64)).collect();
+    let long: Vec<_> = [i64::MIN, i64::MAX, 1 << 56, -(1 << 56)]
+        .into_iter()
+        .filter_map(|v| <C as Encoder>::Value::from_u64(v as u64))
+        .collect();
+    for (values, leaves) in [(short, 0), (long.clone(), long.len())] {
+        let counting = Counting(C::default(), std::cell::Cell::new(0));
+        let mut out = vec![0u8; C::default().max_encoded_len(values.len())];
+        let written = placemat_codec::encode_flagged_signed(&flagged, C::info(), &counting, &values, &mut out);
+        let mut want = vec![0u8; out.len()];
+        let expected = one_by_one(&C::default(), &values, &mut want).unwrap();
+        assert_eq!((written, &out[..expected]), (Ok(expected), &want[..expected]), "{name}");
+        assert_eq!(counting.1.get(), leaves, "{name}: values written by the encoder");
+    }
+}
+
+#[test]
+fn the_signed_kernel_writes_zigzag_values() {
+    signed_kernel_writes::<ProtobufSint64>();
+    signed_kernel_writes::<Sint32>();
+}
+
 #[test]
 fn the_simd_encoder_agrees_with_the_encoder() {
     encoder_agrees_with_the_one_by_one_loop::<Leb128>();
@@ -223,4 +283,5 @@ fn the_simd_encoder_agrees_with_the_encoder() {
     encoder_agrees_with_the_one_by_one_loop::<SqliteVarint>();
     encoder_agrees_with_the_one_by_one_loop::<Sleb128>();
     encoder_agrees_with_the_one_by_one_loop::<ProtobufSint64>();
+    encoder_agrees_with_the_one_by_one_loop::<Sint32>();
 }
