@@ -107,6 +107,13 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
         });
         s.push(("decode", "flagged words".into(), Box::new(run)));
     }
+    if let Some(prefixed) = codec.info().prefixed {
+        let steps = DynDecoder { codec, strategy: Strategy::Branching };
+        let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
+            let _ = placemat_codec::decode_prefixed(&prefixed, &steps, bytes, out);
+        });
+        s.push(("decode", "prefixed words".into(), Box::new(run)));
+    }
     if codec.dfa().simd().is_some() && codec.dfa().facts().continuation_bits != 0 {
         let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
             let _ = codec.dfa().decode_validated_into(bytes, out);

@@ -78,6 +78,23 @@ fn bench_file(tag: &str) -> std::path::PathBuf {
     path
 }
 
+/// The integer codecs' bulk decoders by their facts have rows of their own:
+/// the word decoder (and SIMD kernel) of flagged streams, and of
+/// length-prefixed ones.
+#[test]
+fn bench_has_a_row_for_each_integer_fact() {
+    let path = bench_file("facts");
+    let file = path.to_str().unwrap();
+    for (codec, row) in [("leb128", "flagged words"), ("quic-varint", "prefixed words")] {
+        let csv = String::from_utf8(ok(&["bench", codec, file, "--format", "csv"], b"")).unwrap();
+        let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+        let found: Vec<_> = rows.iter().filter(|r| r[1] == "decode" && r[2] == row).collect();
+        assert_eq!(found.len(), 1, "{codec}: {row} in {csv}");
+        assert!(found[0][5].parse::<f64>().unwrap() > 0.0, "{codec}: {:?}", found[0]);
+    }
+    let _ = std::fs::remove_file(path);
+}
+
 #[test]
 fn bench_prints_every_strategy_with_ratios_in_three_formats() {
     let path = bench_file("strategies");
