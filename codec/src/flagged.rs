@@ -34,9 +34,9 @@
 //! #     type Value = u64;
 //! #     fn step(&self, _: &[u8]) -> Step<u64> { Step::Incomplete }
 //! # }
-//! // LEB128 up to eight units: bit 7 set continues, groups least significant first.
-//! let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
-//! let leb128 = Flagged { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+//! // LEB128: bit 7 set continues, groups least significant first, one to ten units.
+//! let hi = core::array::from_fn(|n| u64::MAX >> 64u32.saturating_sub(7 * (n as u32 + 1)));
+//! let leb128 = Flagged { continues_when_set: true, lsb_first: true, lengths: 10, lo: [0; 10], hi, bias: [0; 10], signed: false };
 //! let mut slots = [0u64; 2];
 //! assert_eq!(leb128.decode_slice(&[0xE5, 0x8E, 0x26, 0x01, 0x7F], &mut slots), Prefix { values: 2, units: 4 });
 //! assert_eq!(slots, [624_485, 1]);
@@ -66,14 +66,19 @@ pub struct Flagged {
     /// Whether the first unit carries the least significant group (LEB128),
     /// or the most significant (VLQ, SQLite).
     pub lsb_first: bool,
-    /// The longest sequence this fact describes, 1 to 8 units.
+    /// The longest sequence this fact describes: 1 to 8 units, or up to 10
+    /// where the first unit carries the least significant group (LEB128's
+    /// 64-bit values). The word decoder reads up to eight (a value of nine
+    /// or ten units is the codec step's), the SIMD kernel all of them. A
+    /// payload of more than 64 bits (ten units) is a value only where its
+    /// bits above 64 are zero; a [`Flagged::signed`] fact has at most nine.
     pub lengths: u8,
     /// For `n + 1` units, the least value such a sequence may take.
-    pub lo: [u64; 8],
+    pub lo: [u64; 10],
     /// For `n + 1` units, the greatest.
-    pub hi: [u64; 8],
+    pub hi: [u64; 10],
     /// For `n + 1` units, the value of payload 0.
-    pub bias: [u64; 8],
+    pub bias: [u64; 10],
     /// Whether a value is its payload sign-extended from the payload's top
     /// bit (two's complement: SLEB128), as a 64-bit pattern; `lo` and `hi`
     /// then compare as `i64` and the biases are 0.
@@ -163,7 +168,7 @@ impl Flagged {
         }
         let spelled = units & (u64::MAX >> (64 - 8 * n)) & !FLAGS;
         let ordered = if self.lsb_first { spelled } else { spelled.swap_bytes() >> (64 - 8 * n) };
-        let value = self.extended(join_groups(ordered), n).wrapping_add(self.bias[n - 1]);
+        let value = self.extended(crate::simd::groups7(ordered), n).wrapping_add(self.bias[n - 1]);
         self.holds(value, n - 1).then_some(value)
     }
 
@@ -187,15 +192,6 @@ impl Flagged {
             self.lo[k] <= value && value <= self.hi[k]
         }
     }
-}
-
-/// The seven-bit groups of `units` (first group in the low byte) joined into
-/// one number: pairs, then fours, then all eight.
-#[inline]
-fn join_groups(units: u64) -> u64 {
-    let pairs = (units & 0x00FF_00FF_00FF_00FF) | ((units & 0xFF00_FF00_FF00_FF00) >> 1);
-    let fours = (pairs & 0x0000_FFFF_0000_FFFF) | ((pairs & 0xFFFF_0000_FFFF_0000) >> 2);
-    (fours & 0x0000_0000_FFFF_FFFF) | ((fours & 0xFFFF_FFFF_0000_0000) >> 4)
 }
 
 /// The last units of an input, fewer than eight, as a word (zeros after).
@@ -290,9 +286,9 @@ pub(crate) fn kernel_then<D: Decoder + ?Sized>(
 /// #         }
 /// #     }
 /// # }
-/// // LEB128 up to eight units: the fact; its encoder writes the longer values.
-/// let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
-/// let fact = Flagged { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+/// // LEB128, one to ten units: the fact; the kernel writes up to eight, the encoder the longer values.
+/// let hi = core::array::from_fn(|n| u64::MAX >> 64u32.saturating_sub(7 * (n as u32 + 1)));
+/// let fact = Flagged { continues_when_set: true, lsb_first: true, lengths: 10, lo: [0; 10], hi, bias: [0; 10], signed: false };
 /// let values: Vec<u64> = (0..100).map(|k| k * k * k * 1_000_003).chain([u64::MAX]).collect();
 /// let mut out = vec![0u8; 10 * values.len()];
 /// let written = encode_flagged(&fact, &Leb128, &values, &mut out).unwrap();
@@ -325,7 +321,7 @@ pub fn encode_flagged<E: Encoder + ?Sized>(
 ///
 /// ```
 /// use placemat_codec::{encode_flagged_signed, CodecInfo, EncodeError, Encoder, Flagged, Sign, Unit};
-/// // protobuf's sint64: ZigZag, then LEB128 (the fact: up to eight units).
+/// // protobuf's sint64: ZigZag, then LEB128 (the fact: one to ten units).
 /// struct Sint64;
 /// impl Encoder for Sint64 {
 ///     type Value = i64;
@@ -341,8 +337,8 @@ pub fn encode_flagged<E: Encoder + ?Sized>(
 ///         unreachable!()
 ///     }
 /// }
-/// let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
-/// let fact = Flagged { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+/// let hi = core::array::from_fn(|n| u64::MAX >> 64u32.saturating_sub(7 * (n as u32 + 1)));
+/// let fact = Flagged { continues_when_set: true, lsb_first: true, lengths: 10, lo: [0; 10], hi, bias: [0; 10], signed: false };
 /// let info = CodecInfo::new("sint64", "ZigZag LEB128", Unit::Byte, 64, i64::MIN as u64, i64::MAX as u64, &[], Some(10))
 ///     .with_sign(Sign::ZigZag);
 /// let values: Vec<i64> = (-100..100).map(|k: i64| k.pow(3) * 1_000_003).chain([i64::MIN, i64::MAX]).collect();

@@ -3,9 +3,10 @@
 //! values a word of eight units at a time (`placemat_codec::Flagged`).
 //!
 //! Derived from the encoder's concrete forms and the layout, never from a
-//! name. A codec qualifies when, for every length of one to eight units,
-//! there is one form, each of whose units is bit 7 fixed and seven payload
-//! bits; bit 7 has one value in the units before the last (they continue)
+//! name. A codec qualifies when, for every length of one to eight units
+//! (up to ten where groups go least significant first), there is one form,
+//! each of whose units is bit 7 fixed and seven payload bits; bit 7 has one
+//! value in the units before the last (they continue)
 //! and the other in the last; the forms' places put the groups least or
 //! most significant first, all the same way; and every longer form starts
 //! with eight continuing units (so the decoder, finding no end in eight
@@ -28,7 +29,7 @@
 //! "#).unwrap();
 //! let f = Automaton::build(&d.model, BuildOptions::default()).unwrap().flagged.unwrap();
 //! assert!(f.continues_when_set && f.lsb_first);
-//! assert_eq!((f.lengths, f.lo[1], f.hi[1]), (8, 0, 0x3FFF));
+//! assert_eq!((f.lengths, f.lo[1], f.hi[1], f.hi[9]), (10, 0, 0x3FFF, u64::MAX));
 //! ```
 
 use num_traits::ToPrimitive;
@@ -39,6 +40,11 @@ use crate::model::{Layout, Model};
 
 /// The longest sequence the runtime's word decoder reads.
 const WORD: usize = 8;
+
+/// The longest sequence the fact describes where groups go least
+/// significant first (LEB128's 64-bit values: the SIMD kernel reads the
+/// last two units' groups apart); most significant first, [`WORD`].
+const LONGEST: usize = 10;
 
 /// The fact for `a`, or why it has none (one sentence for `tables`).
 pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
@@ -52,9 +58,9 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
         return Err("its forms state their ranges (`layout: explicit`)".into());
     }
     let signed = model.extended();
-    let forms: Vec<EncodeForm> = match signed {
+    let mut forms: Vec<EncodeForm> = match signed {
         Some(s) => extended_forms(model, s)?,
-        None => (1..=WORD).map_while(|n| one_form_of(a, n).cloned()).collect(),
+        None => (1..=LONGEST).map_while(|n| one_form_of(a, n).cloned()).collect(),
     };
     let [_, second, ..] = &forms[..] else {
         let shared = (1..=2).find(|&n| a.encode_forms.iter().filter(|f| f.units.len() == n).count() > 1);
@@ -66,13 +72,16 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Result<Flagged, String> {
     };
     let continues = second.units[0].fixed_bits & 0x80 != 0;
     let lsb_first = second.places[0] == 0;
+    if !lsb_first {
+        forms.truncate(WORD);
+    }
     let mut f = Flagged {
         continues_when_set: continues,
         lsb_first,
         lengths: 0,
-        lo: [0; 8],
-        hi: [0; 8],
-        bias: [0; 8],
+        lo: [0; LONGEST],
+        hi: [0; LONGEST],
+        bias: [0; LONGEST],
         signed: signed.is_some(),
     };
     for (i, form) in forms.iter().enumerate() {
@@ -115,10 +124,17 @@ fn extended_forms(model: &Model, s: &crate::signed::Signed) -> Result<Vec<Encode
     }
     let concrete = model.concrete_forms();
     let mut out = Vec::new();
-    for n in 1..=WORD {
+    // Up to nine units: a sign-extended payload of ten (70 bits) is not a
+    // 64-bit pattern.
+    for n in 1..LONGEST {
         let halves: Vec<_> = concrete.iter().filter(|f| f.units.len() == n).collect();
         let Some(first) = halves.first() else { break };
         if halves.iter().any(|h| h.units != first.units) {
+            // Past eight units the fact stops short (SLEB128's tenth unit
+            // fixes bits that differ by sign); the codec's step reads them.
+            if n > WORD {
+                break;
+            }
             return Err(format!("its halves of {n} units differ in their units"));
         }
         let lo = halves.iter().map(|h| s.value(&h.lo)).min().unwrap_or_default();
@@ -190,10 +206,13 @@ mod tests {
     #[test]
     fn sign_extension_is_a_flagged_stream_when_padded() {
         let f = fact("padded").unwrap();
-        assert!(f.signed && f.lsb_first && f.lengths == 8);
+        assert!(f.signed && f.lsb_first && f.lengths == 9);
         assert_eq!((f.lo[0] as i64, f.hi[0] as i64), (-64, 63));
         assert_eq!((f.lo[1] as i64, f.hi[1] as i64), (-8192, 8191));
-        assert_eq!(f.bias, [0; 8]);
+        assert_eq!(f.bias, [0; 10]);
+        // Nine units: 63 bits, sign-extended; the tenth unit fixes its bits
+        // by sign, which one form per length does not say.
+        assert_eq!((f.lo[8] as i64, f.hi[8] as i64), (-(1 << 62), (1 << 62) - 1));
         assert_eq!(f.step(&[0x7E]), Some((-2i64 as u64, 1)));
         assert_eq!(f.step(&[0x80, 0x7F, 0, 0, 0, 0, 0, 0]), Some((-128i64 as u64, 2)));
         assert_eq!(fact("shortest").unwrap_err(), "a length's values are two runs (the shortest two's complement)");

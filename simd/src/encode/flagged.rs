@@ -21,16 +21,17 @@
 //!    units back to back, written by one masked store (the loop shared
 //!    with the length-prefix encoder, `encode/mod.rs`).
 //!
-//! A value no length of the fact holds (longer than eight units, or out of
-//! every range) is written by the caller's encoder, and the kernel goes on
+//! The kernel writes the fact's first eight lengths; a value none of them
+//! holds (nine or ten units, or out of every range) is written by the
+//! caller's encoder, and the kernel goes on
 //! after it; where that encoder refuses a value, or a group's units do not
 //! fit the room left, the kernel stops there.
 //!
 //! ```
 //! use placemat_simd::{encode_flagged, Isa, Marks};
-//! // LEB128 up to eight units.
-//! let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
-//! let leb128 = Marks { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+//! // LEB128, one to ten units.
+//! let hi = core::array::from_fn(|n| u64::MAX >> 64u32.saturating_sub(7 * (n as u32 + 1)));
+//! let leb128 = Marks { continues_when_set: true, lsb_first: true, lengths: 10, lo: [0; 10], hi, bias: [0; 10], signed: false };
 //! let values = [2u64, 127, 128, 624_485, 1 << 40, 3, 4, 5, 6];
 //! let mut out = [0u8; 64];
 //! if let Some(isa) = Isa::detect() {
@@ -47,15 +48,15 @@ use crate::flagged::{Marks, Slot};
 use crate::shared::Isa;
 
 /// Whether [`encode_flagged`] has a kernel for `isa` on this machine
-/// (AVX-512: its multishift and byte compress) that writes `marks`: one to
-/// eight lengths whose greatest values increase, and for a signed codec
-/// whose least values decrease (nested ranges), so that a value's length is
-/// one more than the number of lengths whose greatest value it exceeds (or
-/// whose range it is outside).
+/// (AVX-512: its multishift and byte compress) that writes `marks`: its
+/// first lengths, up to eight, whose greatest values increase, and for a
+/// signed codec whose least values decrease (nested ranges), so that a
+/// value's length is one more than the number of lengths whose greatest
+/// value it exceeds (or whose range it is outside).
 pub fn encodes_flagged_on(isa: Isa, marks: &Marks) -> bool {
-    let k = usize::from(marks.lengths);
+    let k = usize::from(marks.lengths.min(8));
     let ordered = if marks.signed {
-        let as_signed = |a: &[u64; 8]| a.map(|x| x as i64);
+        let as_signed = |a: &[u64; 10]| a.map(|x| x as i64);
         let (lo, hi) = (as_signed(&marks.lo), as_signed(&marks.hi));
         (1..k).all(|i| hi[i - 1] < hi[i] && lo[i - 1] > lo[i])
     } else {
@@ -136,9 +137,11 @@ mod avx512 {
         out: &mut [u8],
         other: &mut F,
     ) -> (usize, usize) {
-        let lengths = usize::from(marks.lengths);
+        // The first eight lengths (`encodes_flagged_on`): a value of more
+        // units is `other`'s.
+        let lengths = usize::from(marks.lengths.min(8));
         let [lo_each, hi] = [marks.lo, marks.hi].map(|a| a.map(|x| _mm512_set1_epi64(x as i64)));
-        // SAFETY: 64 readable bytes each.
+        // SAFETY: 64 readable bytes each (the first eight of ten words).
         let [lo, hi_all, bias] =
             [&marks.lo, &marks.hi, &marks.bias].map(|a| unsafe { _mm512_loadu_si512(a.as_ptr().cast()) });
         let one = _mm512_set1_epi64(1);

@@ -1,6 +1,7 @@
 //! Bulk decoding of integer streams whose units flag where a value ends
-//! (LEB128, VLQ, SQLite's varints up to eight units: bit 7 of every unit is
-//! the flag, the other seven bits a payload group), 64 units at a time.
+//! (LEB128 up to ten units, VLQ, SQLite's varints up to eight: bit 7 of
+//! every unit is the flag, the other seven bits a payload group), 64 units
+//! at a time.
 //!
 //! [`Marks`] is the fact the compiler derives from a description (the
 //! runtime's `placemat_codec::Flagged`, as data this crate reads). The
@@ -9,7 +10,9 @@
 //! is read: each value's start is the end before it plus one, a chain of one
 //! `blsr` and one `tzcnt` per value, and its payload groups are gathered by
 //! one `pext` from the eight units at its start (after a byte swap when the
-//! groups go most significant first). Values then do not wait on each other,
+//! groups go most significant first; a value of nine or ten units, least
+//! significant group first, adds the groups of its last units from a second
+//! read). Values then do not wait on each other,
 //! where a loop that finds each end from the value before pays a load, a
 //! mask and a count of trailing zeros per value in sequence. A block of 64
 //! one-unit values is widened at once.
@@ -28,9 +31,9 @@
 //!
 //! ```
 //! use placemat_simd::{decode_flagged, Isa, Marks};
-//! // LEB128 up to eight units.
-//! let hi = core::array::from_fn(|n| (1u64 << (7 * (n + 1))) - 1);
-//! let leb128 = Marks { continues_when_set: true, lsb_first: true, lengths: 8, lo: [0; 8], hi, bias: [0; 8], signed: false };
+//! // LEB128, one to ten units.
+//! let hi = core::array::from_fn(|n| u64::MAX >> 64u32.saturating_sub(7 * (n as u32 + 1)));
+//! let leb128 = Marks { continues_when_set: true, lsb_first: true, lengths: 10, lo: [0; 10], hi, bias: [0; 10], signed: false };
 //! let mut input = Vec::new();
 //! for v in 0..100u64 {
 //!     input.extend([0x80 | (v as u8 & 0x7F), (v >> 7) as u8 + 1]); // v + 128, two units
@@ -56,14 +59,17 @@ pub struct Marks {
     pub continues_when_set: bool,
     /// Whether the first unit carries the least significant group.
     pub lsb_first: bool,
-    /// The longest value described, 1 to 8 units.
+    /// The longest value described: 1 to 8 units, or up to 10 where the
+    /// first unit carries the least significant group (up to 9 for a
+    /// [`Marks::signed`] fact). A payload of more than 64 bits (ten units)
+    /// is a value only where the bits above 64 are zero.
     pub lengths: u8,
     /// For `n + 1` units, the least value.
-    pub lo: [u64; 8],
+    pub lo: [u64; 10],
     /// For `n + 1` units, the greatest.
-    pub hi: [u64; 8],
+    pub hi: [u64; 10],
     /// For `n + 1` units, the value of payload 0.
-    pub bias: [u64; 8],
+    pub bias: [u64; 10],
     /// Whether a value is its payload sign-extended from its top bit, `lo`
     /// and `hi` comparing as `i64` (and the biases 0).
     pub signed: bool,
@@ -91,9 +97,37 @@ impl Marks {
         (self.lo[k] <= v && v <= self.hi[k]).then_some(v)
     }
 
-    /// Whether the kernel reads these marks: 1 to 8 units.
+    /// The value of `low` (the groups of a value's first eight units
+    /// joined) and `high` (those of its other units, one or two), if it is
+    /// one of the values of `n` units (nine or ten; the groups least
+    /// significant first). Ten units are 70 bits of payload: a value only
+    /// where those above 64 are zero (a signed fact stops at nine units).
+    #[inline(always)]
+    #[cfg_attr(
+        not(any(
+            all(target_arch = "x86_64", target_feature = "sse2"),
+            all(target_arch = "aarch64", target_feature = "neon")
+        )),
+        allow(dead_code)
+    )]
+    fn long_value<const SIGNED: bool>(&self, low: u64, high: u64, n: usize) -> Option<u64> {
+        let payload = low | high << 56;
+        if n == 9 {
+            let v = self.value::<SIGNED>(payload, n)?;
+            // The bias added without wrapping.
+            return (SIGNED || v >= payload).then_some(v);
+        }
+        if SIGNED || high >> 8 != 0 {
+            return None;
+        }
+        let v = payload.checked_add(self.bias[9])?;
+        (self.lo[9] <= v && v <= self.hi[9]).then_some(v)
+    }
+
+    /// Whether the kernel reads these marks: 1 to 8 units, or up to 10
+    /// with the least significant group first.
     fn is_read(&self) -> bool {
-        (1..=8).contains(&self.lengths)
+        (1..=8).contains(&self.lengths) || (self.lengths <= 10 && self.lsb_first)
     }
 }
 
@@ -346,9 +380,18 @@ fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: bool, const
                 // compiler): the eight units at the value's start are in the
                 // block's 72.
                 let word = u64::from_le_bytes(*units[start & 63..].first_chunk::<8>().unwrap_or(&[0; 8]));
-                let units = if LSB { word } else { word.swap_bytes() >> (64 - 8 * n) };
-                let payload = gather(units, 0x7F7F_7F7F_7F7F_7F7F >> (64 - 8 * n));
-                if let Some(value) = marks.value::<SIGNED>(payload, n) {
+                let value = if n <= 8 {
+                    let units = if LSB { word } else { word.swap_bytes() >> (64 - 8 * n) };
+                    marks.value::<SIGNED>(gather(units, 0x7F7F_7F7F_7F7F_7F7F >> (64 - 8 * n)), n)
+                } else {
+                    // Nine or ten units, least significant first (`is_read`):
+                    // the last ones end at `end < 64`, two units read after
+                    // the first eight.
+                    let after = u64::from(u16::from_le_bytes([units[(start + 8) & 63], units[(start + 9) & 63]]));
+                    let high = gather(after, 0x7F7F >> (8 * (10 - n)));
+                    marks.long_value::<SIGNED>(gather(word, 0x7F7F_7F7F_7F7F_7F7F), high, n)
+                };
+                if let Some(value) = value {
                     out[written].write(T::narrow(value));
                     written += 1;
                     start = end + 1;
@@ -390,11 +433,15 @@ fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: bool, const
 
 /// The seven-bit groups of `units` (bit 7 of every unit clear) packed,
 /// the first unit's lowest: what `pext` with the mask `0x7F7F…` gives, for
-/// machines without it. Three rounds each join neighbouring fields of
-/// twice the units.
-#[cfg_attr(not(all(target_arch = "aarch64", target_feature = "neon")), allow(dead_code))]
+/// machines without it (the NEON kernel, and the runtime's word decoder).
+/// Three rounds each join neighbouring fields of twice the units.
+///
+/// ```
+/// // LEB128's 624 485: E5 8E 26, flags cleared.
+/// assert_eq!(placemat_simd::groups7(0x26_0E_65), 624_485);
+/// ```
 #[inline(always)]
-pub(crate) const fn groups7(units: u64) -> u64 {
+pub const fn groups7(units: u64) -> u64 {
     let x = (units & 0x007F_007F_007F_007F) | (units >> 1 & 0x3F80_3F80_3F80_3F80);
     let x = (x & 0x0000_3FFF_0000_3FFF) | (x >> 2 & 0x0FFF_C000_0FFF_C000);
     (x & 0x0FFF_FFFF) | (x >> 4 & 0x00FF_FFFF_F000_0000)

@@ -12,17 +12,64 @@ use placemat_variants::codecs::{GitOfs, Leb128, ProtobufSint64, QuicVarint, Sleb
 use crate::rng::xorshift;
 
 /// The SIMD kernels (`placemat_simd::decode_flagged`, with AVX-512, AVX2
-/// and SSE4.1 where the machine has them beside BMI2, and
-/// `decode_flagged_into`, which writes a `Vec`'s spare room) against
-/// the fact's own one-value step (`Flagged::step`, the word decoder's
-/// arithmetic): on streams of values of random widths, some damaged, its
-/// values are the steps' first ones, and it stops only where a step would
-/// not take the next value, where fewer than 72 units are left, or where the
-/// slots run out. Each must take a stream of short values nearly whole.
+/// and SSE4.1 where the machine has them beside BMI2, NEON, and
+/// `decode_flagged_into`, which writes a `Vec`'s spare room) against the
+/// table walker's steps, as raw values, while each is no longer than the
+/// fact's lengths (up to ten units): on streams of values of random widths,
+/// some damaged, and on ten-unit values whose last unit holds bits past 64,
+/// its values are the steps' first ones, and it stops only where a step
+/// would not take the next value, where fewer than 72 units are left, or
+/// where the slots run out. Each must take a stream of short values nearly
+/// whole. The fact's word decoder (`Flagged::step`, up to eight units)
+/// agrees with the same steps wherever it reads a value.
 fn kernel_agrees_with_the_steps<C: Codec + Default>() {
     let codec = C::default();
+    let name = &C::info().name;
     let flagged = C::info().flagged.expect("a flagged codec");
     let marks = flagged.marks();
+    let table = C::Table::default();
+    // The fact's values are raw: ZigZag's are mapped back.
+    let (sign, bits) = (C::info().sign.filter(|_| !marks.signed), C::info().value_bits);
+    let step = |rest: &[u8]| match table.step(rest) {
+        Step::Value { value, len } if len <= usize::from(marks.lengths) => {
+            let v = value.to_u64();
+            let raw = sign.map_or(Some(v), |s| s.raw(v, bits)).expect("a raw value");
+            if let Some(word) = flagged.step(rest) {
+                assert_eq!(word, (raw, len), "{name}: the word decoder at {rest:02X?}");
+            }
+            Some((raw, len))
+        }
+        _ => None,
+    };
+    let check = |round: usize, input: &[u8], room: usize| {
+        let mut want = Vec::new();
+        let mut pos = 0;
+        while let Some((value, len)) = step(&input[pos..]) {
+            want.push(value);
+            pos += len;
+        }
+        let room = room.min(want.len() + 8);
+        for isa in flagged_kernels() {
+            let mut out = vec![0u64; room];
+            let (values, units) = placemat_codec::simd::decode_flagged(isa, &marks, input, &mut out);
+            assert_eq!(out[..values], want[..values.min(want.len())], "{name} round {round} {isa:?}");
+            // The same into a `Vec`'s spare room, after what it holds.
+            let mut vec = vec![7u64];
+            let got = placemat_codec::simd::decode_flagged_into(isa, &marks, input, room, &mut vec, |_| None);
+            assert_eq!(
+                (got, &vec[1..], vec[0]),
+                ((values, units), &out[..values], 7),
+                "{name} round {round} {isa:?} into a Vec"
+            );
+            let taken: usize = (0..values).fold(0, |at, _| at + step(&input[at..]).unwrap().1);
+            assert_eq!(units, taken, "{name} round {round} {isa:?}");
+            let stopped_at_a_value = step(&input[units..]).is_none();
+            assert!(
+                stopped_at_a_value || units + 72 > input.len() || values == room,
+                "{name} round {round} {isa:?}: stopped at {units}"
+            );
+        }
+    };
     let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
     for round in 0..300 {
         let mut input = Vec::new();
@@ -38,33 +85,21 @@ fn kernel_agrees_with_the_steps<C: Codec + Default>() {
         }
         // Whole, with the codec's step for what the kernel does not cover,
         // as the table walker decodes it.
-        assert_eq!(codec.decode(&input), C::Table::default().decode(&input), "round {round}: decode");
-        let mut want = Vec::new();
-        let mut pos = 0;
-        while let Some((value, len)) = flagged.step(&input[pos..]) {
-            want.push(value);
-            pos += len;
-        }
-        let room = if round % 5 == 0 { (next() % 40) as usize } else { want.len() + 8 };
-        for isa in flagged_kernels() {
-            let mut out = vec![0u64; room];
-            let (values, units) = placemat_codec::simd::decode_flagged(isa, &marks, &input, &mut out);
-            assert_eq!(out[..values], want[..values], "round {round} {isa:?}");
-            // The same into a `Vec`'s spare room, after what it holds.
-            let mut vec = vec![7u64];
-            let got = placemat_codec::simd::decode_flagged_into(isa, &marks, &input, room, &mut vec, |_| None);
-            assert_eq!(
-                (got, &vec[1..], vec[0]),
-                ((values, units), &out[..values], 7),
-                "round {round} {isa:?} into a Vec"
-            );
-            let taken: usize = (0..values).fold(0, |at, _| at + flagged.step(&input[at..]).unwrap().1);
-            assert_eq!(units, taken, "round {round} {isa:?}");
-            let stopped_at_a_value = flagged.step(&input[units..]).is_none();
-            assert!(
-                stopped_at_a_value || units + 72 > input.len() || values == room,
-                "round {round} {isa:?}: stopped at {units}"
-            );
+        assert_eq!(codec.decode(&input), table.decode(&input), "{name} round {round}: decode");
+        let room = if round % 5 == 0 { (next() % 40) as usize } else { usize::MAX };
+        check(round, &input, room);
+    }
+    // Ten units whose last holds bits past 64 (or, signed, not copies of
+    // bit 63), amid one-unit values, at each offset of a word.
+    if marks.lengths == 10 {
+        for (k, last) in [0x00u8, 0x01, 0x02, 0x03, 0x40, 0x7E, 0x7F].into_iter().enumerate() {
+            for offset in 0..8 {
+                let mut input = vec![0x01; 64 + offset];
+                input.extend(std::iter::repeat_n(0xFF, 9));
+                input.push(last);
+                input.extend([0x01; 80]);
+                check(300 + 8 * k + offset, &input, usize::MAX);
+            }
         }
     }
     let mut short = Vec::new();
@@ -75,7 +110,6 @@ fn kernel_agrees_with_the_steps<C: Codec + Default>() {
     }
     for isa in flagged_kernels() {
         let (_, units) = placemat_codec::simd::decode_flagged(isa, &marks, &short, &mut [0u64; 1000]);
-        let name = &C::info().name;
         assert!(units + 72 + 8 >= short.len(), "{name} {isa:?}: the kernel took {units} of {} units", short.len());
     }
 }
