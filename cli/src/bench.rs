@@ -99,11 +99,16 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
         let _ = DynDecoder { codec, strategy: Strategy::Branching }.decode_into(bytes, out);
     });
     s.push(("decode", "branching".into(), Box::new(run)));
-    // (Raw values: a signed codec's are mapped after, by its own calls.)
-    if let Some(flagged) = codec.info().flagged.filter(|_| codec.info().sign.is_none()) {
-        let steps = DynDecoder { codec, strategy: Strategy::Branching };
+    if let Some(flagged) = codec.info().flagged {
+        // The fact's raw values, mapped by a ZigZag codec's sign after, as
+        // its own `decode_into` does (a sign-extended fact's are its values).
+        let map = sign.filter(|_| !flagged.signed);
+        let steps = RawSteps(codec.dfa());
         let run = reusing(bytes.len(), move |out: &mut Vec<u64>| {
             let _ = placemat_codec::decode_flagged(&flagged, &steps, bytes, out);
+            if let Some(sign) = map {
+                out.iter_mut().for_each(|v| *v = sign.value(*v, bits));
+            }
         });
         s.push(("decode", "flagged words".into(), Box::new(run)));
     }
@@ -136,6 +141,17 @@ fn strategies<'a>(codec: &'a dyn DynCodec, bytes: &'a [u8], values: &'a [u64]) -
     });
     s.push(("encode", "bulk encoder".into(), Box::new(run)));
     s
+}
+
+/// The table's steps, raw values (before a signed codec's sign): the steps
+/// beside an integer fact, whose values are raw too.
+struct RawSteps<'a>(placemat_codec::dfa::Dfa<&'a [u32], &'a [u64]>);
+
+impl placemat_codec::Decoder for RawSteps<'_> {
+    type Value = u64;
+    fn step(&self, input: &[u8]) -> placemat_codec::Step<u64> {
+        self.0.step(input)
+    }
 }
 
 /// A run that fills an output buffer of its own, kept across repetitions

@@ -79,13 +79,14 @@ fn bench_file(tag: &str) -> std::path::PathBuf {
 }
 
 /// The integer codecs' bulk decoders by their facts have rows of their own:
-/// the word decoder (and SIMD kernel) of flagged streams, and of
-/// length-prefixed ones.
+/// the word decoder (and SIMD kernel) of flagged streams (a ZigZag codec's
+/// too, its raw values mapped after), and of length-prefixed ones.
 #[test]
 fn bench_has_a_row_for_each_integer_fact() {
     let path = bench_file("facts");
     let file = path.to_str().unwrap();
-    for (codec, row) in [("leb128", "flagged words"), ("quic-varint", "prefixed words")] {
+    let facts = [("leb128", "flagged words"), ("protobuf-sint64", "flagged words"), ("quic-varint", "prefixed words")];
+    for (codec, row) in facts {
         let csv = String::from_utf8(ok(&["bench", codec, file, "--format", "csv"], b"")).unwrap();
         let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
         let found: Vec<_> = rows.iter().filter(|r| r[1] == "decode" && r[2] == row).collect();
