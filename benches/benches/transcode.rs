@@ -4,7 +4,8 @@
 //! pick for the same pair ([`placemat_benches::converters`]): encoding_rs
 //! for UTF-8 ↔ UTF-16, the `cesu8` crate for CESU-8 and modified UTF-8,
 //! simdutf (with `--features simdutf`) for UTF-8 ↔ UTF-16LE and UTF-32, for
-//! UTF-8 validation and for UTF-8 decoded to values. Ids are
+//! UTF-8 validation and for UTF-8 decoded to values; placemat's engine also
+//! fed 4 KiB at a time (`placemat-4k-pushes`). Ids are
 //! `<implementation>/<pair>/<corpus>`, throughput in bytes of the source.
 //! Every output buffer is allocated once, outside the timed loop.
 //!
@@ -16,7 +17,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use placemat_benches::converters;
-use placemat_codec::io::{transcode_into, ErrorMode};
+use placemat_codec::io::{transcode_into, ErrorMode, Transcoder};
 use placemat_codec::{Decoder, DynCodec};
 use placemat_variants::codecs::{Cesu8, Mutf8, Utf16Le, Utf32Le, Utf8};
 use placemat_variants::corpus;
@@ -30,12 +31,20 @@ fn run(g: &mut Group, imp: &str, pair: &str, corpus: &str, bytes: usize, mut f: 
     g.bench_function(BenchmarkId::new(format!("{imp}/{pair}"), corpus), |b| b.iter(|| black_box(f())));
 }
 
-/// placemat's engine from `from` to `to` on `input`, into a kept buffer.
+/// placemat's engine from `from` to `to` on `input`, into a kept buffer:
+/// one call (`placemat`), and a `Transcoder` fed 4 KiB at a time, as
+/// `TranscodeReader` and `TranscodeWriter` feed it (`placemat-4k-pushes`).
 fn placemat(g: &mut Group, pair: &str, corpus: &str, from: &dyn DynCodec, to: &dyn DynCodec, input: &[u8]) {
     let mut out = Vec::with_capacity(4 * input.len());
     run(g, "placemat", pair, corpus, input.len(), || {
         out.clear();
         transcode_into(from, to, ErrorMode::Strict, input, &mut out).map_or(0, |()| out.len())
+    });
+    run(g, "placemat-4k-pushes", pair, corpus, input.len(), || {
+        out.clear();
+        let Ok(mut t) = Transcoder::new(from, to, ErrorMode::Strict) else { return 0 };
+        let pushed = input.chunks(4096).try_for_each(|piece| t.push(piece, &mut out));
+        pushed.and_then(|()| t.finish(&mut out)).map_or(0, |()| out.len())
     });
 }
 

@@ -22,7 +22,7 @@
 //! - **From wide units**: a source whose code units are values of themselves
 //!   ([`WideRuns`](crate::WideRuns), from its automaton) or pairs of them (its
 //!   encoder's pair form, for a source of at most two units a sequence), and
-//!   a target with [`ByteForms`] (derived from its encoder). The kernel
+//!   a target with [`ByteForms`](crate::simd::ByteForms) (derived from its encoder). The kernel
 //!   [`encode_from_units`](crate::simd::encode_from_units) reads and checks
 //!   the source as it converts.
 //!
@@ -32,7 +32,7 @@
 
 use alloc::vec::Vec;
 
-use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units};
+use crate::simd::{self, Isa, Pair, Shape, Tables, Units, UnitsEncoder};
 use crate::{ApartLeads, AsciiRuns, DynCodec};
 
 /// What a one-pass path needs of a pair of codecs.
@@ -49,8 +49,9 @@ pub(super) enum Fused {
     /// source's bytes below 80 are values of themselves (then widened
     /// without the validator where a block starts with them).
     ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair>, ascii: bool },
-    /// Wide code units into the UTF-8 family.
-    FromUnits { isa: Isa, units: Units, pair: Option<Pair>, forms: ByteForms },
+    /// Wide code units into the UTF-8 family, by a kernel made once for the
+    /// pair (its constants kept across blocks and pushes).
+    FromUnits { kernel: UnitsEncoder, units: Units, pair: Option<Pair> },
 }
 
 impl Fused {
@@ -89,7 +90,8 @@ impl Fused {
             return Some(Fused::ToUnits { isa, tables, shape, units, pair, ascii });
         }
         let (units, pair) = source_units(from)?;
-        Some(Fused::FromUnits { isa, units, pair, forms: forms.1? })
+        let kernel = UnitsEncoder::new(isa, &units, pair.as_ref(), &forms.1?)?;
+        Some(Fused::FromUnits { kernel, units, pair })
     }
 
     /// Whether `to` is `from` (the same description, the same facts) and valid
@@ -184,9 +186,9 @@ impl Fused {
                 });
                 (took, last)
             }
-            Fused::FromUnits { isa, units, pair, forms } => {
+            Fused::FromUnits { kernel, units, pair } => {
                 let block = &data[..data.len().min(BLOCK)];
-                let took = simd::encode_from_units(*isa, units, pair.as_ref(), forms, block, out);
+                let took = kernel.encode(block, out);
                 (took, (took > 0).then(|| last_value(units, pair.as_ref(), &block[..took])))
             }
         };

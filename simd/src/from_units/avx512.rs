@@ -37,7 +37,7 @@ struct PairConsts {
 }
 
 /// What the kernel needs of the source and the target, as vectors.
-struct Consts {
+pub(super) struct Consts {
     bytes: usize,
     /// Each unit's bytes reversed, for big-endian sources.
     swap: Option<__m512i>,
@@ -60,9 +60,11 @@ struct Consts {
 /// The kernel's constants for a source of `units` (normalised, a width of 2
 /// or 4) and `pair` (fitting 16 bits, only with a width of 2) into usable
 /// `forms`: made once for a call's runs of the kernel.
+///
+/// # Safety
+/// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-#[inline]
-fn consts(units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Consts {
+pub(super) unsafe fn consts(units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Consts {
     let swap16: [u8; 16] = [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14];
     let swap32: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
     let swap = if units.bytes == 2 { swap16 } else { swap32 };
@@ -93,43 +95,43 @@ fn consts(units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Consts {
     }
 }
 
-/// The kernel over `input`, its last units from a padded copy: bytes of
-/// input taken and bytes written.
+/// The kernel over `input`, its last units from a padded copy followed by
+/// `stop` units (where the source has a unit it stops at): bytes of input
+/// taken and bytes written.
 ///
 /// # Safety
-/// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `units` be
-/// normalised with a width of 2 or 4, `pair` fit 16 bits and come only with
-/// a width of 2, `forms` be usable; `out` be valid for writes of `2 *
-/// input.len()` bytes.
+/// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `c` be made
+/// by [`consts`] from units normalised with a width of 2 or 4, a pair that
+/// fits 16 bits and comes only with a width of 2, and usable forms, and
+/// `stop` be [`stop_unit`] of those units and pair; `out` be valid for
+/// writes of `2 * input.len()` bytes.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 pub(super) unsafe fn convert(
-    units: &Units,
-    pair: Option<&Pair>,
-    forms: &ByteForms,
+    c: &Consts,
+    stop: Option<u32>,
+    big_endian: bool,
     input: &[u8],
     out: *mut u8,
 ) -> (usize, usize) {
-    // (Made here, once, and not returned: the constants are two kilobytes.)
-    let c = consts(units, pair, forms);
     // SAFETY: the caller's guarantee.
-    let (mut taken, mut written) = unsafe { steps(&c, input, out) };
+    let (mut taken, mut written) = unsafe { steps(c, input, out) };
     // The last units, which the kernel's steps do not reach, once more from a
     // copy followed by units it stops at.
-    let b = units.bytes;
+    let b = c.bytes;
     let rest = &input[taken..input.len() / b * b];
-    if let (true, Some(stop)) = (rest.len() < TAIL * b, stop_unit(units, pair)) {
+    if let (true, Some(stop)) = (rest.len() < TAIL * b, stop) {
         let mut padded = [0u8; 2 * TAIL * 4];
         padded[..rest.len()].copy_from_slice(rest);
         // The stop unit's `b` bytes in the source's order, repeated (a byte
         // at a time: a copy per unit would be a call per unit).
-        let unit = if units.big_endian { (stop << (32 - 8 * b)).to_be_bytes() } else { stop.to_le_bytes() };
+        let unit = if big_endian { (stop << (32 - 8 * b)).to_be_bytes() } else { stop.to_le_bytes() };
         let padded = &mut padded[..rest.len() + TAIL * b];
         for (k, byte) in padded[rest.len()..].iter_mut().enumerate() {
             *byte = unit[k & (b - 1)];
         }
         // SAFETY: as above; the kernel stops before the first stop unit, so it
         // writes at most two bytes per byte of `rest` it takes.
-        let (t, w) = unsafe { steps(&c, &padded[..], out.add(written)) };
+        let (t, w) = unsafe { steps(c, &padded[..], out.add(written)) };
         (taken, written) = (taken + t.min(rest.len()), written + w);
     }
     (taken, written)
@@ -285,7 +287,7 @@ const TAIL: usize = 34;
 /// A code unit the kernel stops at, however many follow it: no single unit
 /// and no pair's second unit (so it completes no pair, and a pair's first
 /// unit followed by it starts none).
-fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
+pub(super) fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
     let top = if units.bytes == 2 { 0xFFFF } else { u32::MAX };
     let taken = |u: u32| {
         units.single.iter().any(|&(lo, hi)| lo <= u && u <= hi)

@@ -121,6 +121,8 @@ impl ByteForms {
 /// last 34 units or so are left to the caller). Takes nothing without
 /// AVX-512 ([`Isa::Avx512`]), for a width other than 2 and 4 or forms the
 /// kernel cannot run ([`ByteForms`]), and ignores a pair with 4-byte units.
+/// A caller that converts many pieces makes the kernel once instead
+/// ([`UnitsEncoder`]).
 ///
 /// Panics if `isa` is not one [`Isa::all`] lists.
 pub fn encode_from_units(
@@ -131,37 +133,99 @@ pub fn encode_from_units(
     input: &[u8],
     out: &mut Vec<u8>,
 ) -> usize {
-    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
-    let Some(units) = units.normalised() else { return 0 };
-    if !forms.usable() {
-        return 0;
-    }
-    let pair = pair.filter(|p| units.bytes == 2 && p.fits_16_bits());
-    run(isa, &units, pair, forms, input, out)
+    UnitsEncoder::new(isa, units, pair, forms).map_or(0, |kernel| kernel.encode(input, out))
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn run(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms, input: &[u8], out: &mut Vec<u8>) -> usize {
-    if isa != Isa::Avx512 {
-        return 0;
-    }
-    // At most four bytes per code unit taken, each two bytes or more.
-    out.reserve(2 * input.len());
-    let start = out.len();
-    // SAFETY: `encode_from_units` checked that the machine has AVX-512 (with
-    // BMI2), that `units` has a width of 2 or 4 (with a pair only for 2,
-    // fitting 16 bits) and that `forms` are usable; `out` has room for `2 *
-    // input.len()` more bytes.
-    let (taken, written) = unsafe { avx512::convert(units, pair, forms, input, out.as_mut_ptr().add(start)) };
-    // SAFETY: the kernel initialised `written <= 2 * taken` bytes after
-    // `start`, within the capacity reserved.
-    unsafe { out.set_len(start + written) };
-    taken
+/// The kernel of [`encode_from_units`] made once for a source and a target:
+/// its constants (about two kilobytes of vectors) are built by
+/// [`UnitsEncoder::new`] and kept, so that converting a stream piece by
+/// piece (4 KiB pushes into a transcoder) does not build them per piece.
+///
+/// ```
+/// use placemat_simd::{ByteForms, Isa, Pair, Units, UnitsEncoder};
+/// let utf16le = Units { bytes: 2, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
+/// let pair = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
+/// let utf8 = ByteForms {
+///     lengths: 4, first: 0, last: [0x7F, 0x7FF, 0xFFFF, 0x10_FFFF],
+///     lead: [0x00, 0xC0, 0xE0, 0xF0], continuation: 0x80, allowed: [(0, 0xD7FF), (0xE000, 0x10_FFFF)],
+/// };
+/// let text: Vec<u8> = "naïve café, ".repeat(40).encode_utf16().flat_map(u16::to_le_bytes).collect();
+/// if let Some(kernel) = Isa::detect().and_then(|isa| UnitsEncoder::new(isa, &utf16le, Some(&pair), &utf8)) {
+///     let mut out = Vec::new();
+///     let mut taken = 0;
+///     for piece in text.chunks(128) {
+///         taken += kernel.encode(piece, &mut out);
+///     }
+///     // Each piece is taken whole up to its last units, which the caller converts.
+///     assert!(taken > 0 && std::str::from_utf8(&out).is_ok());
+/// }
+/// ```
+pub struct UnitsEncoder {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    consts: alloc::boxed::Box<avx512::Consts>,
+    /// The unit the kernel's last steps pad with.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    stop: Option<u32>,
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    big_endian: bool,
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-fn run(_: Isa, _: &Units, _: Option<&Pair>, _: &ByteForms, _: &[u8], _: &mut Vec<u8>) -> usize {
-    0
+impl UnitsEncoder {
+    /// The kernel for `units`, `pair` and `forms`, as [`encode_from_units`]
+    /// reads them; `None` where it would take nothing (no AVX-512, a width
+    /// other than 2 and 4, forms the kernel cannot run).
+    ///
+    /// Panics if `isa` is not one [`Isa::all`] lists.
+    pub fn new(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<UnitsEncoder> {
+        assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+        let units = units.normalised()?;
+        if !forms.usable() {
+            return None;
+        }
+        let pair = pair.filter(|p| units.bytes == 2 && p.fits_16_bits());
+        Self::made(isa, &units, pair, forms)
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    fn made(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<UnitsEncoder> {
+        if isa != Isa::Avx512 {
+            return None;
+        }
+        // SAFETY: `new` checked that the machine has AVX-512 (with BMI2).
+        let consts = alloc::boxed::Box::new(unsafe { avx512::consts(units, pair, forms) });
+        Some(UnitsEncoder { consts, stop: avx512::stop_unit(units, pair), big_endian: units.big_endian })
+    }
+
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    fn made(_: Isa, _: &Units, _: Option<&Pair>, _: &ByteForms) -> Option<UnitsEncoder> {
+        None
+    }
+
+    /// [`encode_from_units`] with the kernel made: the bytes of `input`
+    /// taken, their conversion appended to `out`.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    pub fn encode(&self, input: &[u8], out: &mut Vec<u8>) -> usize {
+        // At most four bytes per code unit taken, each two bytes or more.
+        out.reserve(2 * input.len());
+        let start = out.len();
+        // SAFETY: `new` checked that the machine has AVX-512 (with BMI2) and
+        // made the constants and the stop unit from units of a width of 2 or
+        // 4 (with a pair only for 2, fitting 16 bits) and usable forms; `out`
+        // has room for `2 * input.len()` more bytes.
+        let (taken, written) =
+            unsafe { avx512::convert(&self.consts, self.stop, self.big_endian, input, out.as_mut_ptr().add(start)) };
+        // SAFETY: the kernel initialised `written <= 2 * taken` bytes after
+        // `start`, within the capacity reserved.
+        unsafe { out.set_len(start + written) };
+        taken
+    }
+
+    /// [`encode_from_units`] with the kernel made (never made on this
+    /// target: no AVX-512).
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    pub fn encode(&self, _: &[u8], _: &mut Vec<u8>) -> usize {
+        0
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
