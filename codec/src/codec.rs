@@ -15,7 +15,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use crate::{dfa::Dfa, AsciiRuns, Decoder, Encoder, Value, WideForms};
+use crate::{dfa::Dfa, AsciiRuns, Decoder, Encoder, WideForms};
 #[cfg(feature = "big")]
 use crate::{EncodeError, Step};
 
@@ -289,7 +289,7 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     /// [`Codec::step_big`]). Signed codecs of any size override it.
     #[cfg(feature = "big")]
     fn step_bigint(&self, input: &[u8]) -> Step<crate::big::BigInt> {
-        match <<Self as Decoder>::Value as crate::Value>::SIGNED {
+        match <<Self as Decoder>::Value as crate::simd::Slot>::SIGNED {
             true => widen_bigint(Decoder::step(self, input)),
             false => self.step_big(input).map(crate::big::BigInt::from),
         }
@@ -302,7 +302,7 @@ pub trait Codec: Encoder + Decoder<Value = <Self as Encoder>::Value> {
     /// override it.
     #[cfg(feature = "big")]
     fn encode_bigint(&self, value: &crate::big::BigInt, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        if <<Self as Encoder>::Value as crate::Value>::SIGNED {
+        if <<Self as Encoder>::Value as crate::simd::Slot>::SIGNED {
             return match i64::try_from(value).ok().and_then(|v| crate::Value::from_u64(v as u64)) {
                 Some(v) => Encoder::encode_push(self, v, out),
                 None => Err(EncodeError::TooLarge { bits: value.bits() }),
@@ -418,11 +418,11 @@ pub fn encode_by_words<E: Encoder + ?Sized>(
     const RUN: usize = 4096;
     let other = |v: u64, out: &mut [u8]| crate::Value::from_u64(v).and_then(|v| encoder.encode(v, out).ok());
     let kernel = |rest: &[u64], room: &mut [u8]| match (&info.flagged, &info.prefixed) {
-        (Some(f), _) if !premapped || f.signed => <u64 as Value>::encode_flagged_simd(&f.marks(), rest, room, other),
+        (Some(f), _) if !premapped || f.signed => crate::kernels::encode_flagged(&f.marks(), rest, room, other),
         // ZigZag: the raw values mapped first (a signed codec has no
         // pre-mapping table).
         (Some(f), _) if info.sign.is_some() => crate::flagged::signed_kernel(f, info, rest, room, other),
-        (_, Some(p)) if !premapped => <u64 as Value>::encode_prefixed_simd(&p.tags(), rest, room, other),
+        (_, Some(p)) if !premapped => crate::kernels::encode_prefixed(&p.tags(), rest, room, other),
         _ => None,
     };
     // Whether a kernel runs here at all.

@@ -306,7 +306,7 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         match crate::Value::from_u64(value) {
             Some(v) => Encoder::encode_push(self, v, out),
-            None if <<C as Encoder>::Value as crate::Value>::SIGNED => {
+            None if <<C as Encoder>::Value as crate::simd::Slot>::SIGNED => {
                 Err(EncodeError::SignedUnencodable { value: value as i64 })
             }
             None => Err(EncodeError::Unencodable { value }),

@@ -93,7 +93,7 @@ impl Flagged {
     pub fn decode_slice<V: Value>(&self, input: &[u8], out: &mut [V]) -> Prefix {
         let widen = self.lo[0] == 0 && self.bias[0] == 0 && self.hi[0] == 0x7F;
         // The SIMD kernel first, where the machine has one; then words.
-        let (mut values, mut pos) = V::decode_flagged_simd(&self.marks(), input, out);
+        let (mut values, mut pos) = crate::kernels::decode_flagged(&self.marks(), input, out);
         while values < out.len() {
             let rest = &input[pos..];
             let (word, room) = match rest.first_chunk::<8>() {
@@ -227,7 +227,7 @@ pub fn decode_flagged_prefix<D: Decoder + ?Sized>(
     out: &mut Vec<D::Value>,
 ) -> (Prefix, Result<(), DecodeError>) {
     let step = |rest: &[u8]| stepped(steps, rest, 0).ok();
-    let kernel = D::Value::decode_flagged_simd_into(&flagged.marks(), input, max, out, step);
+    let kernel = crate::kernels::decode_flagged_into(&flagged.marks(), input, max, out, step);
     let rest = |rest: &[u8], max: usize, out: &mut Vec<D::Value>| by_words(flagged, steps, rest, max, out);
     kernel_then(kernel, crate::simd::FLAGGED_TAIL, steps, input, max, out, rest)
 }
@@ -305,7 +305,7 @@ pub fn encode_flagged<E: Encoder + ?Sized>(
     out: &mut [u8],
 ) -> Result<usize, EncodeIntoError> {
     let other = |value, out: &mut [u8]| encoder.encode(value, out).ok();
-    let kernel = E::Value::encode_flagged_simd(&flagged.marks(), values, out, other);
+    let kernel = crate::kernels::encode_flagged(&flagged.marks(), values, out, other);
     one_by_one_after(kernel.unwrap_or((0, 0)), encoder, values, out)
 }
 
@@ -383,7 +383,7 @@ pub(crate) fn signed_kernel<V: Value>(
     let marks = flagged.marks();
     let mut leftover = |raw: u64, out: &mut [u8]| other(V::from_u64(sign.value(raw, bits))?, out);
     // Whether a kernel runs here at all.
-    u64::encode_flagged_simd(&marks, &[], &mut [], &mut leftover)?;
+    crate::kernels::encode_flagged(&marks, &[], &mut [], &mut leftover)?;
     let mut raws = [0u64; RUN];
     let (mut done, mut written) = (0, 0);
     // The codec's range, as the values compare (a signed codec excludes none).
@@ -394,7 +394,7 @@ pub(crate) fn signed_kernel<V: Value>(
             // ZigZag maps every value.
             *slot = sign.raw(v.to_u64(), bits).unwrap_or_default();
         }
-        let kernel = u64::encode_flagged_simd(&marks, &raws[..mapped], &mut out[written..], &mut leftover);
+        let kernel = crate::kernels::encode_flagged(&marks, &raws[..mapped], &mut out[written..], &mut leftover);
         let (took, wrote) = kernel.unwrap_or((0, 0));
         (done, written) = (done + took, written + wrote);
         if took < run.len() {

@@ -69,6 +69,7 @@ mod error;
 mod flagged;
 #[cfg(feature = "std")]
 pub mod io;
+mod kernels;
 mod prefixed;
 pub mod sign;
 mod stream;

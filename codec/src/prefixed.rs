@@ -128,7 +128,7 @@ pub fn decode_prefixed_prefix<D: Decoder + ?Sized>(
     out: &mut Vec<D::Value>,
 ) -> (Prefix, Result<(), DecodeError>) {
     let step = |rest: &[u8]| stepped(steps, rest, 0).ok();
-    let kernel = D::Value::decode_prefixed_simd_into(&prefixed.tags(), input, max, out, step);
+    let kernel = crate::kernels::decode_prefixed_into(&prefixed.tags(), input, max, out, step);
     let rest = |rest: &[u8], max: usize, out: &mut Vec<D::Value>| {
         crate::flagged::in_blocks(rest, max, out, |rest, slots| slice_and_stop(prefixed, steps, rest, slots))
     };
@@ -155,7 +155,7 @@ fn slice_and_stop<D: Decoder + ?Sized>(
     input: &[u8],
     out: &mut [D::Value],
 ) -> (Prefix, Result<(), DecodeError>) {
-    let (mut values, mut units) = D::Value::decode_prefixed_simd(&prefixed.tags(), input, out);
+    let (mut values, mut units) = crate::kernels::decode_prefixed(&prefixed.tags(), input, out);
     while values < out.len() && units < input.len() {
         match one(prefixed, steps, &input[units..], units) {
             Ok((value, len)) => {
@@ -211,7 +211,7 @@ pub fn encode_prefixed<E: Encoder + ?Sized>(
     out: &mut [u8],
 ) -> Result<usize, EncodeIntoError> {
     let other = |value, out: &mut [u8]| encoder.encode(value, out).ok();
-    let kernel = E::Value::encode_prefixed_simd(&prefixed.tags(), values, out, other);
+    let kernel = crate::kernels::encode_prefixed(&prefixed.tags(), values, out, other);
     one_by_one_after(kernel.unwrap_or((0, 0)), encoder, values, out)
 }
 

@@ -163,33 +163,35 @@ fn encoder_agrees_with_the_one_by_one_loop<C: Codec + Default + Send + Sync>() {
         if !raw || encoders(&marks).is_empty() {
             continue;
         }
-        // The kernel alone.
-        let mut out = vec![0u8; room];
-        let (taken, units) =
-            <C as Encoder>::Value::encode_flagged_simd(&marks, &values, &mut out, |_, _| None).unwrap();
-        let mut each = Vec::new();
-        for &v in &values[..taken] {
-            codec.encode_push(v, &mut each).unwrap();
+        // The kernel alone, on every instruction set that has it.
+        for isa in encoders(&marks) {
+            let mut out = vec![0u8; room];
+            let (taken, units) = placemat_codec::simd::encode_flagged(isa, &marks, &values, &mut out, |_, _| None);
+            let mut each = Vec::new();
+            for &v in &values[..taken] {
+                codec.encode_push(v, &mut each).unwrap();
+            }
+            assert_eq!((units, &out[..units]), (each.len(), &each[..]), "{name} round {round}: {values:?}");
+            // The kernel writes the fact's first eight lengths.
+            let held = |v: u64| {
+                (0..usize::from(marks.lengths.min(8))).any(|k| match marks.signed {
+                    true => marks.lo[k] as i64 <= v as i64 && v as i64 <= marks.hi[k] as i64,
+                    false => marks.lo[k] <= v && v <= marks.hi[k],
+                })
+            };
+            assert!(
+                taken == values.len() || !held(values[taken].to_u64()) || room - units < 64,
+                "{name} round {round}: the kernel stopped at {taken} of {values:?}"
+            );
         }
-        assert_eq!((units, &out[..units]), (each.len(), &each[..]), "{name} round {round}: {values:?}");
-        // The kernel writes the fact's first eight lengths.
-        let held = |v: u64| {
-            (0..usize::from(marks.lengths.min(8))).any(|k| match marks.signed {
-                true => marks.lo[k] as i64 <= v as i64 && v as i64 <= marks.hi[k] as i64,
-                false => marks.lo[k] <= v && v <= marks.hi[k],
-            })
-        };
-        assert!(
-            taken == values.len() || !held(values[taken].to_u64()) || room - units < 64,
-            "{name} round {round}: the kernel stopped at {taken} of {values:?}"
-        );
     }
     let marks = C::info().flagged.expect("a flagged codec").marks();
     if (!C::PREMAPPED || marks.signed) && !encoders(&marks).is_empty() {
         let short: Vec<_> = (0..1000u64).filter_map(|v| <C as Encoder>::Value::from_u64(v % 100)).collect();
-        let (taken, _) =
-            <C as Encoder>::Value::encode_flagged_simd(&marks, &short, &mut [0u8; 4000], |_, _| None).unwrap();
-        assert_eq!(taken, short.len(), "{name}: the kernel took {taken} short values");
+        for isa in encoders(&marks) {
+            let (taken, _) = placemat_codec::simd::encode_flagged(isa, &marks, &short, &mut [0u8; 4000], |_, _| None);
+            assert_eq!(taken, short.len(), "{name} {isa:?}: the kernel took {taken} short values");
+        }
     }
 }
 
