@@ -152,28 +152,12 @@ const fn chain() -> [u64; 64] {
     table
 }
 
-/// Whether [`decode_prefixed`] has a kernel for `isa` on this machine:
-/// every x86-64 instruction set, with BMI1 and BMI2 beside it (NEON on
-/// aarch64).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+/// Whether [`decode_prefixed`] has a kernel for `isa` on this machine: where
+/// the flagged streams have one ([`flagged_on`](crate::flagged_on): every
+/// x86-64 instruction set with BMI1 and BMI2 beside it, NEON on aarch64),
+/// whose machines the length-prefix kernels need too.
 pub fn prefixed_on(isa: Isa) -> bool {
     crate::flagged::flagged_on(isa)
-}
-
-/// Whether [`decode_prefixed`] has a kernel for `isa` on this machine: NEON.
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-pub fn prefixed_on(isa: Isa) -> bool {
-    crate::flagged::flagged_on(isa)
-}
-
-/// Whether [`decode_prefixed`] has a kernel for `isa` on this machine: not
-/// on this target.
-#[cfg(not(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-)))]
-pub fn prefixed_on(_: Isa) -> bool {
-    false
 }
 
 /// [`decode_prefixed`] appending to `out`, up to `max` values, written into
