@@ -327,14 +327,14 @@ pub fn encode_flagged<E: Encoder + ?Sized>(
 ///     type Value = i64;
 ///     fn max_units(&self) -> usize { 10 }
 ///     fn encode(&self, v: i64, out: &mut [u8]) -> Result<usize, EncodeError> {
-///         let mut raw = Sign::ZigZag.raw(v as u64, 64).unwrap();
-///         for n in 0..10 {
+///         let mut raw = Sign::ZigZag.raw(v as u64, 64).unwrap_or_default();
+///         let mut n = 0;
+///         loop {
 ///             let slot = out.get_mut(n).ok_or(EncodeError::BufferTooSmall { needed: n + 1 })?;
 ///             *slot = (raw & 0x7F) as u8 | if raw >= 0x80 { 0x80 } else { 0 };
-///             raw >>= 7;
-///             if raw == 0 { return Ok(n + 1) }
+///             (n, raw) = (n + 1, raw >> 7);
+///             if raw == 0 { return Ok(n) }
 ///         }
-///         unreachable!()
 ///     }
 /// }
 /// let hi = core::array::from_fn(|n| u64::MAX >> 64u32.saturating_sub(7 * (n as u32 + 1)));
