@@ -17,9 +17,9 @@ use placemat_variants::{corpus, registry};
 
 #[path = "simd/integers.rs"]
 mod integers;
-#[path = "shared/prefixed_descriptions.rs"]
+#[path = "helpers/prefixed_descriptions.rs"]
 mod prefixed_descriptions;
-#[path = "shared/rng.rs"]
+#[path = "helpers/rng.rs"]
 mod rng;
 
 fn isas() -> Vec<Isa> {

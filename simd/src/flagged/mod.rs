@@ -17,7 +17,7 @@
 //! mask and a count of trailing zeros per value in sequence. A block of 64
 //! one-unit values is widened at once.
 //!
-//! One loop (`blocks`) serves every instruction set, which supplies two
+//! One loop (`blocks.rs`) serves every instruction set, which supplies two
 //! functions: the 64 flags as a mask, and the gathering of a word's groups.
 //! On x86-64 (`x86.rs`) it runs with BMI2 beside the vectors, where `pext`
 //! is one cycle of throughput (every AVX-512 machine, and Intel's since
@@ -76,54 +76,6 @@ pub struct Marks {
 }
 
 impl Marks {
-    /// The value of `payload` (the groups of `n` units joined), if it is one
-    /// of the values of `n` units; `SIGNED` is [`Marks::signed`].
-    #[inline(always)]
-    #[cfg_attr(
-        not(any(
-            all(target_arch = "x86_64", target_feature = "sse2"),
-            all(target_arch = "aarch64", target_feature = "neon")
-        )),
-        allow(dead_code)
-    )]
-    fn value<const SIGNED: bool>(&self, payload: u64, n: usize) -> Option<u64> {
-        let k = n - 1;
-        if SIGNED {
-            let unused = 64 - 7 * n as u32;
-            let v = ((payload << unused) as i64) >> unused;
-            return (self.lo[k] as i64 <= v && v <= self.hi[k] as i64).then_some(v as u64);
-        }
-        let v = payload.wrapping_add(self.bias[k]);
-        (self.lo[k] <= v && v <= self.hi[k]).then_some(v)
-    }
-
-    /// The value of `low` (the groups of a value's first eight units
-    /// joined) and `high` (those of its other units, one or two), if it is
-    /// one of the values of `n` units (nine or ten; the groups least
-    /// significant first). Ten units are 70 bits of payload: a value only
-    /// where those above 64 are zero (a signed fact stops at nine units).
-    #[inline(always)]
-    #[cfg_attr(
-        not(any(
-            all(target_arch = "x86_64", target_feature = "sse2"),
-            all(target_arch = "aarch64", target_feature = "neon")
-        )),
-        allow(dead_code)
-    )]
-    fn long_value<const SIGNED: bool>(&self, low: u64, high: u64, n: usize) -> Option<u64> {
-        let payload = low | high << 56;
-        if n == 9 {
-            let v = self.value::<SIGNED>(payload, n)?;
-            // The bias added without wrapping.
-            return (SIGNED || v >= payload).then_some(v);
-        }
-        if SIGNED || high >> 8 != 0 {
-            return None;
-        }
-        let v = payload.checked_add(self.bias[9])?;
-        (self.lo[9] <= v && v <= self.hi[9]).then_some(v)
-    }
-
     /// Whether the kernel reads these marks: 1 to 8 units, or up to 10
     /// with the least significant group first.
     fn is_read(&self) -> bool {
@@ -323,114 +275,6 @@ fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     (0, 0)
 }
 
-/// Units the loop needs from a block's start: the block, and the eight units
-/// read at its last unit.
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-const NEED: usize = FLAGGED_TAIL;
-
-/// The loop of every kernel, with [`Marks::lsb_first`] as `LSB` and
-/// [`Marks::signed`] as `SIGNED`, and what differs between instruction
-/// sets as two functions: `flags`, the flag bits (bit 7) of 64 units as a
-/// mask, and `gather`, the bits of a word that a mask selects, packed
-/// (`pext`). Each value the marks do not cover is read by `other`.
-///
-/// Inlined into each kernel's `#[target_feature]` function, so that both
-/// functions are compiled with its instruction set.
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-#[inline(always)]
-fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: bool, const SIGNED: bool>(
-    marks: &Marks,
-    input: &[u8],
-    out: &mut [MaybeUninit<T>],
-    other: &mut F,
-    flags: impl Fn(&[u8; 64]) -> u64,
-    gather: impl Fn(u64, u64) -> u64,
-) -> (usize, usize) {
-    // A unit ends a value where its flag differs from the continuing one.
-    let flip = if marks.continues_when_set { u64::MAX } else { 0 };
-    let lengths = u32::from(marks.lengths);
-    // One-unit values that are their payload: a block of them is widened.
-    let widen = !marks.signed && marks.lo[0] == 0 && marks.bias[0] == 0 && marks.hi[0] == 0x7F;
-    let (mut pos, mut written) = (0usize, 0usize);
-    'blocks: while written < out.len() {
-        let Some(units) = input[pos..].first_chunk::<NEED>() else { break };
-        let mut ends = flags(units.first_chunk::<64>().unwrap_or(&[0; 64])) ^ flip;
-        if ends == u64::MAX && widen {
-            if let Some(slots) = out.get_mut(written..written + 64) {
-                for (slot, &unit) in slots.iter_mut().zip(units) {
-                    slot.write(T::narrow(u64::from(unit & 0x7F)));
-                }
-                (pos, written) = (pos + 64, written + 64);
-                continue;
-            }
-        }
-        // The units of the block already read.
-        let mut start = 0usize;
-        while ends != 0 && written < out.len() {
-            let end = ends.trailing_zeros() as usize;
-            let n = end + 1 - start;
-            if n as u32 <= lengths {
-                // `start <= end < 64` (the mask is `start & 63`, for the
-                // compiler): the eight units at the value's start are in the
-                // block's 72.
-                let word = u64::from_le_bytes(*units[start & 63..].first_chunk::<8>().unwrap_or(&[0; 8]));
-                let value = if n <= 8 {
-                    let units = if LSB { word } else { word.swap_bytes() >> (64 - 8 * n) };
-                    marks.value::<SIGNED>(gather(units, 0x7F7F_7F7F_7F7F_7F7F >> (64 - 8 * n)), n)
-                } else {
-                    // Nine or ten units, least significant first (`is_read`):
-                    // the last ones end at `end < 64`, two units read after
-                    // the first eight.
-                    let after = u64::from(u16::from_le_bytes([units[(start + 8) & 63], units[(start + 9) & 63]]));
-                    let high = gather(after, 0x7F7F >> (8 * (10 - n)));
-                    marks.long_value::<SIGNED>(gather(word, 0x7F7F_7F7F_7F7F_7F7F), high, n)
-                };
-                if let Some(value) = value {
-                    out[written].write(T::narrow(value));
-                    written += 1;
-                    start = end + 1;
-                    ends &= ends - 1;
-                    continue;
-                }
-            }
-            // Longer than the marks describe, or out of its length's range.
-            match other(&input[pos + start..]) {
-                Some((value, len)) if len > 0 => {
-                    out[written].write(value);
-                    written += 1;
-                    start += len;
-                }
-                _ => return (written, pos + start),
-            }
-            if start >= 64 {
-                pos += start;
-                continue 'blocks;
-            }
-            ends &= u64::MAX << start;
-        }
-        if start == 0 && written < out.len() {
-            // No value ends in 64 units: one longer than any the marks
-            // describe, for `other`.
-            match other(&input[pos..]) {
-                Some((value, len)) if len > 0 => {
-                    out[written].write(value);
-                    (pos, written) = (pos + len, written + 1);
-                    continue;
-                }
-                _ => break,
-            }
-        }
-        pos += start;
-    }
-    (written, pos)
-}
-
 /// The seven-bit groups of `units` (bit 7 of every unit clear) packed,
 /// the first unit's lowest: what `pext` with the mask `0x7F7F…` gives, for
 /// machines without it (the NEON kernel, and the runtime's word decoder).
@@ -447,6 +291,11 @@ pub const fn groups7(units: u64) -> u64 {
     (x & 0x0FFF_FFFF) | (x >> 4 & 0x00FF_FFFF_F000_0000)
 }
 
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+mod blocks;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

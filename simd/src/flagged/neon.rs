@@ -1,12 +1,13 @@
 //! The NEON kernel of [`super::decode_flagged`]: the shared loop
-//! ([`super::blocks`]) with the 64 units' flags as a mask by four compares
+//! ([`super::blocks::blocks`]) with the 64 units' flags as a mask by four compares
 //! summed lane by lane (NEON has no byte mask instruction), and each
 //! value's groups packed by [`super::groups7`] (it has no `pext`).
 
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
-use super::{blocks, groups7, Marks, Slot};
+use super::blocks::blocks;
+use super::{groups7, Marks, Slot};
 use crate::validate::neon::{lane_bits, load, mask64};
 
 /// The kernel, taking each value the marks do not cover by `other`.

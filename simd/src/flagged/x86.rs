@@ -1,5 +1,5 @@
 //! The x86-64 kernels of [`super::decode_flagged`]: the shared loop
-//! ([`super::blocks`]) with each instruction set's mask of the 64 units'
+//! ([`super::blocks::blocks`]) with each instruction set's mask of the 64 units'
 //! flags, and `pext` (BMI2) gathering each value's groups.
 
 /// The kernel for one x86-64 instruction set: `$flags` gives the flag bits
@@ -11,7 +11,8 @@ macro_rules! kernel {
             use core::arch::x86_64::*;
             use core::mem::MaybeUninit;
 
-            use super::super::{blocks, Marks, Slot};
+            use super::super::blocks::blocks;
+            use super::super::{Marks, Slot};
 
             /// The kernel of [`super::super::decode_flagged`], taking each
             /// value the marks do not cover by `other`.

@@ -1,6 +1,6 @@
 //! The AVX-512 kernel of [`super::decode_prefixed`]: each unit's length by
 //! one byte shuffle, the starts by the shared chain
-//! ([`super::chain_starts`]), and the values eight at a time, each
+//! ([`super::chain::chain_starts`]), and the values eight at a time, each
 //! position's eight units laid out as a big-endian word by one two-table
 //! byte permutation and its tag's shift, mask, bias and range picked from
 //! sixteen-entry tables.
@@ -8,7 +8,8 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::{blocks, chain_starts, Block, Slot, Tags, PREFIXED_TAIL};
+use super::chain::{blocks, chain_starts, Block};
+use super::{Slot, Tags, PREFIXED_TAIL};
 
 /// The tags' tables as vectors.
 struct Consts {

@@ -9,8 +9,10 @@
 //! length before it can read the next: about nine cycles. The kernels break
 //! that chain in two:
 //!
-//! 1. **Where values start** ([`chain_starts`]). Each unit's length if it
-//!    were a first unit is looked up from its tag for all 64 units at once
+//! 1. **Where values start** ([`chain_starts`](chain::chain_starts), in
+//!    `chain.rs` with the loop and the per-tag tables every kernel shares).
+//!    Each unit's length if it were a first unit is looked up from its tag
+//!    for all 64 units at once
 //!    (a byte shuffle), and each pair of units' two lengths are joined into
 //!    one number below 64. A table of 64 words, the same for every codec
 //!    ([`CHAIN`]), gives for each pair and each count (0 to 7) of its units
@@ -27,13 +29,13 @@
 //!    (`vpermt2b`), and each word's tag picks its length's shift, mask, bias
 //!    and range from sixteen-entry tables (`vpermt2q`). On AVX2 and SSE4.1
 //!    (`x86.rs`) each value is one word load from its start
-//!    ([`PerTag::values`]).
+//!    ([`PerTag::values`](chain::PerTag::values)).
 //!
 //! On x86-64 every kernel needs BMI2 beside its vectors (`pext` gathers
 //! the start bits), as the flagged kernels do; without it the stream is
 //! read a value at a time (`placemat_codec::Prefixed::step`). On aarch64
 //! (`neon.rs`) the lengths come from one `tbl` per 16 units loaded as
-//! pairs, and [`top_bits`] packs the start bits (NEON has no `pext`); the
+//! pairs, and [`top_bits`](chain::top_bits) packs the start bits (NEON has no `pext`); the
 //! values are read as on AVX2.
 //!
 //! A value the fact does not decode (a tag no form has, a value out of its
@@ -87,33 +89,6 @@ impl Tags {
     /// the first unit, lengths up to eight.
     pub(crate) fn is_read(&self) -> bool {
         (4..=7).contains(&self.shift) && self.lengths.iter().all(|&n| n <= 8)
-    }
-}
-
-/// What the kernels read of the tags.
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-impl Tags {
-    /// The tags in use: `2^(8 − shift)`.
-    pub(crate) fn count(&self) -> usize {
-        1 << (8 - self.shift)
-    }
-
-    /// The payload bits of a value of tag `tag` (0 where no value has it).
-    fn payload_mask(&self, tag: usize) -> u64 {
-        match u32::from(self.lengths[tag]) {
-            0 => 0,
-            n => u64::MAX >> (64 - 8 * (n - 1) - u32::from(self.shift)),
-        }
-    }
-
-    /// Whether every tag has values, and every payload of each is a value
-    /// of itself: the kernel then checks no range.
-    fn whole(&self) -> bool {
-        (0..self.count())
-            .all(|t| self.lengths[t] != 0 && self.lo[t] == 0 && self.bias[t] == 0 && self.hi[t] == self.payload_mask(t))
     }
 }
 
@@ -258,163 +233,13 @@ fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
     (0, 0)
 }
 
-/// What a kernel makes of one block: the values written, where the first
-/// not written starts if it stopped in the block (out of room, or a value
-/// the tags do not decode), and the units after the block's 64 that its
-/// last value takes.
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-type Block = (usize, Option<usize>, usize);
-
-/// The loop of every kernel: blocks of 64 units, each starting where a
-/// value does, decoded by `block` into the slots left; each value it stops
-/// at read by `other` (then the next block starts after that value), or
-/// the end: the values written and the units they took.
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-#[inline(always)]
-fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
-    input: &[u8],
-    out: &mut [MaybeUninit<T>],
-    other: &mut F,
-    mut block: impl FnMut(&[u8; PREFIXED_TAIL], &mut [MaybeUninit<T>]) -> Block,
-) -> (usize, usize) {
-    let (mut pos, mut written) = (0usize, 0usize);
-    while written < out.len() {
-        let Some(units) = input[pos..].first_chunk::<PREFIXED_TAIL>() else { break };
-        let (wrote, stop, taken) = block(units, &mut out[written..]);
-        written += wrote;
-        let Some(at) = stop else {
-            pos += 64 + taken;
-            continue;
-        };
-        if written == out.len() {
-            return (written, pos + at);
-        }
-        match other(&input[pos + at..]) {
-            Some((value, len)) if len > 0 => {
-                out[written].write(value);
-                (written, pos) = (written + 1, pos + at + len);
-            }
-            _ => return (written, pos + at),
-        }
-    }
-    (written, pos)
-}
-
-/// Where values start among a block's 64 units, from each pair's lengths
-/// (`index`, as `(a − 1) + 8 (b − 1)`): a mask, and the units after the 64
-/// that the last value takes. The chain is one table read and one shift a
-/// pair; each pair's byte is kept, and its two start bits (6 and 7) are
-/// gathered in order, eight pairs at a time, by `starts` (`pext` with the
-/// mask `0xC0C0…`, or [`top_bits`]).
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-#[inline(always)]
-fn chain_starts(index: &[u8; 32], starts: impl Fn(u64) -> u64) -> (u64, usize) {
-    let mut bytes = [0u8; 32];
-    // Bits 0–5: eight times the units of the pair taken by a value before it.
-    let mut x = 0u64;
-    for (byte, &pair) in bytes.iter_mut().zip(index) {
-        x = CHAIN[usize::from(pair & 63)].wrapping_shr(x as u32);
-        *byte = x as u8;
-    }
-    let mut mask = 0;
-    for (k, eight) in bytes.chunks_exact(8).enumerate() {
-        mask |= starts(u64::from_le_bytes(eight.try_into().unwrap_or_default())) << (16 * k);
-    }
-    (mask, (x as usize & 0x38) >> 3)
-}
-
-/// Bits 6 and 7 of each byte of `word`, packed in order (byte `i`'s at bits
-/// `2i` and `2i + 1`): what `pext` with the mask `0xC0C0…` gives, for
-/// machines without it. Three rounds each join neighbouring fields.
-#[cfg_attr(not(all(target_arch = "aarch64", target_feature = "neon")), allow(dead_code))]
-#[inline(always)]
-const fn top_bits(word: u64) -> u64 {
-    let x = word >> 6 & 0x0303_0303_0303_0303;
-    let x = (x | x >> 6) & 0x000F_000F_000F_000F;
-    let x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
-    (x | x >> 24) & 0xFFFF
-}
-
-/// The tags' tables for values read one by one: for each tag, its
-/// length's shift (from a big-endian word of eight units to the value's
-/// units), payload mask, bias and range; a tag without values has a range
-/// no value is in.
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-struct PerTag {
-    top: u32,
-    right: [u32; 16],
-    mask: [u64; 16],
-    bias: [u64; 16],
-    lo: [u64; 16],
-    hi: [u64; 16],
-}
-
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(target_arch = "aarch64", target_feature = "neon")
-))]
-impl PerTag {
-    fn new(t: &Tags) -> PerTag {
-        let valid = |tag: usize| tag < t.count() && t.lengths[tag] != 0;
-        PerTag {
-            top: 56 + u32::from(t.shift),
-            right: core::array::from_fn(|tag| 64 - 8 * u32::from(t.lengths[tag].max(1))),
-            mask: core::array::from_fn(|tag| if tag < t.count() { t.payload_mask(tag) } else { 0 }),
-            bias: core::array::from_fn(|tag| if valid(tag) { t.bias[tag] } else { 0 }),
-            lo: core::array::from_fn(|tag| if valid(tag) { t.lo[tag] } else { u64::MAX }),
-            hi: core::array::from_fn(|tag| if valid(tag) { t.hi[tag] } else { 0 }),
-        }
-    }
-
-    /// Writes the values starting at `starts` in `units` into `out`, one by
-    /// one: how many, and where the first not written starts, if `out`
-    /// filled or a value is not the tags' to decode. `WHOLE` is
-    /// [`Tags::whole`].
-    #[inline(always)]
-    fn values<T: Slot, const WHOLE: bool>(
-        &self,
-        units: &[u8; PREFIXED_TAIL],
-        mut starts: u64,
-        out: &mut [MaybeUninit<T>],
-    ) -> (usize, Option<usize>) {
-        let mut done = 0;
-        while starts != 0 {
-            let at = starts.trailing_zeros() as usize;
-            let (Some(slot), Some(&word)) = (out.get_mut(done), units[at..].first_chunk::<8>()) else {
-                return (done, Some(at));
-            };
-            let word = u64::from_be_bytes(word);
-            let tag = (word >> self.top) as usize & 15;
-            let mut v = (word >> self.right[tag]) & self.mask[tag];
-            if !WHOLE {
-                let bias = self.bias[tag];
-                v = v.wrapping_add(bias);
-                if v < bias || v < self.lo[tag] || v > self.hi[tag] {
-                    return (done, Some(at));
-                }
-            }
-            slot.write(T::narrow(v));
-            done += 1;
-            starts &= starts - 1;
-        }
-        (done, None)
-    }
-}
-
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod avx512;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+mod chain;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

@@ -2,14 +2,15 @@
 //! table lookup (`tbl`) on units loaded as pairs (`ld2`, which splits the
 //! even units from the odd ones), each pair's two lengths joined by one
 //! shift-and-insert (`sli`), the starts by the shared chain
-//! ([`super::chain_starts`], its start bits packed by [`super::top_bits`]
+//! ([`super::chain::chain_starts`], its start bits packed by [`super::chain::top_bits`]
 //! as NEON has no `pext`), and each value read from its start by one word
-//! load ([`super::PerTag::values`]).
+//! load ([`super::chain::PerTag::values`]).
 
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
-use super::{blocks, chain_starts, top_bits, PerTag, Slot, Tags};
+use super::chain::{blocks, chain_starts, top_bits, PerTag};
+use super::{Slot, Tags};
 
 /// The kernel, taking each value the tags do not decode by `other`;
 /// `WHOLE` is [`Tags::whole`].

@@ -1,7 +1,7 @@
 //! The AVX2 and SSE4.1 kernels of [`super::decode_prefixed`]: each unit's
 //! length by byte shuffles, the starts by the shared chain
-//! ([`super::chain_starts`]), and each value read from its start by one
-//! word load ([`super::PerTag::values`]), so that no read waits on the
+//! ([`super::chain::chain_starts`]), and each value read from its start by one
+//! word load ([`super::chain::PerTag::values`]), so that no read waits on the
 //! value before. One macro, instantiated per instruction set with the way
 //! it computes the 32 pairs' lengths.
 
@@ -15,7 +15,8 @@ macro_rules! kernel {
             use core::arch::x86_64::*;
             use core::mem::MaybeUninit;
 
-            use super::super::{blocks, chain_starts, PerTag, Slot, Tags};
+            use super::super::chain::{blocks, chain_starts, PerTag};
+            use super::super::{Slot, Tags};
 
             /// The kernel, taking each value the tags do not decode by
             /// `other`; `WHOLE` is [`Tags::whole`].

@@ -9,9 +9,9 @@
 //! that CI can build them alone for aarch64 and run them under emulation.
 
 mod common;
-#[path = "../shared/prefixed_descriptions.rs"]
+#[path = "../helpers/prefixed_descriptions.rs"]
 mod prefixed_descriptions;
-#[path = "../shared/rng.rs"]
+#[path = "../helpers/rng.rs"]
 mod rng;
 
 mod apart;
