@@ -27,25 +27,21 @@ impl Isa {
     /// The best instruction set this machine has, or `None` (also with the
     /// `no-simd` feature, and under Miri). With `std`, x86-64 is probed at run
     /// time; without it, only what the target enables at compile time counts.
+    #[inline]
     pub fn detect() -> Option<Isa> {
-        if cfg!(any(feature = "no-simd", miri)) {
-            return None;
-        }
         Isa::all().into_iter().flatten().next()
     }
 
     /// Every instruction set this machine has, best first, for tests and
     /// benchmarks that compare them.
+    #[inline]
     pub fn all() -> [Option<Isa>; 4] {
         if cfg!(any(feature = "no-simd", miri)) {
             return [None; 4];
         }
-        [
-            has(Isa::Avx512).then_some(Isa::Avx512),
-            has(Isa::Avx2).then_some(Isa::Avx2),
-            has(Isa::Sse41).then_some(Isa::Sse41),
-            has(Isa::Neon).then_some(Isa::Neon),
-        ]
+        // (One probe, read once: the kernels' callers ask at every call.)
+        let bits = machine();
+        [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon].map(|isa| (bits >> isa as u8 & 1 == 1).then_some(isa))
     }
 
     /// The name used by `placemat bench` and the reports.
@@ -76,21 +72,22 @@ pub(crate) fn has_bmi() -> bool {
     !cfg!(any(feature = "no-simd", miri)) && cfg!(all(target_feature = "bmi1", target_feature = "bmi2"))
 }
 
-/// Whether this machine has `isa`: probed once per process (the kernels'
-/// callers ask at every call, some for a few units).
+/// Bit `isa as u8` for each instruction set this machine has: probed once
+/// per process (the kernels' callers ask at every call, some for a few
+/// units), and bit 7 once probed.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
-fn has(isa: Isa) -> bool {
+#[inline]
+fn machine() -> u8 {
     use core::sync::atomic::{AtomicU8, Ordering};
-    /// Bit `isa as u8` for each instruction set the machine has, and bit 7
-    /// once probed.
     static PROBED: AtomicU8 = AtomicU8::new(0);
-    let mut bits = PROBED.load(Ordering::Relaxed);
-    if bits == 0 {
-        let all = [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon];
-        bits = all.into_iter().filter(|&i| probe(i)).fold(0x80, |b, i| b | 1 << i as u8);
-        PROBED.store(bits, Ordering::Relaxed);
+    let bits = PROBED.load(Ordering::Relaxed);
+    if bits != 0 {
+        return bits;
     }
-    bits >> isa as u8 & 1 == 1
+    let all = [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon];
+    let bits = all.into_iter().filter(|&i| probe(i)).fold(0x80, |b, i| b | 1 << i as u8);
+    PROBED.store(bits, Ordering::Relaxed);
+    bits
 }
 
 /// Whether this machine has `isa`, asked of the processor.
@@ -141,6 +138,14 @@ fn has(isa: Isa) -> bool {
 )))]
 fn has(_: Isa) -> bool {
     false
+}
+
+/// [`machine`]'s bits where they are known at compile time.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", feature = "std")))]
+#[inline]
+fn machine() -> u8 {
+    let all = [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon];
+    all.into_iter().filter(|&i| has(i)).fold(0x80, |b, i| b | 1 << i as u8)
 }
 
 /// The data of one codec's SIMD validator (the crate docs give the formula it

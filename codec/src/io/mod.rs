@@ -159,6 +159,7 @@ mod fused;
 mod reader;
 mod shared;
 mod transcoder;
+mod values_kernel;
 mod writer;
 
 pub use reader::TranscodeReader;

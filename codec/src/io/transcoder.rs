@@ -4,7 +4,9 @@
 //! Clean stretches go through in blocks: the source's bulk decoder
 //! ([`DynCodec::decode_block`], SIMD where the codec has it) fills a block of
 //! values up to a cut, and the target's bulk encoder
-//! ([`DynCodec::encode_block`]) writes them; from a source the SIMD decoding
+//! ([`DynCodec::encode_block`]) writes them, or, into the UTF-8 family on a
+//! machine with AVX-512, the kernel from code units with the values as
+//! UTF-32 (`values_kernel.rs`); from a source the SIMD decoding
 //! kernel reads to a target of wide code units and back, a valid block goes
 //! in one pass, without values (`fused.rs`). The per-value path takes over
 //! for what the blocks leave: an invalid or unencodable item (so that errors
@@ -15,6 +17,7 @@
 use std::fmt;
 
 use super::fused::Fused;
+use super::values_kernel::ValuesKernel;
 use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
 use crate::dfa::DEAD;
 use crate::{AsciiRuns, DynCodec, Step, Strategy, WideRuns};
@@ -96,6 +99,9 @@ pub struct Transcoder<'a> {
     /// The one-pass path for this pair of codecs, looked up at the first
     /// block (`None` until then).
     fused: Option<Option<Fused>>,
+    /// The kernel that writes blocks of values into the target, looked up at
+    /// the first block of values (`None` until then).
+    values_kernel: Option<Option<ValuesKernel>>,
     /// Whether one codec is signed and the other not: a 64-bit view with its
     /// top bit set (a negative value, or an unsigned one past 2^63 − 1) then
     /// means different values in the two, and is refused.
@@ -158,6 +164,7 @@ impl<'a> Transcoder<'a> {
             bulk: true,
             retry: RETRY,
             fused: None,
+            values_kernel: None,
             mixed_sign,
         })
     }
@@ -516,7 +523,11 @@ impl<'a> Transcoder<'a> {
         // bit set is refused: the block stops before the first one.
         let negative = if self.mixed_sign { self.values.iter().position(|&v| (v as i64) < 0) } else { None };
         self.values.truncate(negative.unwrap_or(self.values.len()));
-        let encoded = self.to.encode_block(self.last, &self.values, out);
+        let kernel = self.values_kernel.get_or_insert_with(|| ValuesKernel::of(self.to));
+        let encoded = match kernel {
+            Some(kernel) => kernel.encode(self.to, &self.values, out),
+            None => self.to.encode_block(self.last, &self.values, out),
+        };
         let encoded = match encoded.and_then(|()| negative.map_or(Ok(()), Err)) {
             Ok(()) => {
                 self.block = (self.block * 2).min(BLOCK);

@@ -4,6 +4,8 @@
 //! cut into chunks in several ways, the output, the strict error (offset and
 //! kind) and the replacement output are the same.
 
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
 use placemat_codec::io::{ErrorMode, TranscodeError, Transcoder};
 use placemat_codec::DynCodec;
 use placemat_compiler::analysis::Rng;
@@ -280,5 +282,78 @@ fn a_codec_copies_into_itself_exactly_where_it_is_canonical() {
     for mode in [ErrorMode::Strict, ErrorMode::Replace] {
         let cuts = [100_000, 100_003, 300_001];
         assert!(transcode(utf8, utf8, mode, &text, &cuts) == per_value(utf8, utf8, mode, &text, &cuts), "{mode:?}");
+    }
+}
+
+/// A codec that forwards everything to another and counts the values its
+/// encoder is given, one by one or in blocks.
+struct Counting<'a>(&'a dyn DynCodec, AtomicUsize);
+
+impl DynCodec for Counting<'_> {
+    fn dyn_info(&self) -> &placemat_codec::CodecInfo {
+        self.0.info()
+    }
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+    fn dyn_dfa(&self) -> placemat_codec::dfa::Dfa<&[u32], &[u64]> {
+        self.0.dfa()
+    }
+    fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
+        self.1.fetch_add(1, Relaxed);
+        self.0.encode_push(value, out)
+    }
+    fn dyn_step(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> placemat_codec::Step<u64> {
+        self.0.step(strategy, input)
+    }
+    fn premapped(&self) -> bool {
+        self.0.premapped()
+    }
+    fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
+        self.1.fetch_add(values.len(), Relaxed);
+        self.0.encode_block(before, values, out)
+    }
+}
+
+/// Blocks of values go into a target of the UTF-8 family by the SIMD kernel
+/// from code units, where the machine has it: the target's own encoder
+/// writes only the values the kernel stops at (a CESU-8 target's
+/// supplementary values, a value past U+10FFFF), and the output is the
+/// per-value path's.
+#[test]
+fn blocks_of_values_are_written_by_the_kernel_into_the_utf8_family() {
+    let kernel = placemat_codec::simd::Isa::detect() == Some(placemat_codec::simd::Isa::Avx512);
+    let find = |name| registry::find(name).unwrap();
+    let text: String = "naïve café, дом, 漢字 and 😀; ".repeat(400);
+    // UTF-1 has no one-pass path: its text goes through blocks of values.
+    let utf1 = find("utf1");
+    let (mut plain, mut big) = (Vec::new(), Vec::new());
+    for (k, c) in text.chars().enumerate() {
+        utf1.encode_push(u64::from(c), &mut plain).unwrap();
+        let v = if k % 97 == 0 { 0x70_0000 + k as u64 } else { u64::from(c) };
+        utf1.encode_push(v, &mut big).unwrap();
+    }
+    let supplementary = text.chars().filter(|&c| c > '\u{FFFF}').count();
+    let values = text.chars().count();
+    let cases = [
+        (find("utf8"), plain.clone(), 0),
+        (find("cesu8"), plain, supplementary),
+        (find("utf8-ext42"), big, values.div_ceil(97)),
+    ];
+    for (to, input, stops) in cases {
+        let from = utf1;
+        let counting = Counting(to, AtomicUsize::new(0));
+        let (names, mode) = ((&from.info().name, &to.info().name), ErrorMode::Strict);
+        let got = transcode(from, &counting, mode, &input, &[input.len() / 3]);
+        assert!(got == per_value(from, to, mode, &input, &[]) && got.1.is_none(), "{names:?}");
+        let encoded = counting.1.load(Relaxed);
+        if kernel && to.info().byte_forms.is_some() {
+            // Each stop, and the few values around it that the kernel's
+            // caller gives the encoder with it.
+            assert!(encoded >= stops && encoded <= 80 * stops + 64, "{names:?}: {encoded} of {values}");
+        } else {
+            // (A few values at the start go by the per-value path.)
+            assert!(encoded > values / 2, "{names:?}: {encoded} of {values}");
+        }
     }
 }

@@ -1,0 +1,93 @@
+//! Blocks of values into a target of the UTF-8 family by the kernel that
+//! converts wide code units ([`UnitsEncoder`]): the generic engine's blocks
+//! (a source's bulk decoder, then the target's bulk encoder) write their
+//! values with SIMD where the target's forms allow it.
+//!
+//! A block of values is a UTF-32 text in all but name: narrowed to 32-bit
+//! units eight at a time ([`simd::narrow`]), it is what the kernel from
+//! UTF-32 reads, and the target's [`ByteForms`](crate::simd::ByteForms)
+//! (derived from its encoder) are what it writes. The kernel stops before
+//! a value it does not write (past U+10FFFF, outside the target's values,
+//! in a form of the target's other than the ones it has as data); the
+//! target's own encoder writes that one, and the kernel goes on after it.
+//! Where such values come close together (a CESU-8 target's supplementary
+//! values in emoji text), the encoder writes ever longer stretches, so that
+//! the kernel is not started for a few values at a time.
+
+use std::vec::Vec;
+
+use crate::simd::{self, Isa, Units, UnitsEncoder};
+use crate::DynCodec;
+
+/// Values narrowed and converted at a time (32-bit units on the stack of
+/// the kernel's caller: four kilobytes).
+const CHUNK: usize = 1024;
+/// Where the kernel stops, the target's encoder writes at least this many
+/// values; after each time the kernel took fewer than [`SHORT`], twice as
+/// many as the time before (up to [`MAX_STRETCH`]), so that where stops
+/// come close together the kernel is seldom started for a few values.
+const STRETCH: usize = 8;
+/// See [`STRETCH`].
+const SHORT: usize = 32;
+/// See [`STRETCH`].
+const MAX_STRETCH: usize = 1024;
+
+/// The values the kernel reads: any below U+110000, as 32-bit units.
+const VALUES: Units = Units { bytes: 4, big_endian: false, single: [(0, 0x10_FFFF); 2] };
+
+/// The kernel from values into one target, and its narrowed units.
+pub(super) struct ValuesKernel {
+    isa: Isa,
+    kernel: UnitsEncoder,
+    /// The narrowed values of the chunk in hand (kept to reuse its memory).
+    wide: Vec<u8>,
+}
+
+impl ValuesKernel {
+    /// The kernel into `to`, where the machine runs it (AVX-512) and `to`
+    /// has forms it writes and no rule that needs more than its values:
+    /// bounded, without rules across values and without `premap`.
+    pub(super) fn of(to: &dyn DynCodec) -> Option<ValuesKernel> {
+        let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
+        let forms = to.info().byte_forms?;
+        if to.info().unbounded || to.premapped() || to.dfa().contexts() > 1 {
+            return None;
+        }
+        let kernel = UnitsEncoder::new(isa, &VALUES, None, &forms)?;
+        Some(ValuesKernel { isa, kernel, wide: Vec::with_capacity(4 * CHUNK) })
+    }
+
+    /// Writes `values` with `to` (whose kernel this is): `Err(k)` where `to`
+    /// refuses value `k`, everything before it written, as
+    /// [`DynCodec::encode_block`] does.
+    pub(super) fn encode(&mut self, to: &dyn DynCodec, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
+        // `self.wide` holds values `from..narrowed`, narrowed.
+        let (mut at, mut from, mut narrowed) = (0, 0, 0);
+        let mut stretch = STRETCH;
+        while at < values.len() {
+            if at >= narrowed {
+                self.wide.clear();
+                // (Where stops come close together, the kernel takes a few
+                // values at a time: fewer are narrowed for it.)
+                let end = values.len().min(at + if stretch > STRETCH { SHORT } else { CHUNK });
+                (from, narrowed) = (at, at + simd::narrow(self.isa, &VALUES, &values[at..end], &mut self.wide));
+            }
+            let took = match at < narrowed {
+                true => self.kernel.encode(&self.wide[4 * (at - from)..4 * (narrowed - from)], out) / 4,
+                false => 0,
+            };
+            at += took;
+            if at == values.len() || (took > 0 && at == narrowed) {
+                continue;
+            }
+            // The kernel stopped before a value, or narrowing before a group
+            // of eight holding one past U+10FFFF (or the last few values):
+            // the encoder writes them (the target has no rule across values).
+            stretch = if took < SHORT { (2 * stretch).min(MAX_STRETCH) } else { STRETCH };
+            let end = values.len().min(at + stretch);
+            to.encode_block(None, &values[at..end], out).map_err(|refused| at + refused)?;
+            at = end;
+        }
+        Ok(())
+    }
+}
