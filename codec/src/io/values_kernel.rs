@@ -77,16 +77,21 @@ impl ValuesKernel {
                 false => 0,
             };
             at += took;
+            if took >= SHORT {
+                stretch = STRETCH;
+            }
             if at == values.len() || (took > 0 && at == narrowed) {
                 continue;
             }
             // The kernel stopped before a value, or narrowing before a group
             // of eight holding one past U+10FFFF (or the last few values):
             // the encoder writes them (the target has no rule across values).
-            stretch = if took < SHORT { (2 * stretch).min(MAX_STRETCH) } else { STRETCH };
             let end = values.len().min(at + stretch);
             to.encode_block(None, &values[at..end], out).map_err(|refused| at + refused)?;
             at = end;
+            if took < SHORT {
+                stretch = (2 * stretch).min(MAX_STRETCH);
+            }
         }
         Ok(())
     }
