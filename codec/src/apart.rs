@@ -124,7 +124,15 @@ mod tests {
 
     #[test]
     fn the_scan_finds_what_a_search_unit_by_unit_finds() {
-        let sets: [&[u8]; 5] = [&[], &[0xED], &[0, 0xF0, 0xF4], &[0x41, 0x80], &[0xFF]];
+        let sets: [&[u8]; 7] = [
+            &[],
+            &[0xED],
+            &[0, 0xF0, 0xF4],
+            &[0x41, 0x80],
+            &[0xFF],
+            &[0xF0, 0xF1, 0xF2, 0xF3, 0xF4],
+            &[0xD0, 0xE4, 0xFE, 0xFF],
+        ];
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for set in sets {
             let apart = of(set);
