@@ -12,15 +12,18 @@
 //! target's own encoder writes that one, and the kernel goes on after it.
 //! Where such values come close together (a CESU-8 target's supplementary
 //! values in emoji text), the encoder writes ever longer stretches, so that
-//! the kernel is not started for a few values at a time.
+//! the kernel is not started for a few values at a time. (The codecs' own
+//! bulk encoders double their stretches only where their fast path took
+//! nothing at all; a call of this kernel, with its narrowing and its padded
+//! last step, costs enough that a take of a few values counts as none.)
 
 use std::vec::Vec;
 
 use crate::simd::{self, Isa, Units, UnitsEncoder};
 use crate::DynCodec;
 
-/// Values narrowed and converted at a time (32-bit units on the stack of
-/// the kernel's caller: four kilobytes).
+/// Values narrowed and converted at a time (four kilobytes of 32-bit
+/// units, their buffer kept).
 const CHUNK: usize = 1024;
 /// Where the kernel stops, the target's encoder writes at least this many
 /// values; after each time the kernel took fewer than [`SHORT`], twice as
