@@ -116,6 +116,18 @@ impl Fused {
         }
     }
 
+    /// Where the engine's block of values at the start of `data` should end
+    /// after [`Fused::Shared`] took nothing there: after the cluster of
+    /// sequences read apart that starts it ([`super::shared::cluster_end`]),
+    /// so that the copy of runs resumes after it; `None` for the other paths
+    /// and for a cluster that reaches far (text dense with them).
+    pub(super) fn cluster_end(&self, data: &[u8], max_units: usize) -> Option<usize> {
+        match self {
+            Fused::Shared { stops, .. } => super::shared::cluster_end(stops, data, max_units),
+            _ => None,
+        }
+    }
+
     /// The leads apart if `from` and `to` are two codecs of bytes, each
     /// bounded and without `premap`, that read some valid input of `from`
     /// alike ([`leads_apart`](super::leads_apart)), `to` writes each of

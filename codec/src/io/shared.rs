@@ -17,8 +17,9 @@ use std::vec::Vec;
 
 use crate::{ApartLeads, DynCodec, Step, Strategy};
 
-/// The shortest run after which a sequence read apart is converted on
-/// this path.
+/// The shortest run between two sequences read apart for the first of them
+/// to be converted on this path (else the engine's blocks of values take
+/// them).
 const MIN_RUN: usize = 4;
 
 /// Pairs of codecs whose fact is kept (the oldest goes first past this).
@@ -72,7 +73,8 @@ fn same(key: &str, codec: &dyn DynCodec) -> bool {
 /// after the one before, which the engine's per-value path then handles.
 /// Returns the units taken and the last value written one at a time (`None`
 /// after a copied run, after which no rule of either codec looks back).
-/// Takes nothing where `block` starts with a unit of `leads`.
+/// Stops before a sequence read apart that another follows within
+/// [`MIN_RUN`] units, so takes nothing where `block` starts with one.
 pub(super) fn convert(
     (from, to, check): (&dyn DynCodec, &dyn DynCodec, &dyn DynCodec),
     leads: &ApartLeads,
@@ -81,31 +83,87 @@ pub(super) fn convert(
     out: &mut Vec<u8>,
 ) -> (usize, Option<u64>) {
     // (The source has no rules across values: `Fused::shares`.)
-    let mut pos = 0;
+    // `stop`: where the run from `pos` ends, at the next unit of `leads`.
+    let (mut pos, mut stop) = (0, leads.first(block));
     while pos < block.len() {
         // A run is read from the target's first context.
         if last.is_none_or(|v| to.context_after(v) == 0) {
-            let run = &block[pos..pos + leads.first(&block[pos..])];
+            let run = &block[pos..stop];
             let valid = check.validate_open(0, run).0.map_or_else(|e| e.valid_up_to(), |()| run.len());
             out.extend_from_slice(&run[..valid]);
             pos += valid;
             if valid > 0 {
                 last = None;
             }
-            // Sequences read apart are converted here only after a long
-            // run: where they come close together (emoji, text in CESU-8
-            // of a script above U+FFFF), the engine's blocks of values
-            // convert them faster.
-            if valid < run.len() || pos == block.len() || valid < MIN_RUN {
+            if valid < run.len() || pos == block.len() {
                 break;
             }
         }
         let Step::Value { value, len } = from.step_open(Strategy::Branching, 0, &block[pos..]) else { break };
+        // A sequence read apart is converted here unless another follows
+        // it within a few units: where they come close together (emoji,
+        // text in CESU-8 of a script above U+FFFF), the engine's blocks of
+        // values convert them faster.
+        let next = pos + len + leads.first(&block[pos + len..]);
+        if next - (pos + len) < MIN_RUN && next < block.len() {
+            break;
+        }
         if last.is_some_and(|before| to.forbids(before, value)) || to.encode_push(value, out).is_err() {
             break;
         }
         last = Some(value);
-        pos += len;
+        (pos, stop) = (pos + len, next);
     }
     (pos, last)
+}
+
+/// Sequences read apart at most this many units from the one before are
+/// one cluster ([`cluster_end`]).
+const GAP: usize = 16;
+/// How far [`cluster_end`] looks for a cluster's end.
+const REACH: usize = 512;
+
+/// Where the cluster of sequences read apart that starts `block` ends:
+/// after the last lead of `leads` that is fewer than [`GAP`] units after the
+/// one before, plus the longest sequence (`max_units`), if a run of at
+/// least [`GAP`] units without a lead follows within [`REACH`] units; else
+/// `None` (text dense with such sequences, or too short a block to tell).
+pub(super) fn cluster_end(leads: &ApartLeads, block: &[u8], max_units: usize) -> Option<usize> {
+    let reach = block.len().min(REACH);
+    let mut last = 0;
+    while last + 1 < reach {
+        let next = last + 1 + leads.first(&block[last + 1..reach]);
+        if next - last >= GAP {
+            return Some((last + max_units).min(block.len()));
+        }
+        if next == reach {
+            break;
+        }
+        last = next;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cluster_ends_after_its_last_lead_before_a_long_run() {
+        let mut set = [0u64; 4];
+        set[3] = 1 << (0xED - 0xC0);
+        let leads = ApartLeads::new(set);
+        // Leads 6 units apart, then a run of 40 units without one.
+        let mut block = b"\xED....\xED....\xED....".to_vec();
+        block.extend([b'a'; 40]);
+        block.push(0xED);
+        assert_eq!(cluster_end(&leads, &block, 6), Some(16));
+        // Leads that never stop coming within reach: no end.
+        assert_eq!(cluster_end(&leads, &b"\xED....".repeat(200), 6), None);
+        // Too short a block to tell.
+        assert_eq!(cluster_end(&leads, b"\xED....\xED..", 6), None);
+        // A lone lead with a long run after it.
+        let lone = [&[0xED][..], &[b'z'; 30]].concat();
+        assert_eq!(cluster_end(&leads, &lone, 3), Some(3));
+    }
 }

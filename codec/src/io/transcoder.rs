@@ -102,6 +102,8 @@ pub struct Transcoder<'a> {
     /// The kernel that writes blocks of values into the target, looked up at
     /// the first block of values (`None` until then).
     values_kernel: Option<Option<ValuesKernel>>,
+    /// Units the one-pass path took since the last block of values.
+    copied: usize,
     /// Whether one codec is signed and the other not: a 64-bit view with its
     /// top bit set (a negative value, or an unsigned one past 2^63 − 1) then
     /// means different values in the two, and is refused.
@@ -110,6 +112,10 @@ pub struct Transcoder<'a> {
 
 /// The most units the bulk path decodes at once.
 const BLOCK: usize = 1 << 14;
+/// The units the copy of runs read alike takes between two blocks of values
+/// for the second to end after the cluster of sequences read apart that
+/// starts it.
+const LONG_COPY: usize = 256;
 /// The fewest units left in a chunk for the bulk path to be tried.
 const MIN_BULK: usize = 16;
 /// Units stepped one at a time after a block that took nothing, before the
@@ -165,6 +171,7 @@ impl<'a> Transcoder<'a> {
             retry: RETRY,
             fused: None,
             values_kernel: None,
+            copied: 0,
             mixed_sign,
         })
     }
@@ -474,15 +481,25 @@ impl<'a> Transcoder<'a> {
     /// taken: those of the values the target took, up to the first one it
     /// refused (found again by stepping, and left to the per-value path).
     fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
+        let mut limit = data.len();
         if let Some(Some(fused)) = &self.fused {
             if let Some((took, last)) = fused.convert((self.from, self.to), self.last, data, out) {
                 self.last = last;
                 self.context = last.map_or(0, |last| self.from.context_after(last));
                 self.offset += took as u64;
+                self.copied += took;
                 return took;
             }
+            // After a long copy, a cluster of sequences read apart takes a
+            // block of its own; where copies are short, the text is dense
+            // with them, and whole blocks take it. (A codec of the copy of
+            // runs is bounded: it has a longest sequence.)
+            let longest = self.from.info().max_units.unwrap_or(1);
+            if std::mem::take(&mut self.copied) >= LONG_COPY {
+                limit = fused.cluster_end(data, longest).unwrap_or(limit);
+            }
         }
-        let block = &data[..self.block_end(data)];
+        let block = &data[..self.block_end(&data[..limit])];
         self.values.clear();
         let took = self.from.decode_block(block, &mut self.values);
         self.encode_values(block, took, out)

@@ -353,3 +353,33 @@ fn blocks_of_values_are_written_by_the_kernel_into_the_utf8_family() {
         assert!((least..=most).contains(&encoded), "{names:?}: {encoded} of {values}");
     }
 }
+
+/// Between codecs that read most text alike (CESU-8 and modified UTF-8 and
+/// UTF-8), long runs copied and clusters of sequences read apart between
+/// them (which the engine takes as blocks of values of their own): valid,
+/// mutated and cut in every way, the per-value path's output and errors.
+#[test]
+fn runs_read_alike_and_clusters_read_apart_agree_with_the_per_value_path() {
+    let mut rng = Rng::new(0xC1_0573);
+    let find = |name| registry::find(name).unwrap();
+    let (utf8, cesu8, mutf8) = (find("utf8"), find("cesu8"), find("mutf8"));
+    let text: String = (0..40)
+        .map(|k| format!("{}{}", "дом и сад, 漢字 ".repeat(20 + k % 7), "😀🎉 ✨🚀".repeat(1 + k % 3)))
+        .collect();
+    for (from, to) in [(cesu8, utf8), (utf8, cesu8), (mutf8, utf8), (utf8, mutf8)] {
+        let mut input = Vec::new();
+        text.chars().for_each(|c| from.encode_push(u64::from(c), &mut input).unwrap());
+        let mut bad = input.clone();
+        let at = rng.below(bad.len());
+        bad[at] = 0xED;
+        for input in [input, bad] {
+            for cuts in cuttings(&mut rng, input.len()) {
+                for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+                    let names = (&from.info().name, &to.info().name);
+                    let got = transcode(from, to, mode, &input, &cuts);
+                    assert!(got == per_value(from, to, mode, &input, &cuts), "{names:?} {mode:?} cut at {cuts:?}");
+                }
+            }
+        }
+    }
+}
