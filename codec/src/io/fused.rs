@@ -75,7 +75,7 @@ impl Fused {
             return Some(Fused::Shared { leads, stops, by_target, tables });
         }
         let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
-        let forms = (to.info().wide_forms, to.info().byte_forms);
+        let forms = (to.info().wide_forms, to.info().byte_forms.filter(|f| f.multi_unit()));
         if !forms.0.is_some() && forms.1.is_none() {
             return None;
         }

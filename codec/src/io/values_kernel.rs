@@ -48,11 +48,13 @@ pub(super) struct ValuesKernel {
 
 impl ValuesKernel {
     /// The kernel into `to`, where the machine runs it (AVX-512) and `to`
-    /// has forms it writes and no rule that needs more than its values:
-    /// bounded, without rules across values and without `premap`.
+    /// has forms of several lengths that it writes
+    /// ([`ByteForms::multi_unit`](crate::simd::ByteForms::multi_unit)) and
+    /// no rule that needs more than its values: bounded, without rules
+    /// across values and without `premap`.
     pub(super) fn of(to: &dyn DynCodec) -> Option<ValuesKernel> {
         let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
-        let forms = to.info().byte_forms?;
+        let forms = to.info().byte_forms.filter(|f| f.multi_unit())?;
         if to.info().unbounded || to.premapped() || to.dfa().contexts() > 1 {
             return None;
         }

@@ -95,6 +95,14 @@ impl ByteForms {
         Some(out)
     }
 
+    /// Whether the forms have sequences of more than one unit, as the UTF-8
+    /// family's: forms of one unit alone (an integer codec's shortest form,
+    /// QUIC's values below 64) hold too few values of text for the kernel to
+    /// pay, where such a codec's own bulk encoder writes every value.
+    pub const fn multi_unit(&self) -> bool {
+        self.lengths >= 2
+    }
+
     /// Whether the kernel can run on these forms: 1 to 4 lengths whose
     /// ranges rise, a continuation base with its low six bits clear.
     const fn usable(&self) -> bool {
