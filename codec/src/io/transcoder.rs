@@ -513,7 +513,8 @@ impl<'a> Transcoder<'a> {
     /// units (a surrogate pair in UTF-16 text, say, goes to the blocks).
     fn wide_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
         let runs = self.wide_runs();
-        let n = runs.prefix(data);
+        // (At most a block's values at a time, so that they stay in cache.)
+        let n = runs.prefix(&data[..data.len().min(BLOCK * runs.units.unit_bytes())]);
         if n < MIN_BULK * runs.units.unit_bytes() {
             return 0;
         }
