@@ -9,6 +9,7 @@ use placemat_codec::DynCodec;
 use placemat_compiler::analysis::{self, Analysis, Bound, Corpus, Mutation, Options, Subject, Verdict};
 
 pub use super::grid::{render, Cell, Format, Grid, Row};
+use super::output::to_stderr;
 use super::source::{self, CodecRef};
 use super::{CliError, CliResult};
 use placemat_variants::{corpus, registry};
@@ -203,15 +204,15 @@ impl Progress {
 
     fn stage(&self, done: usize, message: &str) {
         if self.terminal {
-            eprint!("\r\x1b[2K[{}/{}] {message}", done + 1, self.total);
+            to_stderr(format_args!("\r\x1b[2K[{}/{}] {message}", done + 1, self.total));
         }
     }
 
     fn finished(&self, done: usize, name: &str, seconds: f64) {
         if self.terminal {
-            eprint!("\r\x1b[2K");
+            to_stderr(format_args!("\r\x1b[2K"));
         }
-        eprintln!("placemat: analysed {name} ({}/{}) in {seconds:.1} s", done + 1, self.total);
+        to_stderr(format_args!("placemat: analysed {name} ({}/{}) in {seconds:.1} s\n", done + 1, self.total));
     }
 }
 

@@ -171,13 +171,20 @@ fn command_in(args: &[OsString]) -> Option<String> {
     args.iter().skip(1).filter_map(|a| a.to_str()).find(|a| names.contains(a)).map(str::to_string)
 }
 
+/// Writes a message to standard error; one that cannot be written (its
+/// reader gone) is dropped, where `eprintln!` would panic and turn the
+/// command's exit status into 101.
+pub(super) fn to_stderr(message: std::fmt::Arguments<'_>) {
+    let _ = io::stderr().write_fmt(message);
+}
+
 /// Prints a usage error in the one style all of them share; returns exit status 2.
 fn usage_error(message: &str, args: &[OsString]) -> i32 {
     let help = match command_in(args) {
         Some(command) => format!("placemat {command} --help"),
         None => "placemat --help".to_string(),
     };
-    eprintln!("placemat: {message} (try `{help}`)");
+    to_stderr(format_args!("placemat: {message} (try `{help}`)\n"));
     2
 }
 
@@ -186,7 +193,7 @@ fn write_error(e: &io::Error) -> i32 {
     if e.kind() == io::ErrorKind::BrokenPipe {
         return 0;
     }
-    eprintln!("placemat: cannot write output: {e}");
+    to_stderr(format_args!("placemat: cannot write output: {e}\n"));
     1
 }
 
@@ -196,7 +203,7 @@ fn status(result: CliResult, flushed: io::Result<()>, write_failed: bool, args: 
         (Err(CliError::Io(e)), _) if write_failed => write_error(&e),
         (Err(CliError::Usage(m)), _) => usage_error(&m, args),
         (Err(e), _) => {
-            eprintln!("placemat: {e}");
+            to_stderr(format_args!("placemat: {e}\n"));
             1
         }
         (Ok(()), Err(e)) => write_error(&e),

@@ -351,6 +351,28 @@ fn closed_stdout_is_an_error() {
     }
 }
 
+/// Standard error whose reader is gone: the message is lost, the exit
+/// status is the one the error asks for (1 for bad input, 2 for a usage
+/// error), not a panic's 101.
+#[test]
+fn messages_to_a_closed_pipe_keep_the_exit_status() {
+    let dir = temp_dir("stderr");
+    let input = dir.join("bad");
+    std::fs::write(&input, b"A\xFF").unwrap();
+    for (args, status) in [(vec!["decode", "utf8", input.to_str().unwrap()], 1), (vec!["decode", "no-such-codec"], 2)] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_placemat"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(writer)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(status), "{args:?}");
+    }
+}
+
 #[test]
 fn output_to_dev_null_is_not_an_error() {
     let out = sh("exec \"$0\" list >/dev/null", &[]);
