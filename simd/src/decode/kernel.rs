@@ -4,12 +4,18 @@
 //! `decode/steps.rs`.
 //!
 //! An instantiating module brings into scope, each with
-//! `#[target_feature(enable = $features)]`: the vector type `V`; `Consts` and
-//! `consts(shape)` (what the helpers need of the shape, made once per call);
-//! `load` (16 units, unaligned, `unsafe`: the validator's own); `leads` (a bit per unit of the 64
-//! at a pointer, set where the unit is no continuation, `unsafe`); `store4`
-//! (up to four values gathered by a step, weighed, less their `K`, `unsafe`);
-//! and `store16` (sixteen single-unit values, `unsafe`).
+//! `#[target_feature(enable = $features)]`: the vector types `V` (16 units)
+//! and `V32` (four 32-bit lanes); `Consts` and `consts(shape)` (what the
+//! helpers need of the shape, made once per call); `load` (16 units,
+//! unaligned, `unsafe`: the validator's own); `leads` (a bit per unit of the
+//! 64 at a pointer, set where the unit is no continuation, `unsafe`);
+//! `values4` (up to four values gathered by a step, weighed, less their `K`);
+//! `store16` (sixteen single-unit values as words, `unsafe`) and `store`
+//! (four lanes as words, `unsafe`).
+//!
+//! The values go to a [`Sink`]-like trait the macro defines: words in memory
+//! (`Words`, the decoder's) or code units of a target (`to_units/`'s kernels
+//! for 16-byte vectors), which may refuse a step's values and end the run.
 
 /// Instantiates `decode` for the instruction set whose helpers are in scope.
 macro_rules! decode_kernel {
@@ -20,6 +26,68 @@ macro_rules! decode_kernel {
         /// Units the kernel needs beyond a 64-unit window to load its last step.
         const MARGIN: usize = 16;
 
+        /// Where the kernel's values go. Each method writes a step's values
+        /// and counts them, or refuses them (writing nothing that counts),
+        /// which ends the run before the step.
+        ///
+        /// A sink is made for a run over `input` and may write, at each call,
+        /// as many bytes as four per unit of `input` left from the step on
+        /// (the kernel calls it with at least 16 units left).
+        pub(crate) trait Sink {
+            /// The first `count` lanes of `v`, values of sequences of one to
+            /// four units.
+            ///
+            /// # Safety
+            /// The machine must have the instruction set's features.
+            unsafe fn four(&mut self, c: &Consts, v: V32, count: usize) -> bool;
+            /// Sixteen single-unit sequences, the units `x`.
+            ///
+            /// # Safety
+            /// As [`Sink::four`].
+            unsafe fn sixteen(&mut self, c: &Consts, x: V) -> bool;
+            /// The value of a sequence of five units or more.
+            ///
+            /// # Safety
+            /// As [`Sink::four`].
+            unsafe fn one(&mut self, v: u64) -> bool;
+        }
+
+        /// The decoder's sink: every value a word at `out`, `w` written.
+        pub(crate) struct Words<W> {
+            out: *mut W,
+            w: usize,
+        }
+
+        impl<W: Word> Sink for Words<W> {
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn four(&mut self, _: &Consts, v: V32, count: usize) -> bool {
+                // SAFETY: `w` is at most the units taken and the kernel has
+                // at least 16 left: four words are within the caller's.
+                unsafe { store::<W>(v, self.out.add(self.w)) };
+                self.w += count;
+                true
+            }
+
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn sixteen(&mut self, c: &Consts, x: V) -> bool {
+                // SAFETY: as in `four`, for sixteen words.
+                unsafe { store16::<W>(c, x, self.out.add(self.w)) };
+                self.w += 16;
+                true
+            }
+
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn one(&mut self, v: u64) -> bool {
+                // SAFETY: as in `four`, for one word.
+                unsafe { self.out.add(self.w).write(W::from_u64(v)) };
+                self.w += 1;
+                true
+            }
+        }
+
         /// Decodes while a 64-unit window and [`MARGIN`] more remain; returns
         /// the units taken and the words written.
         ///
@@ -28,58 +96,75 @@ macro_rules! decode_kernel {
         /// must be valid for writes of `input.len()` words.
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn decode<W: Word>(shape: &Shape, input: &[u8], out: *mut W) -> (usize, usize) {
+            let mut words = Words { out, w: 0 };
+            // SAFETY: the words sink writes at most one word per unit taken
+            // and four words with 16 units left, within `input.len()` words.
+            let taken = unsafe { run(shape, input, &mut words) };
+            (taken, words.w)
+        }
+
+        /// Runs the kernel while a 64-unit window and [`MARGIN`] more remain
+        /// and `sink` takes the values; returns the units taken (at a
+        /// sequence boundary).
+        ///
+        /// # Safety
+        /// The machine must have the instruction set's features, and `sink`
+        /// must write within its bounds as [`Sink`] says.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn run<S: Sink>(shape: &Shape, input: &[u8], sink: &mut S) -> usize {
             let (first, last) = shape.continuation;
             let c = consts(shape);
-            let (mut i, mut w) = (0, 0);
-            // Invariant: `w <= i`; every step writes at most 16 words from `w`
-            // and runs with `i + 16 <= input.len()`, so it writes within `out`.
+            let mut i = 0;
             while i + 64 + MARGIN <= input.len() {
                 // SAFETY: `i + 64 <= input.len()`.
                 let marks = unsafe { leads(&c, input.as_ptr().add(i)) };
                 if marks == u64::MAX && input[i + 64].wrapping_sub(first) > last - first {
                     // 64 single-unit values (the unit after them is a lead).
                     for k in 0..4 {
-                        // SAFETY: `i + 16 * k + 16 <= i + 64` and
-                        // `w + 16 * k <= i + 16 * k`.
-                        unsafe { store16::<W>(&c, load(input.as_ptr().add(i + 16 * k)), out.add(w + 16 * k)) };
+                        // SAFETY: `i + 16 * k + 16 <= i + 64`; the sink as
+                        // the caller vouches.
+                        if !unsafe { sink.sixteen(&c, load(input.as_ptr().add(i + 16 * k))) } {
+                            return i + 16 * k;
+                        }
                     }
-                    (i, w) = (i + 64, w + 64);
+                    i += 64;
                     continue;
                 }
-                // SAFETY: as the invariant says, with `i + 64 + MARGIN <= input.len()`.
-                let (at, written) = unsafe { window(&c, shape, input, i, marks, out.add(w)) };
-                if at == 0 {
-                    return (i, w);
+                // SAFETY: `i + 64 + MARGIN <= input.len()`; the sink as the
+                // caller vouches.
+                let (at, done) = unsafe { window(&c, shape, input, i, marks, sink) };
+                i += at;
+                if at == 0 || !done {
+                    return i;
                 }
-                (i, w) = (i + at, w + written);
             }
-            (i, w)
+            i
         }
 
         /// The steps over the window of 64 units at `i`, whose marks are
         /// `marks`: the units taken (0 when a sequence of five units or more
-        /// starts the window and runs past it) and the words written.
+        /// starts the window and runs past it) and whether the sink took
+        /// every step (else the run ends there).
         ///
         /// # Safety
-        /// `i + 64 + MARGIN <= input.len()`, and `out` valid for writes of
-        /// `input.len() - i` words.
+        /// `i + 64 + MARGIN <= input.len()`; `sink` as [`run`]'s caller vouches.
         #[target_feature(enable = $features)]
         #[inline]
-        unsafe fn window<W: Word>(
+        unsafe fn window<S: Sink>(
             c: &Consts,
             shape: &Shape,
             input: &[u8],
             i: usize,
             marks: u64,
-            out: *mut W,
-        ) -> (usize, usize) {
-            let (mut at, mut w) = (0, 0);
+            sink: &mut S,
+        ) -> (usize, bool) {
+            let mut at = 0;
             // Steps look at the 12 marks after `at` (units up to 63 of the
-            // window). Invariant: `w <= at`.
+            // window).
             while at <= 51 {
                 let rest = marks >> at;
-                // SAFETY (each step below): `i + at + 16 <= i + 67 <= input.len()`
-                // and `w <= at`, within the caller's words.
+                // SAFETY (each step below): `i + at + 16 <= i + 67 <= input.len()`,
+                // so at least 16 units are left for the sink.
                 let p = unsafe { input.as_ptr().add(i + at) };
                 if at > 47 {
                     // Too near the window's end to see a sixteenth single unit end.
@@ -88,21 +173,27 @@ macro_rules! decode_kernel {
                     }
                 } else if rest & 0x1_FFFF == 0x1_FFFF {
                     // Seventeen leads in a row: sixteen single-unit values.
-                    unsafe { store16::<W>(c, load(p), out.add(w)) };
-                    (at, w) = (at + 16, w + 16);
+                    if !unsafe { sink.sixteen(c, load(p)) } {
+                        return (at, false);
+                    }
+                    at += 16;
                     continue;
                 } else if let Some((units, step)) = uniform(rest) {
                     // Four values of one length: a predictable branch instead
                     // of a lookup the next step would wait for.
-                    unsafe { store4::<W>(c, &STEPS[step], load(p), out.add(w)) };
-                    (at, w) = (at + units, w + 4);
+                    if !unsafe { sink.four(c, values4(c, &STEPS[step], load(p)), 4) } {
+                        return (at, false);
+                    }
+                    at += units;
                     continue;
                 }
                 let e = usize::from(BY_MARKS[(rest >> 1 & 0xFFF) as usize]);
                 let count = e >> 13;
                 if count > 0 {
-                    unsafe { store4::<W>(c, &STEPS[e & 0x1FF], load(p), out.add(w)) };
-                    (at, w) = (at + (e >> 9 & 15), w + count);
+                    if !unsafe { sink.four(c, values4(c, &STEPS[e & 0x1FF], load(p)), count) } {
+                        return (at, false);
+                    }
+                    at += e >> 9 & 15;
                     continue;
                 }
                 // A sequence of five units or more: it ends at the next mark,
@@ -112,11 +203,12 @@ macro_rules! decode_kernel {
                     break;
                 }
                 let v = shape.value(&input[i + at..i + at + len]);
-                // SAFETY: `w <= at < input.len() - i`.
-                unsafe { out.add(w).write(W::from_u64(v)) };
-                (at, w) = (at + len, w + 1);
+                if !unsafe { sink.one(v) } {
+                    return (at, false);
+                }
+                at += len;
             }
-            (at, w)
+            (at, true)
         }
     };
 }

@@ -46,7 +46,7 @@
 #[macro_use]
 mod kernel;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-mod neon;
+pub(crate) mod neon;
 #[cfg_attr(
     not(any(
         all(target_arch = "x86_64", target_feature = "sse2"),
@@ -56,7 +56,7 @@ mod neon;
 )]
 mod steps;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod x86;
+pub(crate) mod x86;
 
 use alloc::vec::Vec;
 

@@ -6,10 +6,12 @@ use core::arch::aarch64::*;
 use crate::decode::steps::Step;
 use crate::validate::neon::{lane_bits, load, mask64};
 
-type V = uint8x16_t;
+pub(crate) type V = uint8x16_t;
+/// Four 32-bit lanes.
+pub(crate) type V32 = uint32x4_t;
 
 /// What the helpers need of the shape, as vectors.
-struct Consts {
+pub(crate) struct Consts {
     /// The first continuation unit in every byte.
     first: V,
     /// The continuation units' span (`last - first`) in every byte.
@@ -56,12 +58,9 @@ unsafe fn leads(c: &Consts, p: *const u8) -> u64 {
 }
 
 /// Up to four values: gathered into lanes, weighed, less their `K`.
-///
-/// # Safety
-/// `out .. out + 4` must be writable.
 #[target_feature(enable = "neon")]
 #[inline]
-unsafe fn store4<W: crate::shared::Word>(c: &Consts, step: &Step, x: V, out: *mut W) {
+fn values4(c: &Consts, step: &Step, x: V) -> V32 {
     // SAFETY: `Step` is pairs of 16 readable bytes.
     let (gather, bias) = unsafe { (vld1q_u8(step.gather.as_ptr()), vld1q_u8(step.bias.as_ptr())) };
     // Indices past 15 (the step's 80s) give 0, as on x86.
@@ -69,9 +68,7 @@ unsafe fn store4<W: crate::shared::Word>(c: &Consts, step: &Step, x: V, out: *mu
     let pairs = vmlaq_n_u16(vandq_u16(units, vdupq_n_u16(0xFF)), vshrq_n_u16::<8>(units), 64);
     let pairs = vreinterpretq_u32_u16(pairs);
     let raw = vmlaq_n_u32(vandq_u32(pairs, vdupq_n_u32(0xFFFF)), vshrq_n_u32::<16>(pairs), 4096);
-    let v = vsubq_u32(raw, vreinterpretq_u32_u8(vqtbl1q_u8(c.bias, bias)));
-    // SAFETY: the caller's guarantee.
-    unsafe { store::<W>(v, out) }
+    vsubq_u32(raw, vreinterpretq_u32_u8(vqtbl1q_u8(c.bias, bias)))
 }
 
 /// Sixteen single-unit values, each less `K(1)`.

@@ -7,10 +7,12 @@ use core::arch::x86_64::*;
 use crate::decode::steps::Step;
 use crate::validate::x86::sse41::load;
 
-type V = __m128i;
+pub(crate) type V = __m128i;
+/// Four 32-bit lanes (the same register type on x86).
+pub(crate) type V32 = __m128i;
 
 /// What the helpers need of the shape, as vectors.
-struct Consts {
+pub(crate) struct Consts {
     /// The first continuation unit in every byte.
     first: V,
     /// The continuation units' span (`last - first`) in every byte.
@@ -54,21 +56,16 @@ unsafe fn leads(c: &Consts, p: *const u8) -> u64 {
 }
 
 /// Up to four values: gathered into lanes, weighed, less their `K`.
-///
-/// # Safety
-/// `out .. out + 4` must be writable.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
-unsafe fn store4<W: crate::shared::Word>(c: &Consts, step: &Step, x: V, out: *mut W) {
+fn values4(c: &Consts, step: &Step, x: V) -> V32 {
     // SAFETY: `Step` is 16-aligned pairs of 16 bytes.
     let (gather, bias) =
         unsafe { (_mm_load_si128(step.gather.as_ptr().cast()), _mm_load_si128(step.bias.as_ptr().cast())) };
     let units = _mm_shuffle_epi8(x, gather);
     let pairs = _mm_maddubs_epi16(units, _mm_set1_epi16(0x4001));
     let raw = _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001));
-    let v = _mm_sub_epi32(raw, _mm_shuffle_epi8(c.bias, bias));
-    // SAFETY: the caller's guarantee.
-    unsafe { store::<W>(v, out) }
+    _mm_sub_epi32(raw, _mm_shuffle_epi8(c.bias, bias))
 }
 
 /// Sixteen single-unit values, each less `K(1)`.

@@ -361,7 +361,7 @@ mod tests {
                             let (stop, _) = reference(&units, Some(&UTF16), forms, input);
                             let prefix = reference(&units, Some(&UTF16), forms, &input[..taken]);
                             let case = format!("target {t}, {bytes} bytes, big {big_endian}, mix {m}, skip {skip}");
-                            crate::shared::check_run(isa, taken, &out, prefix, stop, &case);
+                            crate::shared::check_run(isa == Isa::Avx512, taken, &out, prefix, stop, &case);
                         }
                     }
                 }

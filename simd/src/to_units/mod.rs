@@ -121,7 +121,17 @@ pub fn decode_to_units(
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8], out: &mut Vec<u8>) -> usize {
     if isa != Isa::Avx512 {
-        return 0;
+        let target = lanes::Target::new(shape, units, pair);
+        // SAFETY: every instruction set listed on x86-64 has SSSE3 and SSE4.1.
+        let mut sink = unsafe { sse41::Lanes::new(&target) };
+        return lanes::drive(&target, shape, input, out, |piece, at| {
+            (sink.out, sink.written) = (at, 0);
+            // SAFETY: as above; the sink writes at `at`, which `drive` keeps
+            // valid for four bytes per unit of `piece`, as many as the
+            // kernel lets it (`decode/kernel.rs`'s `Sink`).
+            let taken = unsafe { crate::decode::x86::run(shape, piece, &mut sink) };
+            (taken, sink.written)
+        });
     }
     // At most four bytes per unit taken (the kernel's docs).
     out.reserve(4 * input.len());
@@ -136,7 +146,26 @@ fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8]
     taken
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8], out: &mut Vec<u8>) -> usize {
+    debug_assert_eq!(isa, Isa::Neon);
+    let target = lanes::Target::new(shape, units, pair);
+    // SAFETY: the target has NEON.
+    let mut sink = unsafe { neon::Lanes::new(&target) };
+    lanes::drive(&target, shape, input, out, |piece, at| {
+        (sink.out, sink.written) = (at, 0);
+        // SAFETY: as above; the sink writes at `at`, which `drive` keeps
+        // valid for four bytes per unit of `piece`, as many as the kernel
+        // lets it (`decode/kernel.rs`'s `Sink`).
+        let taken = unsafe { crate::decode::neon::run(shape, piece, &mut sink) };
+        (taken, sink.written)
+    })
+}
+
+#[cfg(not(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+)))]
 fn run(_: Isa, _: &Shape, _: &Units, _: Option<&Pair>, _: &[u8], _: &mut Vec<u8>) -> usize {
     0
 }
@@ -156,8 +185,17 @@ pub(crate) unsafe fn decode_words(shape: &Shape, input: &[u8], out: *mut u8) -> 
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod avx512;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+mod lanes;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod short;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse41;
 
 #[cfg(test)]
 mod tests {
@@ -208,11 +246,16 @@ mod tests {
 
     #[test]
     fn the_kernel_agrees_with_the_definition_for_every_width_order_and_form() {
-        let Some(isa) = Isa::detect() else { return };
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx512vbmi2") && std::is_x86_feature_detected!("avx512vl") {
-            assert_eq!(isa, Isa::Avx512, "the machine has AVX-512: the kernel must run");
+            assert_eq!(Isa::detect(), Some(Isa::Avx512), "the machine has AVX-512: the kernel must run");
         }
+        for isa in Isa::all().into_iter().flatten() {
+            agrees_with_the_definition(isa);
+        }
+    }
+
+    fn agrees_with_the_definition(isa: Isa) {
         let shape = shape();
         let utf16 = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
         let odd = Pair { lo: 0x800, hi: 0xF_FFFF, bias: 0x800, high: 0x8000, low: 0xC000, low_bits: 12 };
@@ -238,8 +281,8 @@ mod tests {
                         // write, or at the end.
                         let (stop, _) = reference(&shape, &units, pair.as_ref(), input);
                         let prefix = reference(&shape, &units, pair.as_ref(), &input[..taken]);
-                        let case = format!("target {t}, big {big_endian}, mix {seed}, skip {skip}");
-                        crate::shared::check_run(isa, taken, &out, prefix, stop, &case);
+                        let case = format!("{isa:?}: target {t}, big {big_endian}, mix {seed}, skip {skip}");
+                        crate::shared::check_run(true, taken, &out, prefix, stop, &case);
                     }
                 }
             }
@@ -248,7 +291,12 @@ mod tests {
 
     #[test]
     fn utf8_text_converts_whole_into_utf16_and_utf32_in_either_order() {
-        let Some(isa) = Isa::detect() else { return };
+        for isa in Isa::all().into_iter().flatten() {
+            converts_whole(isa);
+        }
+    }
+
+    fn converts_whole(isa: Isa) {
         let shape = shape();
         let utf16 = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
         // Characters drawn from ranges: ASCII, Cyrillic, CJK, emoji, and
@@ -277,10 +325,16 @@ mod tests {
                     for skip in 0..4 {
                         let input = &text.as_bytes()[text.char_indices().nth(skip).map_or(0, |(at, _)| at)..];
                         let mut out = vec![9];
+                        #[cfg(feature = "std")]
+                        lanes::ONE_BY_ONE.with(|n| n.set(0));
                         let taken = decode_to_units(isa, &shape, &units, pair, input, &mut out);
+                        // Only the last units, which the 16-byte kernels
+                        // leave, go one by one.
+                        #[cfg(feature = "std")]
+                        assert!(lanes::ONE_BY_ONE.with(|n| n.get()) <= 80 + 3, "{isa:?}: ranges {m}");
                         let prefix = reference(&shape, &units, pair, &input[..taken]);
-                        let case = format!("ranges {m}, {bytes} bytes, big {big_endian}, skip {skip}");
-                        crate::shared::check_run(isa, taken, &out, prefix, input.len(), &case);
+                        let case = format!("{isa:?}: ranges {m}, {bytes} bytes, big {big_endian}, skip {skip}");
+                        crate::shared::check_run(true, taken, &out, prefix, input.len(), &case);
                     }
                 }
             }
@@ -289,7 +343,12 @@ mod tests {
 
     #[test]
     fn any_input_is_converted_within_bounds() {
-        let Some(isa) = Isa::detect() else { return };
+        for isa in Isa::all().into_iter().flatten() {
+            within_bounds(isa);
+        }
+    }
+
+    fn within_bounds(isa: Isa) {
         let shape = shape();
         let utf16 = Units { bytes: 2, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
         let pair = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
