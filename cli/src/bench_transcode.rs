@@ -43,16 +43,18 @@ pub(super) fn conversions<'a>(
     let one_pass = engine.as_ref().is_some_and(|t| t.one_pass());
     let copies = engine.as_ref().is_some_and(|t| t.copies());
     let runs_alike = engine.as_ref().is_some_and(|t| t.copied_runs().is_some());
+    // (The one-pass kernels run on the machine's best instruction set.)
+    let isa = placemat_codec::simd::Isa::detect().map_or("", |isa| isa.name());
     for path in [Path::Engine, Path::Blocks, Path::Pushes, Path::PerValue] {
         let label = match path {
-            Path::Engine if copies => "placemat copy of validated blocks",
-            Path::Engine if runs_alike => "placemat copy of runs read alike",
-            Path::Engine if one_pass => "placemat one pass (avx512)",
-            Path::Engine => "placemat runs and blocks",
-            Path::Blocks if one_pass => "placemat runs and blocks",
+            Path::Engine if copies => "placemat copy of validated blocks".to_string(),
+            Path::Engine if runs_alike => "placemat copy of runs read alike".to_string(),
+            Path::Engine if one_pass => format!("placemat one pass ({isa})"),
+            Path::Engine => "placemat runs and blocks".to_string(),
+            Path::Blocks if one_pass => "placemat runs and blocks".to_string(),
             Path::Blocks => continue,
-            Path::Pushes => "placemat 4 KiB pushes",
-            Path::PerValue => "placemat one value at a time",
+            Path::Pushes => "placemat 4 KiB pushes".to_string(),
+            Path::PerValue => "placemat one value at a time".to_string(),
         };
         let buffer = RefCell::new(Vec::with_capacity(4 * bytes.len()));
         let run = move || {
@@ -70,7 +72,7 @@ pub(super) fn conversions<'a>(
             let ok = pushed.and_then(|()| t.finish(out)).is_ok();
             out.len() * usize::from(ok)
         };
-        runs.push((OP, label.to_string(), Box::new(run)));
+        runs.push((OP, label, Box::new(run)));
     }
     runs
 }

@@ -100,7 +100,7 @@ pub use decode::{decode_u32, decode_u64, decodes_on};
 pub use encode::{encode_flagged, encode_prefixed, encodes_flagged_on, encodes_prefixed_on};
 pub use flagged::{decode_flagged, decode_flagged_into, flagged_on, groups7, Marks, Slot, FLAGGED_TAIL};
 pub use from_units::{encode_from_units, ByteForms, UnitsEncoder};
-pub use narrow::{narrow, Units};
+pub use narrow::{narrow, narrows_on, Units};
 pub use prefixed::{decode_prefixed, decode_prefixed_into, prefixed_on, Tags, CHAIN, PREFIXED_TAIL};
 pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use to_units::{decode_to_units, Pair};

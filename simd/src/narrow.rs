@@ -54,6 +54,12 @@ impl Units {
     }
 }
 
+/// Whether [`narrow`] has a kernel for `isa` (AVX2, which AVX-512 machines
+/// run too); without one it takes nothing.
+pub const fn narrows_on(isa: Isa) -> bool {
+    matches!(isa, Isa::Avx2 | Isa::Avx512) && cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
+}
+
 /// Appends the longest run of whole groups of eight `values` that all lie in
 /// `units.single`, as code units; returns the values taken (a multiple of
 /// eight; 0 without a kernel for `isa`, or for a width other than 2 and 4).
@@ -70,7 +76,7 @@ pub fn narrow(isa: Isa, units: &Units, values: &[u64], out: &mut Vec<u8>) -> usi
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn run(isa: Isa, units: &Units, values: &[u64], out: &mut Vec<u8>) -> usize {
-    if !matches!(isa, Isa::Avx2 | Isa::Avx512) {
+    if !narrows_on(isa) {
         return 0;
     }
     out.reserve(values.len() * units.bytes);

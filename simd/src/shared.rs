@@ -26,7 +26,8 @@ pub enum Isa {
 impl Isa {
     /// The best instruction set this machine has, or `None` (also with the
     /// `no-simd` feature, and under Miri). With `std`, x86-64 is probed at run
-    /// time; without it, only what the target enables at compile time counts.
+    /// time, once, and capped by `PLACEMAT_ISA` ([`Isa::below`]); without
+    /// it, only what the target enables at compile time counts.
     #[inline]
     pub fn detect() -> Option<Isa> {
         Isa::all().into_iter().flatten().next()
@@ -42,6 +43,22 @@ impl Isa {
         // (One probe, read once: the kernels' callers ask at every call.)
         let bits = machine();
         [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon].map(|isa| (bits >> isa as u8 & 1 == 1).then_some(isa))
+    }
+
+    /// The instruction sets at or below the one `name`d ([`Isa::name`], or
+    /// `none` for none), which the environment variable `PLACEMAT_ISA` caps
+    /// the probe to: on an AVX-512 machine, `PLACEMAT_ISA=avx2` runs the
+    /// kernels as a machine with AVX2 would, for tests and benchmarks. An
+    /// unknown name caps nothing.
+    pub fn below(name: &str) -> Option<&'static [Isa]> {
+        match name {
+            "avx512" => Some(&[Isa::Avx512, Isa::Avx2, Isa::Sse41]),
+            "avx2" => Some(&[Isa::Avx2, Isa::Sse41]),
+            "sse4.1" => Some(&[Isa::Sse41]),
+            "neon" => Some(&[Isa::Neon]),
+            "none" => Some(&[]),
+            _ => None,
+        }
     }
 
     /// The name used by `placemat bench` and the reports.
@@ -85,7 +102,9 @@ fn machine() -> u8 {
         return bits;
     }
     let all = [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon];
-    let bits = all.into_iter().filter(|&i| probe(i)).fold(0x80, |b, i| b | 1 << i as u8);
+    let cap = std::env::var("PLACEMAT_ISA").ok().and_then(|name| Isa::below(&name));
+    let bits = all.into_iter().filter(|&i| probe(i) && cap.is_none_or(|cap| cap.contains(&i)));
+    let bits = bits.fold(0x80, |b, i| b | 1 << i as u8);
     PROBED.store(bits, Ordering::Relaxed);
     bits
 }

@@ -166,16 +166,15 @@ fn bench_to_times_conversions_against_the_baselines_of_the_pair() {
     let csv = String::from_utf8(ok(&["bench", "utf8", "--to", "utf16le", file, "--format", "csv"], b"")).unwrap();
     let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
     let strategies: Vec<&str> = rows.iter().map(|r| r[2]).collect();
-    // The one-pass kernel's row, and the blocks beside it, where the machine runs it.
-    let avx512 = placemat_codec::simd::Isa::detect() == Some(placemat_codec::simd::Isa::Avx512);
-    let engine: &[&str] = if avx512 {
-        &["placemat one pass (avx512)", "placemat runs and blocks"]
-    } else {
-        &["placemat runs and blocks"]
+    // The one-pass kernel's row (named by the machine's instruction set),
+    // and the blocks beside it, where the machine has SIMD.
+    let engine = match placemat_codec::simd::Isa::detect() {
+        Some(isa) => vec![format!("placemat one pass ({})", isa.name()), "placemat runs and blocks".to_string()],
+        None => vec!["placemat runs and blocks".to_string()],
     };
     let want: Vec<&str> = ["encoding_rs", "std encode_utf16"]
         .into_iter()
-        .chain(engine.iter().copied())
+        .chain(engine.iter().map(String::as_str))
         .chain(["placemat 4 KiB pushes", "placemat one value at a time"])
         .collect();
     assert_eq!(strategies, want);

@@ -57,8 +57,9 @@ pub(super) enum Fused {
 impl Fused {
     /// The path from `from` to `to`: the copy of a codec into itself (on
     /// every machine), else a kernel if the pair qualifies and the machine
-    /// runs the kernels (AVX-512): both codecs bounded and without rules
-    /// across values, the source without `premap`, and the facts above.
+    /// has SIMD (AVX-512, AVX2, SSE4.1 or NEON): both codecs bounded and
+    /// without rules across values, the source without `premap`, and the
+    /// facts above.
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
         if Fused::copies(from, to) {
             return Some(Fused::Copy { tables: from.dfa().simd().copied() });
@@ -74,7 +75,7 @@ impl Fused {
             let (stops, by_target) = back.map_or((leads, false), |back| (leads.union(&back), true));
             return Some(Fused::Shared { leads, stops, by_target, tables });
         }
-        let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
+        let isa = Isa::detect()?;
         let forms = (to.info().wide_forms, to.info().byte_forms.filter(|f| f.multi_unit()));
         if !forms.0.is_some() && forms.1.is_none() {
             return None;

@@ -47,13 +47,14 @@ pub(super) struct ValuesKernel {
 }
 
 impl ValuesKernel {
-    /// The kernel into `to`, where the machine runs it (AVX-512) and `to`
+    /// The kernel into `to`, where the machine runs it (AVX2 or AVX-512) and `to`
     /// has forms of several lengths that it writes
     /// ([`ByteForms::multi_unit`](crate::simd::ByteForms::multi_unit)) and
     /// no rule that needs more than its values: bounded, without rules
     /// across values and without `premap`.
     pub(super) fn of(to: &dyn DynCodec) -> Option<ValuesKernel> {
-        let isa = Isa::detect().filter(|&isa| isa == Isa::Avx512)?;
+        // (The values are narrowed to 32-bit units first, with AVX2.)
+        let isa = Isa::detect().filter(|&isa| simd::narrows_on(isa))?;
         let forms = to.info().byte_forms.filter(|f| f.multi_unit())?;
         if to.info().unbounded || to.premapped() || to.dfa().contexts() > 1 {
             return None;

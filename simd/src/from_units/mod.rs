@@ -169,19 +169,31 @@ pub fn encode_from_units(
 /// }
 /// ```
 pub struct UnitsEncoder {
+    kernel: Kernel,
+}
+
+/// The kernel an encoder runs, with its constants.
+enum Kernel {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    consts: alloc::boxed::Box<avx512::Consts>,
-    /// The unit the kernel's last steps pad with.
+    Avx512 {
+        consts: alloc::boxed::Box<avx512::Consts>,
+        /// The unit the kernel's last steps pad with.
+        stop: Option<u32>,
+        big_endian: bool,
+    },
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    stop: Option<u32>,
+    Sse41(lanes::Plan, alloc::boxed::Box<x86::sse41::Consts>),
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    big_endian: bool,
+    Avx2(lanes::Plan, alloc::boxed::Box<x86::avx2::Consts>),
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    Neon(lanes::Plan, alloc::boxed::Box<neon::Consts>),
 }
 
 impl UnitsEncoder {
     /// The kernel for `units`, `pair` and `forms`, as [`encode_from_units`]
-    /// reads them; `None` where it would take nothing (no AVX-512, a width
-    /// other than 2 and 4, forms the kernel cannot run).
+    /// reads them; `None` where it would take nothing (a width other than 2
+    /// and 4, forms the kernel cannot run, and for the 16-byte kernels a
+    /// pair whose units are also single units).
     ///
     /// Panics if `isa` is not one [`Isa::all`] lists.
     pub fn new(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<UnitsEncoder> {
@@ -191,55 +203,93 @@ impl UnitsEncoder {
             return None;
         }
         let pair = pair.filter(|p| units.bytes == 2 && p.fits_16_bits());
-        Self::made(isa, &units, pair, forms)
+        Self::made(isa, &units, pair, forms).map(|kernel| UnitsEncoder { kernel })
     }
 
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    fn made(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<UnitsEncoder> {
-        if isa != Isa::Avx512 {
-            return None;
+    fn made(isa: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<Kernel> {
+        if isa == Isa::Avx512 {
+            // SAFETY: `new` checked that the machine has AVX-512 (with BMI2).
+            let consts = alloc::boxed::Box::new(unsafe { avx512::consts(units, pair, forms) });
+            return Some(Kernel::Avx512 { consts, stop: avx512::stop_unit(units, pair), big_endian: units.big_endian });
         }
-        // SAFETY: `new` checked that the machine has AVX-512 (with BMI2).
-        let consts = alloc::boxed::Box::new(unsafe { avx512::consts(units, pair, forms) });
-        Some(UnitsEncoder { consts, stop: avx512::stop_unit(units, pair), big_endian: units.big_endian })
+        let plan = lanes::Plan::new(units, pair, forms)?;
+        // SAFETY (both): `new` checked that the machine has `isa`.
+        Some(match isa {
+            Isa::Avx2 => Kernel::Avx2(plan, alloc::boxed::Box::new(unsafe { x86::avx2::consts(&plan) })),
+            _ => Kernel::Sse41(plan, alloc::boxed::Box::new(unsafe { x86::sse41::consts(&plan) })),
+        })
     }
 
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    fn made(_: Isa, _: &Units, _: Option<&Pair>, _: &ByteForms) -> Option<UnitsEncoder> {
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    fn made(_: Isa, units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<Kernel> {
+        let plan = lanes::Plan::new(units, pair, forms)?;
+        // SAFETY: the target has NEON.
+        Some(Kernel::Neon(plan, alloc::boxed::Box::new(unsafe { neon::consts(&plan) })))
+    }
+
+    #[cfg(not(any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "aarch64", target_feature = "neon")
+    )))]
+    fn made(_: Isa, _: &Units, _: Option<&Pair>, _: &ByteForms) -> Option<Kernel> {
         None
     }
 
     /// [`encode_from_units`] with the kernel made: the bytes of `input`
     /// taken, their conversion appended to `out`.
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     pub fn encode(&self, input: &[u8], out: &mut Vec<u8>) -> usize {
-        // At most four bytes per code unit taken, each two bytes or more.
-        out.reserve(2 * input.len());
-        let start = out.len();
-        // SAFETY: `new` checked that the machine has AVX-512 (with BMI2) and
-        // made the constants and the stop unit from units of a width of 2 or
-        // 4 (with a pair only for 2, fitting 16 bits) and usable forms; `out`
-        // has room for `2 * input.len()` more bytes.
-        let (taken, written) =
-            unsafe { avx512::convert(&self.consts, self.stop, self.big_endian, input, out.as_mut_ptr().add(start)) };
-        // SAFETY: the kernel initialised `written <= 2 * taken` bytes after
-        // `start`, within the capacity reserved.
-        unsafe { out.set_len(start + written) };
-        taken
-    }
-
-    /// [`encode_from_units`] with the kernel made (never made on this
-    /// target: no AVX-512).
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    pub fn encode(&self, _: &[u8], _: &mut Vec<u8>) -> usize {
-        0
+        match &self.kernel {
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Avx512 { consts, stop, big_endian } => {
+                // At most four bytes per code unit taken, each two bytes or more.
+                out.reserve(2 * input.len());
+                let start = out.len();
+                // SAFETY: `new` checked that the machine has AVX-512 (with
+                // BMI2) and made the constants and the stop unit from units
+                // of a width of 2 or 4 (with a pair only for 2, fitting 16
+                // bits) and usable forms; `out` has room for `2 * input.len()`
+                // more bytes.
+                let (taken, written) =
+                    unsafe { avx512::convert(consts, *stop, *big_endian, input, out.as_mut_ptr().add(start)) };
+                // SAFETY: the kernel initialised `written <= 2 * taken` bytes
+                // after `start`, within the capacity reserved.
+                unsafe { out.set_len(start + written) };
+                taken
+            }
+            // SAFETY (the three kernels): `new` checked that the machine has
+            // the instruction set and made the constants from the plan;
+            // `drive` gives each a piece whose first unit is readable before
+            // the units it converts, and room for four bytes per unit.
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Sse41(plan, c) => lanes::drive(plan, input, out, |p, at| unsafe { x86::sse41::convert(c, p, at) }),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Avx2(plan, c) => lanes::drive(plan, input, out, |p, at| unsafe { x86::avx2::convert(c, p, at) }),
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Kernel::Neon(plan, c) => lanes::drive(plan, input, out, |p, at| unsafe { neon::convert(c, p, at) }),
+        }
     }
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod avx512;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+#[macro_use]
+mod kernel;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "aarch64", target_feature = "neon")
+))]
+mod lanes;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod short;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod x86;
 
 #[cfg(test)]
 mod tests {
@@ -288,9 +338,9 @@ mod tests {
         (at * b, out)
     }
 
-    /// Random values, mostly of the given bit widths, now and then a lone
-    /// surrogate or a value past U+10FFFF, as code units.
-    fn text(seed: u64, widths: &[u32], units: &Units, count: usize) -> Vec<u8> {
+    /// Random values, mostly of the given bit widths, now and then (with
+    /// `errors`) a lone surrogate or a value past U+10FFFF, as code units.
+    fn text(seed: u64, widths: &[u32], units: &Units, count: usize, errors: bool) -> Vec<u8> {
         let mut x = seed;
         let mut next = move || {
             x ^= x << 13;
@@ -308,14 +358,16 @@ mod tests {
         for _ in 0..count {
             let r = next();
             let v = match r % 500 {
-                0 => 0xD800 + (r >> 20) as u32 % 0x800,
-                1 => 0x11_0000 + (r >> 20) as u32 % 0x100,
+                0 if errors => 0xD800 + (r >> 20) as u32 % 0x800,
+                1 if errors => 0x11_0000 + (r >> 20) as u32 % 0x100,
                 _ => match widths[(r >> 9) as usize % widths.len()] {
                     // Width 0: a value above FFFF, a pair in UTF-16.
                     0 => 0x1_0000 + (r >> 24) as u32 % 0x10_0000,
                     w => (r >> 24) as u32 & ((1 << w) - 1),
                 },
             };
+            // (Without errors, no lone surrogate either.)
+            let v = if !errors && (0xD800..0xE000).contains(&v) { v - 0x800 } else { v };
             match char::from_u32(v).filter(|_| units.bytes == 2) {
                 Some(c) => c.encode_utf16(&mut [0; 2]).iter().for_each(|&u| put(u32::from(u), &mut out)),
                 None => put(v, &mut out),
@@ -326,7 +378,12 @@ mod tests {
 
     #[test]
     fn the_kernel_agrees_with_the_definition_for_every_source_and_target() {
-        let Some(isa) = Isa::detect() else { return };
+        for isa in Isa::all().into_iter().flatten() {
+            agrees_with_the_definition(isa);
+        }
+    }
+
+    fn agrees_with_the_definition(isa: Isa) {
         let scalar = [(0, 0xD7FF), (0xE000, 0x10_FFFF)];
         let bmp = [(0, 0xD7FF), (0xE000, 0xFFFF)];
         let targets = [
@@ -351,7 +408,7 @@ mod tests {
                 for big_endian in [false, true] {
                     let units = Units { bytes, big_endian, single };
                     for (m, widths) in mixes.iter().enumerate() {
-                        let input = text(m as u64 + 3, widths, &units, 2000);
+                        let input = text(m as u64 + 3, widths, &units, 2000, true);
                         for skip in [0, 1, 3] {
                             let input = &input[skip * bytes..];
                             let mut out = vec![5];
@@ -360,9 +417,37 @@ mod tests {
                             // convert (a pair's first unit there), or at the end.
                             let (stop, _) = reference(&units, Some(&UTF16), forms, input);
                             let prefix = reference(&units, Some(&UTF16), forms, &input[..taken]);
-                            let case = format!("target {t}, {bytes} bytes, big {big_endian}, mix {m}, skip {skip}");
-                            crate::shared::check_run(isa == Isa::Avx512, taken, &out, prefix, stop, &case);
+                            let case =
+                                format!("{isa:?}: target {t}, {bytes} bytes, big {big_endian}, mix {m}, skip {skip}");
+                            crate::shared::check_run(true, taken, &out, prefix, stop, &case);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Valid text of every mix goes through the kernel but for its first
+    /// value and its last units.
+    #[cfg(feature = "std")]
+    #[test]
+    fn valid_text_is_the_kernels_work() {
+        let forms = utf8_like(4, 0, [(0, 0xD7FF), (0xE000, 0x10_FFFF)]);
+        let mixes: [&[u32]; 6] = [&[7], &[11], &[16], &[7, 7, 7, 11, 16, 0], &[7, 0], &[0]];
+        for isa in Isa::all().into_iter().flatten().filter(|&isa| isa != Isa::Avx512) {
+            for (bytes, single) in [(2, [(0, 0xD7FF), (0xE000, 0xFFFF)]), (4, [(0, 0xD7FF), (0xE000, 0x10_FFFF)])] {
+                for big_endian in [false, true] {
+                    let units = Units { bytes, big_endian, single };
+                    for (m, widths) in mixes.iter().enumerate() {
+                        let input = text(m as u64 + 11, widths, &units, 3000, false);
+                        lanes::ONE_BY_ONE.with(|n| n.set(0));
+                        let mut out = vec![5];
+                        let taken = encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
+                        let case = format!("{isa:?}: {bytes} bytes, big {big_endian}, mix {m}");
+                        let prefix = reference(&units, Some(&UTF16), &forms, &input[..taken]);
+                        crate::shared::check_run(true, taken, &out, prefix, input.len(), &case);
+                        let by_one = lanes::ONE_BY_ONE.with(|n| n.get());
+                        assert!(by_one <= 2 + lanes::TAIL + 8, "{case}: {by_one} units one by one");
                     }
                 }
             }
@@ -371,7 +456,12 @@ mod tests {
 
     #[test]
     fn a_pair_cut_by_the_end_of_the_input_is_left() {
-        let Some(isa) = Isa::detect() else { return };
+        for isa in Isa::all().into_iter().flatten() {
+            pair_cut_by_the_end(isa);
+        }
+    }
+
+    fn pair_cut_by_the_end(isa: Isa) {
         let forms = utf8_like(4, 0, [(0, 0xD7FF), (0xE000, 0x10_FFFF)]);
         let units = Units { bytes: 2, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
         for len in 1..80 {
@@ -380,14 +470,18 @@ mod tests {
             input.extend(0xD83Du16.to_le_bytes());
             let mut out = Vec::new();
             let taken = encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
-            let want = if isa == Isa::Avx512 { 2 * len } else { 0 };
-            assert_eq!((taken, out.len()), (want, want), "{len} letters");
+            assert_eq!((taken, out.len()), (2 * len, 2 * len), "{isa:?}: {len} letters");
         }
     }
 
     #[test]
     fn any_input_is_converted_within_bounds() {
-        let Some(isa) = Isa::detect() else { return };
+        for isa in Isa::all().into_iter().flatten() {
+            within_bounds(isa);
+        }
+    }
+
+    fn within_bounds(isa: Isa) {
         let forms = utf8_like(4, 0, [(0, 0xD7FF), (0xE000, 0x10_FFFF)]);
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut bytes: Vec<u8> = (0..5000).map(|_| 0x20).collect();

@@ -247,7 +247,10 @@ mod tests {
     #[test]
     fn the_kernel_agrees_with_the_definition_for_every_width_order_and_form() {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        if std::is_x86_feature_detected!("avx512vbmi2") && std::is_x86_feature_detected!("avx512vl") {
+        if std::is_x86_feature_detected!("avx512vbmi2")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::env::var_os("PLACEMAT_ISA").is_none()
+        {
             assert_eq!(Isa::detect(), Some(Isa::Avx512), "the machine has AVX-512: the kernel must run");
         }
         for isa in Isa::all().into_iter().flatten() {

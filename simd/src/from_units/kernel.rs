@@ -1,0 +1,193 @@
+//! The kernel of [`encode_from_units`](super::encode_from_units) for 16-byte
+//! vectors, written once over a few lane operations and instantiated per
+//! instruction set by `from_units_kernel!` (`x86.rs` for SSE4.1 and AVX2,
+//! `neon.rs`); `lanes.rs` holds its plan, its tables and its driver.
+//!
+//! Four code units a group, in 32-bit lanes (16-bit units widened, two
+//! groups per load), each lane deciding alone from its unit and the units
+//! beside it: a single unit is its value; a pair's first unit (the next one
+//! its second) and second unit (the one before its first) both join the
+//! pair's value. The lane's length `n` comes from three comparisons with the
+//! forms' last values; its bytes are made as `[lead, c2, c1, c0]` (the
+//! value's three low digits as continuation units, the lead of its length in
+//! the place of the first) so that its last `n` bytes are its form, and a
+//! pair's halves keep two each: the first the lead and `c2`, the second `c1`
+//! and `c0`. One shuffle (by the four lanes' lengths, `lanes.rs`'s tables)
+//! packs them. A group with a lane that is none of these, or a value the
+//! target does not write, is refused: the run ends before it (before the
+//! first unit of a pair it splits). Sixteen units below the plan's
+//! `bytes_below` (ASCII) are narrowed without any of it.
+//!
+//! An instantiating module brings into scope, each with
+//! `#[target_feature(enable = $features)]`: the types `L` (four 32-bit lanes)
+//! and `B` (sixteen bytes); `Consts` and `consts(&Plan)`, the plan as
+//! vectors; `load` (sixteen bytes, each unit's in the machine's order,
+//! `unsafe`); `splat`, `add`, `sub`, `and`, `or`, `xor`, `andnot` (`a & !b`),
+//! `gt` (unsigned), `select(mask, a, b)`, `shl::<N>`, `shr::<N>`,
+//! `join(c, high, low)` (a pair's value from its two units), `bits` (a bit
+//! per all-ones lane); `within(v, range)`; `halves` (the eight 16-bit units
+//! of `B` as two `L`), `lanes` (four 32-bit units as `L`); `bytes16`/`bytes32`
+//! (whether every unit of the `B`s lies below `bytes_below`) and
+//! `narrow16`/`narrow32` (their bytes, `unsafe`); and `pack` (the table's
+//! shuffle of `L`, stored, `unsafe`).
+
+/// Instantiates `convert` for the instruction set whose helpers are in scope.
+macro_rules! from_units_kernel {
+    ($features:literal) => {
+        use $crate::from_units::lanes::LENGTHS;
+
+        /// Converts from code unit 1 of `piece` (unit 0 is the one before
+        /// it) while a group of units and the unit after it remain; returns
+        /// the code units taken and the bytes written.
+        ///
+        /// # Safety
+        /// The machine must have the instruction set's features; `out` must
+        /// be valid for writes of four bytes per code unit of `piece`.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn convert(c: &Consts, piece: &[u8], out: *mut u8) -> (usize, usize) {
+            if c.bytes == 2 {
+                // SAFETY: the caller's guarantees.
+                unsafe { convert16(c, piece, out) }
+            } else {
+                // SAFETY: the caller's guarantees.
+                unsafe { convert32(c, piece, out) }
+            }
+        }
+
+        /// [`convert`] for 16-bit units, eight at a time.
+        ///
+        /// # Safety
+        /// As [`convert`].
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn convert16(c: &Consts, piece: &[u8], out: *mut u8) -> (usize, usize) {
+            let units = piece.len() / 2;
+            let (mut i, mut w) = (1, 0);
+            // Whether the last unit taken is a pair's first, its second not.
+            let mut open = false;
+            // Invariant: `w <= 4 * (i - 1)`; a step writes at most 16 bytes
+            // per four units it reads, all before `units`.
+            while i + 17 <= units {
+                // SAFETY: units `i .. i + 17` are in `piece`.
+                let (x, y) = unsafe { (load(c, piece.as_ptr().add(2 * i)), load(c, piece.as_ptr().add(2 * i + 16))) };
+                if bytes16(c, x, y) {
+                    // SAFETY: 16 bytes at `w`, for 16 units taken.
+                    unsafe { narrow16(c, x, y, out.add(w)) };
+                    (i, w) = (i + 16, w + 16);
+                    continue;
+                }
+                // SAFETY: units `i - 1 .. i + 9` are in `piece`.
+                let (prev, next) =
+                    unsafe { (load(c, piece.as_ptr().add(2 * i - 2)), load(c, piece.as_ptr().add(2 * i + 2))) };
+                let [(u0, u1), (n0, n1), (p0, p1)] = [halves(x), halves(next), halves(prev)];
+                for (u, n, p) in [(u0, n0, p0), (u1, n1, p1)] {
+                    match group(c, u, n, p) {
+                        // SAFETY: 16 bytes at `w`, for four units taken.
+                        Ok((bytes, index, ends_open)) => {
+                            unsafe { pack(bytes, index, out.add(w)) };
+                            (i, w, open) = (i + 4, w + usize::from(LENGTHS[index]), ends_open);
+                        }
+                        // The group's first unit ends a pair whose first unit
+                        // (two bytes of its form) the group before took (never
+                        // the first group: the run starts after a value).
+                        Err(true) if i > 1 => return (i - 2, w - 2),
+                        Err(true) => return (0, 0),
+                        Err(false) => return (i - 1, w),
+                    }
+                }
+            }
+            // A pair cut by the end of the loop is left with its first unit
+            // (whose two bytes are taken back).
+            if open {
+                (i - 2, w - 2)
+            } else {
+                (i - 1, w)
+            }
+        }
+
+        /// [`convert`] for 32-bit units (no pairs), four at a time.
+        ///
+        /// # Safety
+        /// As [`convert`].
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn convert32(c: &Consts, piece: &[u8], out: *mut u8) -> (usize, usize) {
+            let units = piece.len() / 4;
+            let (mut i, mut w) = (1, 0);
+            let none = splat(0);
+            while i + 16 <= units {
+                // SAFETY: units `i .. i + 16` are in `piece`.
+                let x: [B; 4] = core::array::from_fn(|k| unsafe { load(c, piece.as_ptr().add(4 * i + 16 * k)) });
+                if bytes32(c, &x) {
+                    // SAFETY: 16 bytes at `w`, for 16 units taken.
+                    unsafe { narrow32(c, &x, out.add(w)) };
+                    (i, w) = (i + 16, w + 16);
+                    continue;
+                }
+                for x in x {
+                    let Ok((bytes, index, _)) = group(c, lanes(x), none, none) else { return (i - 1, w) };
+                    // SAFETY: 16 bytes at `w`, for four units taken.
+                    unsafe { pack(bytes, index, out.add(w)) };
+                    (i, w) = (i + 4, w + usize::from(LENGTHS[index]));
+                }
+            }
+            (i - 1, w)
+        }
+
+        /// The bytes of the four lanes of `u` (the units after them `next`,
+        /// before them `prev`), the index of their shuffle and whether the
+        /// last lane is a pair's first unit; or `Err` (whether the first lane
+        /// is a pair's second unit) where a lane is refused.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn group(c: &Consts, u: L, next: L, prev: L) -> Result<(L, usize, bool), bool> {
+            let single = or(within(u, c.single[0]), within(u, c.single[1]));
+            let (v, firsts, seconds) = match &c.pair {
+                None => (u, splat(0), splat(0)),
+                Some(p) => {
+                    let firsts = and(within(u, p.high), within(next, p.low));
+                    let seconds = and(within(u, p.low), within(prev, p.high));
+                    let v = select(firsts, join(p, u, next), select(seconds, join(p, prev, u), u));
+                    (v, firsts, seconds)
+                }
+            };
+            let halves = or(firsts, seconds);
+            let pairs = match &c.pair {
+                Some(p) => and(halves, within(v, p.values)),
+                None => halves,
+            };
+            let [m2, m3, m4] = c.last.map(|last| gt(v, last));
+            let taken = and(
+                and(or(within(v, c.allowed[0]), within(v, c.allowed[1])), within(v, c.forms)),
+                or(single, and(pairs, m4)),
+            );
+            let ok = bits(taken);
+            if ok != 15 {
+                return Err(ok & 1 == 1 && bits(seconds) & 1 == 1);
+            }
+            // The three low digits as continuation units, `[_, c2, c1, c0]`.
+            let digit = |shift: L| add(c.continuation, and(shift, splat(63)));
+            let digits = or(or(shl::<8>(digit(shr::<12>(v))), shl::<16>(digit(shr::<6>(v)))), shl::<24>(digit(v)));
+            // The lead of each length, in the place of its first unit.
+            let lead = |k: usize, shift: L| and(add(c.lead[k], shift), splat(0xFF));
+            let leads = select(
+                m4,
+                lead(3, shr::<18>(v)),
+                select(
+                    m3,
+                    shl::<8>(lead(2, shr::<12>(v))),
+                    select(m2, shl::<16>(lead(1, shr::<6>(v))), shl::<24>(lead(0, v))),
+                ),
+            );
+            let keep = or(or(and(m2, splat(0xFF00_0000)), and(m3, splat(0x00FF_0000))), and(m4, splat(0x0000_FF00)));
+            let whole = or(and(digits, keep), leads);
+            let bytes = select(firsts, shl::<16>(whole), select(seconds, and(whole, splat(0xFFFF_0000)), whole));
+            // Lengths less one (2 for a pair's halves): the low bits are
+            // the parity of the three comparisons, the high bits the second.
+            let low = select(halves, splat(u32::MAX), xor(xor(m2, m3), m4));
+            let high = andnot(m3, halves);
+            Ok((bytes, (bits(low) | bits(high) << 4) as usize, bits(firsts) & 8 != 0))
+        }
+    };
+}
+pub(crate) use from_units_kernel;

@@ -1,0 +1,229 @@
+//! The kernel of `from_units/kernel.rs` for aarch64 NEON: the helpers it
+//! needs, in NEON's operations, and its instantiation.
+
+use core::arch::aarch64::*;
+
+use super::lanes::{Plan, SHUFFLES};
+
+type L = uint32x4_t;
+type B = uint8x16_t;
+
+/// A range test: low end and width in every lane.
+type Range = (L, L);
+
+/// A pair's units and values, as vectors.
+pub(crate) struct PairConsts {
+    high: Range,
+    low: Range,
+    values: Range,
+    bias: L,
+    high_base: L,
+    low_base: L,
+    shift: int32x4_t,
+}
+
+/// The plan as vectors.
+pub(crate) struct Consts {
+    bytes: usize,
+    big_endian: bool,
+    single: [Range; 2],
+    pair: Option<PairConsts>,
+    allowed: [Range; 2],
+    forms: Range,
+    last: [L; 3],
+    lead: [L; 4],
+    continuation: L,
+    /// `bytes_below`, and `lead[0]` in every 16-bit lane.
+    below: Option<(u32, uint16x8_t)>,
+}
+
+/// The plan's constants.
+#[target_feature(enable = "neon")]
+pub(crate) fn consts(plan: &Plan) -> Consts {
+    let range = |(lo, width): (u32, u32)| (vdupq_n_u32(lo), vdupq_n_u32(width));
+    Consts {
+        bytes: plan.bytes,
+        big_endian: plan.big_endian,
+        single: plan.single.map(range),
+        pair: plan.pair.map(|p| PairConsts {
+            high: range(p.high),
+            low: range(p.low),
+            values: range(p.values),
+            bias: vdupq_n_u32(p.bias),
+            high_base: vdupq_n_u32(p.high_base),
+            low_base: vdupq_n_u32(p.low_base),
+            shift: vdupq_n_s32(i32::from(p.low_bits)),
+        }),
+        allowed: plan.allowed.map(range),
+        forms: range((plan.first, plan.top - plan.first)),
+        last: plan.last.map(|l| vdupq_n_u32(l)),
+        lead: plan.lead.map(|l| vdupq_n_u32(u32::from(l))),
+        continuation: vdupq_n_u32(u32::from(plan.continuation)),
+        below: plan.bytes_below.map(|t| (t, vdupq_n_u16(u16::from(plan.lead[0])))),
+    }
+}
+
+/// Sixteen bytes at `p`, each unit's in the machine's order.
+///
+/// # Safety
+/// `p .. p + 16` must be readable.
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn load(c: &Consts, p: *const u8) -> B {
+    // SAFETY: the caller's guarantee; the load has no alignment requirement.
+    let x = unsafe { vld1q_u8(p) };
+    match (c.big_endian, c.bytes) {
+        (false, _) => x,
+        (true, 2) => vrev16q_u8(x),
+        (true, _) => vrev32q_u8(x),
+    }
+}
+
+#[target_feature(enable = "neon")]
+#[inline]
+fn splat(x: u32) -> L {
+    vdupq_n_u32(x)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn add(a: L, b: L) -> L {
+    vaddq_u32(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn sub(a: L, b: L) -> L {
+    vsubq_u32(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn and(a: L, b: L) -> L {
+    vandq_u32(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn or(a: L, b: L) -> L {
+    vorrq_u32(a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn xor(a: L, b: L) -> L {
+    veorq_u32(a, b)
+}
+/// `a & !b`.
+#[target_feature(enable = "neon")]
+#[inline]
+fn andnot(a: L, b: L) -> L {
+    vbicq_u32(a, b)
+}
+/// Unsigned `a > b`, as all-ones lanes.
+#[target_feature(enable = "neon")]
+#[inline]
+fn gt(a: L, b: L) -> L {
+    vcgtq_u32(a, b)
+}
+/// `a` where `mask` is set, else `b`.
+#[target_feature(enable = "neon")]
+#[inline]
+fn select(mask: L, a: L, b: L) -> L {
+    vbslq_u32(mask, a, b)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn shl<const N: i32>(v: L) -> L {
+    vshlq_n_u32::<N>(v)
+}
+#[target_feature(enable = "neon")]
+#[inline]
+fn shr<const N: i32>(v: L) -> L {
+    vshrq_n_u32::<N>(v)
+}
+/// A bit per lane of an all-ones `mask` (lane `k` bit `k`).
+#[target_feature(enable = "neon")]
+#[inline]
+fn bits(mask: L) -> u32 {
+    let weights = [1u32, 2, 4, 8];
+    // SAFETY: four readable words.
+    vaddvq_u32(vandq_u32(mask, unsafe { vld1q_u32(weights.as_ptr()) }))
+}
+/// The lanes of `v` in the range, as all-ones lanes.
+#[target_feature(enable = "neon")]
+#[inline]
+fn within(v: L, (lo, width): Range) -> L {
+    vcleq_u32(vsubq_u32(v, lo), width)
+}
+/// A pair's value from its two units.
+#[target_feature(enable = "neon")]
+#[inline]
+fn join(p: &PairConsts, high: L, low: L) -> L {
+    let bits = vorrq_u32(vshlq_u32(sub(high, p.high_base), p.shift), sub(low, p.low_base));
+    add(bits, p.bias)
+}
+/// The eight 16-bit units of `x` as two groups of 32-bit lanes.
+#[target_feature(enable = "neon")]
+#[inline]
+fn halves(x: B) -> (L, L) {
+    let x = vreinterpretq_u16_u8(x);
+    (vmovl_u16(vget_low_u16(x)), vmovl_high_u16(x))
+}
+/// Four 32-bit units as lanes.
+#[target_feature(enable = "neon")]
+#[inline]
+fn lanes(x: B) -> L {
+    vreinterpretq_u32_u8(x)
+}
+/// Whether all sixteen 16-bit units of `x` and `y` are below `bytes_below`.
+#[target_feature(enable = "neon")]
+#[inline]
+fn bytes16(c: &Consts, x: B, y: B) -> bool {
+    let Some((t, _)) = c.below else { return false };
+    u32::from(vmaxvq_u16(vmaxq_u16(vreinterpretq_u16_u8(x), vreinterpretq_u16_u8(y)))) <= t
+}
+/// Whether all sixteen 32-bit units of `x` are below `bytes_below`.
+#[target_feature(enable = "neon")]
+#[inline]
+fn bytes32(c: &Consts, x: &[B; 4]) -> bool {
+    let Some((t, _)) = c.below else { return false };
+    let [a, b, d, e] = x.map(|v| vreinterpretq_u32_u8(v));
+    vmaxvq_u32(vmaxq_u32(vmaxq_u32(a, b), vmaxq_u32(d, e))) <= t
+}
+/// Sixteen 16-bit units below `bytes_below` as their bytes.
+///
+/// # Safety
+/// `out .. out + 16` must be writable.
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn narrow16(c: &Consts, x: B, y: B, out: *mut u8) {
+    let lead = c.below.map_or(vdupq_n_u16(0), |(_, l)| l);
+    let x = vaddq_u16(vreinterpretq_u16_u8(x), lead);
+    let y = vaddq_u16(vreinterpretq_u16_u8(y), lead);
+    // SAFETY: the caller's guarantee.
+    unsafe { vst1q_u8(out, vcombine_u8(vmovn_u16(x), vmovn_u16(y))) };
+}
+/// Sixteen 32-bit units below `bytes_below` as their bytes.
+///
+/// # Safety
+/// `out .. out + 16` must be writable.
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn narrow32(c: &Consts, x: &[B; 4], out: *mut u8) {
+    let [a, b, d, e] = x.map(|v| vreinterpretq_u32_u8(v));
+    let x = vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(a), vmovn_u32(b)));
+    let y = vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(d), vmovn_u32(e)));
+    // SAFETY: the caller's guarantee.
+    unsafe { narrow16(c, x, y, out) };
+}
+/// The lanes' forms, packed by the shuffle `index`, at `out`.
+///
+/// # Safety
+/// `out .. out + 16` must be writable.
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn pack(bytes: L, index: usize, out: *mut u8) {
+    // SAFETY: a 16-byte row of the table; the caller's guarantee.
+    unsafe {
+        let shuffle = vld1q_u8(SHUFFLES[index].as_ptr());
+        vst1q_u8(out, vqtbl1q_u8(vreinterpretq_u8_u32(bytes), shuffle));
+    }
+}
+
+crate::from_units::kernel::from_units_kernel!("neon");
