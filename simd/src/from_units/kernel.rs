@@ -26,15 +26,17 @@
 //! `gt` (unsigned), `select(mask, a, b)`, `shl::<N>`, `shr::<N>`,
 //! `join(c, high, low)` (a pair's value from its two units), `bits` (a bit
 //! per all-ones lane); `within(v, range)`; `halves` (the eight 16-bit units
-//! of `B` as two `L`), `lanes` (four 32-bit units as `L`); `bytes16`/`bytes32`
-//! (whether every unit of the `B`s lies below `bytes_below`) and
-//! `narrow16`/`narrow32` (their bytes, `unsafe`); and `pack` (the table's
-//! shuffle of `L`, stored, `unsafe`).
+//! of `B` as two `L`), `lanes` (four 32-bit units as `L`), `pack32` (eight
+//! 32-bit units as 16-bit ones, if all fit); `bytes16`/`bytes32` (whether
+//! every unit of the `B`s lies below `bytes_below`) and `narrow16`/`narrow32`
+//! (their bytes, `unsafe`); `plain16` (what eight 16-bit units are: `Plain`)
+//! and `pack_two` (eight of `Plain::Two` as their forms, `unsafe`); and
+//! `pack` (the table's shuffle of `L`, stored, `unsafe`).
 
 /// Instantiates `convert` for the instruction set whose helpers are in scope.
 macro_rules! from_units_kernel {
     ($features:literal) => {
-        use $crate::from_units::lanes::LENGTHS;
+        use $crate::from_units::lanes::{Plain, LENGTHS};
 
         /// Converts from code unit 1 of `piece` (unit 0 is the one before
         /// it) while a group of units and the unit after it remain; returns
@@ -76,10 +78,16 @@ macro_rules! from_units_kernel {
                     (i, w) = (i + 16, w + 16);
                     continue;
                 }
+                // SAFETY: 32 bytes at `w`, for eight units taken.
+                if let Some(written) = unsafe { plain8(c, x, out.add(w)) } {
+                    (i, w, open) = (i + 8, w + written, false);
+                    continue;
+                }
+                let (u0, u1) = halves(x);
                 // SAFETY: units `i - 1 .. i + 9` are in `piece`.
                 let (prev, next) =
                     unsafe { (load(c, piece.as_ptr().add(2 * i - 2)), load(c, piece.as_ptr().add(2 * i + 2))) };
-                let [(u0, u1), (n0, n1), (p0, p1)] = [halves(x), halves(next), halves(prev)];
+                let [(n0, n1), (p0, p1)] = [halves(next), halves(prev)];
                 for (u, n, p) in [(u0, n0, p0), (u1, n1, p1)] {
                     match group(c, u, n, p) {
                         // SAFETY: 16 bytes at `w`, for four units taken.
@@ -124,11 +132,21 @@ macro_rules! from_units_kernel {
                     (i, w) = (i + 16, w + 16);
                     continue;
                 }
-                for x in x {
-                    let Ok((bytes, index, _)) = group(c, lanes(x), none, none) else { return (i - 1, w) };
-                    // SAFETY: 16 bytes at `w`, for four units taken.
-                    unsafe { pack(bytes, index, out.add(w)) };
-                    (i, w) = (i + 4, w + usize::from(LENGTHS[index]));
+                for [a, b] in [[x[0], x[1]], [x[2], x[3]]] {
+                    // Eight units below 10000 take the 16-bit units' steps.
+                    if let Some(x) = pack32(a, b) {
+                        // SAFETY: 32 bytes at `w`, for eight units taken.
+                        if let Some(written) = unsafe { plain8(c, x, out.add(w)) } {
+                            (i, w) = (i + 8, w + written);
+                            continue;
+                        }
+                    }
+                    for x in [a, b] {
+                        let Ok((bytes, index, _)) = group(c, lanes(x), none, none) else { return (i - 1, w) };
+                        // SAFETY: 16 bytes at `w`, for four units taken.
+                        unsafe { pack(bytes, index, out.add(w)) };
+                        (i, w) = (i + 4, w + usize::from(LENGTHS[index]));
+                    }
                 }
             }
             (i - 1, w)
@@ -165,28 +183,74 @@ macro_rules! from_units_kernel {
             if ok != 15 {
                 return Err(ok & 1 == 1 && bits(seconds) & 1 == 1);
             }
-            // The three low digits as continuation units, `[_, c2, c1, c0]`.
-            let digit = |shift: L| add(c.continuation, and(shift, splat(63)));
-            let digits = or(or(shl::<8>(digit(shr::<12>(v))), shl::<16>(digit(shr::<6>(v)))), shl::<24>(digit(v)));
-            // The lead of each length, in the place of its first unit.
-            let lead = |k: usize, shift: L| and(add(c.lead[k], shift), splat(0xFF));
-            let leads = select(
-                m4,
-                lead(3, shr::<18>(v)),
-                select(
-                    m3,
-                    shl::<8>(lead(2, shr::<12>(v))),
-                    select(m2, shl::<16>(lead(1, shr::<6>(v))), shl::<24>(lead(0, v))),
-                ),
-            );
-            let keep = or(or(and(m2, splat(0xFF00_0000)), and(m3, splat(0x00FF_0000))), and(m4, splat(0x0000_FF00)));
-            let whole = or(and(digits, keep), leads);
+            let whole = forms(c, v, [m2, m3, m4]);
             let bytes = select(firsts, shl::<16>(whole), select(seconds, and(whole, splat(0xFFFF_0000)), whole));
             // Lengths less one (2 for a pair's halves): the low bits are
             // the parity of the three comparisons, the high bits the second.
             let low = select(halves, splat(u32::MAX), xor(xor(m2, m3), m4));
             let high = andnot(m3, halves);
             Ok((bytes, (bits(low) | bits(high) << 4) as usize, bits(firsts) & 8 != 0))
+        }
+
+        /// Eight 16-bit units `x`, if all are single units the target writes
+        /// ([`Plain`]), as their forms at `out`: the bytes written.
+        ///
+        /// # Safety
+        /// `out .. out + 32` must be writable (four bytes per unit).
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn plain8(c: &Consts, x: B, out: *mut u8) -> Option<usize> {
+            match plain16(c, x) {
+                Plain::No => None,
+                // SAFETY: the caller's guarantee.
+                Plain::Two => Some(unsafe { pack_two(c, x, out) }),
+                Plain::Any => {
+                    let (u0, u1) = halves(x);
+                    let (bytes, index) = plain_group(c, u0);
+                    // SAFETY: the caller's guarantee, 16 of its 32 bytes.
+                    unsafe { pack(bytes, index, out) };
+                    let written = usize::from(LENGTHS[index]);
+                    let (bytes, index) = plain_group(c, u1);
+                    // SAFETY: the first four units wrote at most 16 bytes.
+                    unsafe { pack(bytes, index, out.add(written)) };
+                    Some(written + usize::from(LENGTHS[index]))
+                }
+            }
+        }
+
+        /// The bytes of four single units that the target writes, all
+        /// (`Plan::plain`), and the index of their shuffle.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn plain_group(c: &Consts, v: L) -> (L, usize) {
+            let [m2, m3, m4] = c.last.map(|last| gt(v, last));
+            let low = xor(xor(m2, m3), m4);
+            (forms(c, v, [m2, m3, m4]), (bits(low) | bits(m3) << 4) as usize)
+        }
+
+        /// Each lane's form as `[lead, c2, c1, c0]`, its last `n` bytes the
+        /// form (`m2`, `m3`, `m4`: the lanes of two units or more, three or
+        /// more, four). The lead of `n` units is `lead[n − 1] + (v >> 6(n −
+        /// 1))`, cut to a byte, in byte `4 − n`; every byte after it a
+        /// continuation unit. The four shifts that place `v`'s digits in the
+        /// bytes serve both.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn forms(c: &Consts, v: L, [m2, m3, m4]: [L; 3]) -> L {
+            let (a, b, d, e) = (shl::<24>(v), shl::<10>(v), shr::<4>(v), shr::<18>(v));
+            let digits = or(or(and(a, splat(0x3F00_0000)), and(b, splat(0x003F_0000))), and(d, splat(0x3F00)));
+            let digits = add(digits, c.continuation);
+            let leads = select(
+                m4,
+                and(add(e, c.lead[3]), splat(0xFF)),
+                select(
+                    m3,
+                    and(add(d, c.lead[2]), splat(0xFF00)),
+                    select(m2, and(add(b, c.lead[1]), splat(0xFF_0000)), add(a, c.lead[0])),
+                ),
+            );
+            let keep = or(or(and(m2, splat(0xFF00_0000)), and(m3, splat(0x00FF_0000))), and(m4, splat(0x0000_FF00)));
+            or(and(digits, keep), leads)
         }
     };
 }

@@ -26,13 +26,35 @@ pub(super) struct Plan {
     pub(super) allowed: [(u32, u32); 2],
     pub(super) first: u32,
     pub(super) top: u32,
-    /// The greatest value of lengths 1, 2 and 3 (`u32::MAX` past the forms').
+    /// The greatest value of lengths 1, 2 and 3 (`i32::MAX` past the forms':
+    /// the values written are below 2^26, so the lanes compare them signed).
     pub(super) last: [u32; 3],
     pub(super) lead: [u8; 4],
     pub(super) continuation: u8,
     /// The greatest unit below which every unit is a single unit the target
     /// writes as one byte, `lead[0]` plus itself (`None` where 0 is not one).
     pub(super) bytes_below: Option<u32>,
+    /// Whether every single unit is a value the forms write (then a group of
+    /// single units needs no other check).
+    pub(super) plain: bool,
+    /// The single-unit ranges cut at FFFF, for units compared in 16 bits
+    /// (one repeated where the other lies above; `plain` is false where both do).
+    pub(super) single16: [(u32, u32); 2],
+    /// Whether values of one and two units can be made in 16-bit lanes: the
+    /// forms have two lengths or more, the second's last below 8000, and the
+    /// source's units are 16 bits and plain.
+    pub(super) two: bool,
+}
+
+/// What eight 16-bit units are, for the kernel's steps that need no checks.
+pub(super) enum Plain {
+    /// Not all are single units the target writes (or the plan is not plain).
+    No,
+    /// Single units the target writes in one or two units each
+    /// ([`Plan::two`]).
+    Two,
+    /// Single units the target writes, some in three units or more.
+    Any,
 }
 
 /// A pair as [`Plan`] keeps it.
@@ -80,7 +102,7 @@ impl Plan {
         }
         let n = usize::from(forms.lengths);
         let top = forms.last[n - 1];
-        let last = core::array::from_fn(|k| if k + 1 < n { forms.last[k] } else { u32::MAX });
+        let last = core::array::from_fn(|k| if k + 1 < n { forms.last[k] } else { i32::MAX as u32 });
         let mut plan = Plan {
             bytes: units.bytes,
             big_endian: units.big_endian,
@@ -93,8 +115,26 @@ impl Plan {
             lead: forms.lead,
             continuation: forms.continuation,
             bytes_below: None,
+            plain: false,
+            single16: [(0, 0); 2],
+            two: false,
         };
         plan.bytes_below = plan.byte_run();
+        let written = |(lo, width): (u32, u32)| {
+            let hi = lo.wrapping_add(width);
+            lo >= plan.first && hi <= plan.top && plan.allowed.iter().any(|&(a, w)| a <= lo && hi <= a.wrapping_add(w))
+        };
+        let cut = single.map(|(lo, width)| (lo <= 0xFFFF).then(|| (lo, lo.saturating_add(width).min(0xFFFF) - lo)));
+        plan.plain = plan.single.iter().all(|&r| written(r));
+        plan.single16 = match cut {
+            [Some(a), Some(b)] => [a, b],
+            [Some(r), None] | [None, Some(r)] => [r, r],
+            [None, None] => {
+                plan.plain = false;
+                [(0, 0); 2]
+            }
+        };
+        plan.two = plan.plain && plan.bytes == 2 && n >= 2 && forms.last[1] < 0x8000;
         Some(plan)
     }
 
@@ -202,6 +242,30 @@ pub(super) fn drive(
 /// `n` bytes of each lane, and how many bytes that is.
 pub(super) static SHUFFLES: [[u8; 16]; 256] = shuffles().0;
 pub(super) static LENGTHS: [u8; 256] = shuffles().1;
+
+/// For each set of eight 16-bit lanes that hold two bytes (bit `k` for lane
+/// `k`; the others hold one, in their high byte), the byte shuffle that packs
+/// them.
+pub(super) static TWO_SHUFFLES: [[u8; 16]; 256] = two_shuffles();
+
+const fn two_shuffles() -> [[u8; 16]; 256] {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut twos = 0;
+    while twos < 256 {
+        let (mut lane, mut at) = (0, 0);
+        while lane < 8 {
+            if twos >> lane & 1 == 1 {
+                table[twos][at] = 2 * lane as u8;
+                at += 1;
+            }
+            table[twos][at] = 2 * lane as u8 + 1;
+            at += 1;
+            lane += 1;
+        }
+        twos += 1;
+    }
+    table
+}
 
 const fn shuffles() -> ([[u8; 16]; 256], [u8; 256]) {
     let mut table = [[0x80u8; 16]; 256];

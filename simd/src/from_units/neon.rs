@@ -3,7 +3,7 @@
 
 use core::arch::aarch64::*;
 
-use super::lanes::{Plan, SHUFFLES};
+use super::lanes::{Plan, SHUFFLES, TWO_SHUFFLES};
 
 type L = uint32x4_t;
 type B = uint8x16_t;
@@ -35,6 +35,12 @@ pub(crate) struct Consts {
     continuation: L,
     /// `bytes_below`, and `lead[0]` in every 16-bit lane.
     below: Option<(u32, uint16x8_t)>,
+    /// The single units' ranges in 16-bit lanes, where the plan is plain.
+    plain: Option<[(uint16x8_t, uint16x8_t); 2]>,
+    /// Where values of one and two units are made in 16-bit lanes: the last
+    /// of one unit and of two, `lead[0]`, `lead[1]` and the continuation base
+    /// above a byte, in every 16-bit lane.
+    two: Option<[uint16x8_t; 5]>,
 }
 
 /// The plan's constants.
@@ -57,10 +63,22 @@ pub(crate) fn consts(plan: &Plan) -> Consts {
         allowed: plan.allowed.map(range),
         forms: range((plan.first, plan.top - plan.first)),
         last: plan.last.map(|l| vdupq_n_u32(l)),
-        lead: plan.lead.map(|l| vdupq_n_u32(u32::from(l))),
-        continuation: vdupq_n_u32(u32::from(plan.continuation)),
+        lead: [0, 1, 2, 3].map(|k| vdupq_n_u32(u32::from(plan.lead[k]) << (24 - 8 * k))),
+        continuation: vdupq_n_u32(u32::from(plan.continuation) * 0x0101_0100),
         below: plan.bytes_below.map(|t| (t, vdupq_n_u16(u16::from(plan.lead[0])))),
+        plain: plan.plain.then(|| plan.single16.map(|(lo, width)| (half(lo), half(width)))),
+        two: plan.two.then(|| {
+            let [l0, l1, ..] = plan.lead.map(u32::from);
+            [half(plan.last[0]), half(plan.last[1]), half(l0), half(l1), half(u32::from(plan.continuation) << 8)]
+        }),
     }
+}
+
+/// `x` (at most FFFF) in every 16-bit lane.
+#[target_feature(enable = "neon")]
+#[inline]
+fn half(x: u32) -> uint16x8_t {
+    vdupq_n_u16(x as u16)
 }
 
 /// Sixteen bytes at `p`, each unit's in the machine's order.
@@ -171,6 +189,14 @@ fn halves(x: B) -> (L, L) {
 fn lanes(x: B) -> L {
     vreinterpretq_u32_u8(x)
 }
+/// The eight 32-bit units of `a` and `b` as 16-bit units, if all are below
+/// 10000.
+#[target_feature(enable = "neon")]
+#[inline]
+fn pack32(a: B, b: B) -> Option<B> {
+    let (a, b) = (vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b));
+    (vmaxvq_u32(vmaxq_u32(a, b)) <= 0xFFFF).then(|| vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(a), vmovn_u32(b))))
+}
 /// Whether all sixteen 16-bit units of `x` and `y` are below `bytes_below`.
 #[target_feature(enable = "neon")]
 #[inline]
@@ -211,6 +237,46 @@ unsafe fn narrow32(c: &Consts, x: &[B; 4], out: *mut u8) {
     let y = vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(d), vmovn_u32(e)));
     // SAFETY: the caller's guarantee.
     unsafe { narrow16(c, x, y, out) };
+}
+/// What the eight 16-bit units of `x` are ([`Plain`]).
+#[target_feature(enable = "neon")]
+#[inline]
+fn plain16(c: &Consts, x: B) -> Plain {
+    let Some([a, b]) = c.plain else { return Plain::No };
+    let x = vreinterpretq_u16_u8(x);
+    let within = |(lo, width): (uint16x8_t, uint16x8_t)| vcleq_u16(vsubq_u16(x, lo), width);
+    if vminvq_u16(vorrq_u16(within(a), within(b))) == 0 {
+        return Plain::No;
+    }
+    match c.two {
+        Some([_, last, ..]) if vmaxvq_u16(x) <= vgetq_lane_u16::<0>(last) => Plain::Two,
+        _ => Plain::Any,
+    }
+}
+/// Eight 16-bit units of [`Plain::Two`] as their forms at `out`: the bytes
+/// written.
+///
+/// # Safety
+/// `out .. out + 16` must be writable.
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn pack_two(c: &Consts, x: B, out: *mut u8) -> usize {
+    let Some([last, _, lead0, lead1, continuation]) = c.two else { return 0 };
+    let x = vreinterpretq_u16_u8(x);
+    let twos = vcgtq_u16(x, last);
+    let low = vandq_u16(vshlq_n_u16::<8>(x), vdupq_n_u16(0x3F00));
+    let lead = vandq_u16(vaddq_u16(vshrq_n_u16::<6>(x), lead1), vdupq_n_u16(0xFF));
+    let two = vaddq_u16(vorrq_u16(low, lead), continuation);
+    let one = vshlq_n_u16::<8>(vaddq_u16(x, lead0));
+    let weights = [1u16, 2, 4, 8, 16, 32, 64, 128];
+    // SAFETY: eight readable halves.
+    let index = usize::from(vaddvq_u16(vandq_u16(twos, unsafe { vld1q_u16(weights.as_ptr()) })));
+    // SAFETY: a 16-byte row of the table; the caller's guarantee.
+    unsafe {
+        let shuffle = vld1q_u8(TWO_SHUFFLES[index].as_ptr());
+        vst1q_u8(out, vqtbl1q_u8(vreinterpretq_u8_u16(vbslq_u16(twos, two, one)), shuffle));
+    }
+    8 + index.count_ones() as usize
 }
 /// The lanes' forms, packed by the shuffle `index`, at `out`.
 ///

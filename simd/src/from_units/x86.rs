@@ -4,7 +4,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lanes::{Plan, SHUFFLES};
+use super::lanes::{Plan, SHUFFLES, TWO_SHUFFLES};
 
 /// The helpers `kernel.rs` needs, for `$features`.
 macro_rules! helpers {
@@ -41,6 +41,12 @@ macro_rules! helpers {
             continuation: L,
             /// `bytes_below` in every 16-bit lane, and `lead[0]`.
             below: Option<(B, B)>,
+            /// The single units' ranges in 16-bit lanes, where the plan is plain.
+            plain: Option<[Range; 2]>,
+            /// Where values of one and two units are made in 16-bit lanes: the
+            /// last of one unit and of two, `lead[0]`, `lead[1]` and the
+            /// continuation base above a byte, in every 16-bit lane.
+            two: Option<[B; 5]>,
         }
 
         /// The plan's constants.
@@ -65,10 +71,28 @@ macro_rules! helpers {
                 allowed: plan.allowed.map(range),
                 forms: range((plan.first, plan.top - plan.first)),
                 last: plan.last.map(|l| splat(l)),
-                lead: plan.lead.map(|l| splat(u32::from(l))),
-                continuation: splat(u32::from(plan.continuation)),
-                below: plan.bytes_below.map(|t| (_mm_set1_epi16(t as i16), _mm_set1_epi16(i16::from(plan.lead[0])))),
+                lead: [0, 1, 2, 3].map(|k| splat(u32::from(plan.lead[k]) << (24 - 8 * k))),
+                continuation: splat(u32::from(plan.continuation) * 0x0101_0100),
+                below: plan.bytes_below.map(|t| (half(t), half(u32::from(plan.lead[0])))),
+                plain: plan.plain.then(|| plan.single16.map(|(lo, width)| (half(lo), half(width)))),
+                two: plan.two.then(|| {
+                    let [l0, l1, ..] = plan.lead.map(u32::from);
+                    [
+                        half(plan.last[0]),
+                        half(plan.last[1]),
+                        half(l0),
+                        half(l1),
+                        half(u32::from(plan.continuation) << 8),
+                    ]
+                }),
             }
+        }
+
+        /// `x` (at most FFFF) in every 16-bit lane.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn half(x: u32) -> B {
+            _mm_set1_epi16(x as u16 as i16)
         }
 
         /// Sixteen bytes at `p`, each unit's in the machine's order.
@@ -119,11 +143,12 @@ macro_rules! helpers {
         fn andnot(a: L, b: L) -> L {
             _mm_andnot_si128(b, a)
         }
-        /// Unsigned `a > b`, as all-ones lanes.
+        /// `a > b`, as all-ones lanes, for lanes below 2^31 (the values
+        /// the forms write, and the plan's last values).
         #[target_feature(enable = $features)]
         #[inline]
         fn gt(a: L, b: L) -> L {
-            _mm_xor_si128(_mm_cmpeq_epi32(_mm_max_epu32(a, b), b), _mm_set1_epi32(-1))
+            _mm_cmpgt_epi32(a, b)
         }
         /// `a` where `mask` is set, else `b`.
         #[target_feature(enable = $features)]
@@ -173,6 +198,14 @@ macro_rules! helpers {
         fn lanes(x: B) -> L {
             x
         }
+        /// The eight 32-bit units of `a` and `b` as 16-bit units, if all are
+        /// below 10000.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn pack32(a: B, b: B) -> Option<B> {
+            let high = _mm_set1_epi32(0xFFFF_0000u32 as i32);
+            (_mm_testz_si128(_mm_or_si128(a, b), high) == 1).then(|| _mm_packus_epi32(a, b))
+        }
         /// Whether all sixteen 16-bit units of `x` and `y` are below `bytes_below`.
         #[target_feature(enable = $features)]
         #[inline]
@@ -215,6 +248,46 @@ macro_rules! helpers {
             let (x, y) = (_mm_packus_epi32(x[0], x[1]), _mm_packus_epi32(x[2], x[3]));
             // SAFETY: the caller's guarantee.
             unsafe { narrow16(c, x, y, out) };
+        }
+        /// What the eight 16-bit units of `x` are ([`Plain`]).
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn plain16(c: &Consts, x: B) -> Plain {
+            let Some([a, b]) = c.plain else { return Plain::No };
+            let within = |(lo, width): Range| {
+                let d = _mm_sub_epi16(x, lo);
+                _mm_cmpeq_epi16(_mm_min_epu16(d, width), d)
+            };
+            if _mm_movemask_epi8(_mm_or_si128(within(a), within(b))) != 0xFFFF {
+                return Plain::No;
+            }
+            match c.two {
+                Some([_, last, ..]) if _mm_testz_si128(_mm_subs_epu16(x, last), _mm_set1_epi8(-1)) == 1 => Plain::Two,
+                _ => Plain::Any,
+            }
+        }
+        /// Eight 16-bit units of [`Plain::Two`] as their forms at `out`: the
+        /// bytes written.
+        ///
+        /// # Safety
+        /// `out .. out + 16` must be writable.
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn pack_two(c: &Consts, x: B, out: *mut u8) -> usize {
+            let Some([last, _, lead0, lead1, continuation]) = c.two else { return 0 };
+            // (Units at most the second length's last, below 8000: signed.)
+            let twos = _mm_cmpgt_epi16(x, last);
+            let low = _mm_and_si128(_mm_slli_epi16::<8>(x), _mm_set1_epi16(0x3F00));
+            let lead = _mm_and_si128(_mm_add_epi16(_mm_srli_epi16::<6>(x), lead1), _mm_set1_epi16(0xFF));
+            let two = _mm_add_epi16(_mm_or_si128(low, lead), continuation);
+            let one = _mm_slli_epi16::<8>(_mm_add_epi16(x, lead0));
+            let index = _mm_movemask_epi8(_mm_packs_epi16(twos, twos)) as usize & 0xFF;
+            // SAFETY: a 16-byte row of the table; the caller's guarantee.
+            unsafe {
+                let shuffle = _mm_loadu_si128(TWO_SHUFFLES[index].as_ptr().cast());
+                _mm_storeu_si128(out.cast(), _mm_shuffle_epi8(_mm_blendv_epi8(one, two, twos), shuffle));
+            }
+            8 + index.count_ones() as usize
         }
         /// The lanes' forms, packed by the shuffle `index`, at `out`.
         ///
