@@ -123,13 +123,19 @@ fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8]
     if isa != Isa::Avx512 {
         let target = lanes::Target::new(shape, units, pair);
         // SAFETY: every instruction set listed on x86-64 has SSSE3 and SSE4.1.
-        let mut sink = unsafe { sse41::Lanes::new(&target) };
+        let mut sink = unsafe { x86::Lanes::new(&target) };
         return lanes::drive(&target, shape, input, out, |piece, at| {
             (sink.out, sink.written) = (at, 0);
-            // SAFETY: as above; the sink writes at `at`, which `drive` keeps
-            // valid for four bytes per unit of `piece`, as many as the
-            // kernel lets it (`decode/kernel.rs`'s `Sink`).
-            let taken = unsafe { crate::decode::x86::run(shape, piece, &mut sink) };
+            // SAFETY: the machine has `isa` (SSE4.1 at least); the sink
+            // writes at `at`, which `drive` keeps valid for four bytes per
+            // unit of `piece`, as many as the kernel lets it
+            // (`decode/kernel.rs`'s `Sink`).
+            let taken = unsafe {
+                match isa {
+                    Isa::Avx2 => crate::decode::x86::avx2::run(shape, piece, &mut sink),
+                    _ => crate::decode::x86::sse41::run(shape, piece, &mut sink),
+                }
+            };
             (taken, sink.written)
         });
     }
@@ -195,7 +201,7 @@ mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod short;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod sse41;
+mod x86;
 
 #[cfg(test)]
 mod tests {
