@@ -6,7 +6,7 @@
 //! this crate runs one kernel over them, written once and instantiated for SSE4.1,
 //! AVX2 and NEON. Input that passed, if its units make values as UTF-8's do
 //! (a [`Shape`]), decodes with the kernel of [`decode_u32`], also written once
-//! and instantiated for SSE4.1 and NEON.
+//! and instantiated for SSE4.1, AVX2 and NEON.
 //!
 //! The crate's modules: `validate/` (the
 //! kernel `kernel.rs`, instantiated by `x86.rs` and `neon.rs`;

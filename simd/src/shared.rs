@@ -479,6 +479,20 @@ mod tests {
     }
 
     #[test]
+    fn placemat_isa_names_the_sets_at_and_below_one() {
+        for isa in [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon] {
+            let below = Isa::below(isa.name()).unwrap();
+            assert_eq!(below.first(), Some(&isa));
+            // Best first, as `Isa::all` lists them.
+            let order = [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon];
+            let rank = |i: &Isa| order.iter().position(|o| o == i);
+            assert!(below.windows(2).all(|w| rank(&w[0]) < rank(&w[1])), "{isa:?}");
+        }
+        assert_eq!(Isa::below("none"), Some(&[][..]));
+        assert_eq!(Isa::below("avx-512"), None);
+    }
+
+    #[test]
     fn a_shape_with_too_many_continuation_units_is_refused() {
         let mut shape = Shape { continuation: (0x80, 0xC0), lead_base: [0; 16] };
         assert!(shape.check().is_err());

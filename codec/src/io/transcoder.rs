@@ -5,7 +5,7 @@
 //! ([`DynCodec::decode_block`], SIMD where the codec has it) fills a block of
 //! values up to a cut, and the target's bulk encoder
 //! ([`DynCodec::encode_block`]) writes them, or, into the UTF-8 family on a
-//! machine with AVX-512, the kernel from code units with the values as
+//! machine with AVX2 or AVX-512, the kernel from code units with the values as
 //! UTF-32 (`values_kernel.rs`); from a source the SIMD decoding
 //! kernel reads to a target of wide code units and back, a valid block goes
 //! in one pass, without values (`fused.rs`). The per-value path takes over
@@ -194,8 +194,9 @@ impl<'a> Transcoder<'a> {
 
     /// Whether clean blocks go through a one-pass kernel: from a source the
     /// SIMD decoding kernel reads (the UTF-8 family) to a target of wide code
-    /// units (UTF-16, UTF-32), or back, on a machine with AVX-512
-    /// (`placemat_simd::decode_to_units`, `encode_from_units`); or from a
+    /// units (UTF-16, UTF-32), or back, on a machine with SIMD (AVX-512,
+    /// AVX2, SSE4.1, NEON: `placemat_simd::decode_to_units`,
+    /// `encode_from_units`); or from a
     /// codec to itself, where valid input is its own transcoding
     /// ([`CodecInfo::canonical`](crate::CodecInfo::canonical)), on every
     /// machine: blocks are validated and copied; or between two codecs of

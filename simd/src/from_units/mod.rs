@@ -29,6 +29,18 @@
 //! and one or two byte compresses pack them. Thirty-two ASCII units in a row
 //! are narrowed without any of it.
 //!
+//! With 16-byte vectors (SSE4.1, AVX2, NEON: `kernel.rs`, instantiated by
+//! `x86.rs` and `neon.rs`), four units a group in 32-bit lanes, each lane
+//! deciding alone from its unit and its neighbours whether it is a single
+//! unit or which half of a pair, its length from three comparisons, its
+//! bytes as `[lead, c2, c1, c0]` so that its form is its last `n` bytes, and
+//! one byte shuffle (by the four lengths) packs them. Eight single units
+//! the target writes in one or two units (Cyrillic, Greek, …) are made in
+//! 16-bit lanes, eight at a time, with one shuffle; 32-bit units below
+//! 10000 are packed to 16 bits and take the same steps. What a group
+//! refuses, the first value and the last units are converted one at a time
+//! (`lanes.rs`), so a run stops exactly where the AVX-512 kernel's does.
+//!
 //! Input that is not valid stops the kernel before the first unit it cannot
 //! read; the kernel never reads or writes out of bounds: it writes at most
 //! four bytes per code unit taken.
@@ -49,7 +61,8 @@
 //! let units: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
 //! let mut out = Vec::new();
 //! let taken = Isa::detect().map_or(0, |isa| encode_from_units(isa, &utf16le, Some(&pair), &utf8, &units, &mut out));
-//! // A prefix at a value boundary (none without AVX-512), as UTF-8.
+//! // The text, or a prefix of it at a value boundary, as UTF-8 (none
+//! // without SIMD).
 //! let prefix: Vec<u16> = units[..taken].chunks(2).map(|u| u16::from_le_bytes([u[0], u[1]])).collect();
 //! assert_eq!(out, String::from_utf16(&prefix).unwrap().as_bytes());
 //! ```
@@ -125,10 +138,12 @@ impl ByteForms {
 /// into the units `forms` writes, appending them to `out`; returns the bytes
 /// of `input` taken: at a value boundary, before the first unit that is no
 /// single unit nor half of a whole pair and before the first value `forms`
-/// does not write (for a source all of whose units are single units, the
-/// last 34 units or so are left to the caller). Takes nothing without
-/// AVX-512 ([`Isa::Avx512`]), for a width other than 2 and 4 or forms the
-/// kernel cannot run ([`ByteForms`]), and ignores a pair with 4-byte units.
+/// does not write (with AVX-512, for a source all of whose units are single
+/// units, the last 34 units or so are left to the caller). Takes nothing for
+/// a width other than 2 and 4 or forms the kernel cannot run
+/// ([`ByteForms`]), and ignores a pair with 4-byte units. Runs on every
+/// instruction set [`Isa::all`] can list: AVX-512's 64-byte kernel, the
+/// 16-byte one on the others.
 /// A caller that converts many pieces makes the kernel once instead
 /// ([`UnitsEncoder`]).
 ///

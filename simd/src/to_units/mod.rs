@@ -25,7 +25,18 @@
 //! a pair of 16-bit units (UTF-16), four-unit sequences too, their lead's
 //! lane writing the pair's first unit and the lane after it the second.
 //! Sixty-four single-unit values in a row (ASCII) are widened without the
-//! gather. Input that is not valid converts to unspecified units but never
+//! gather.
+//!
+//! With 16-byte vectors (SSE4.1, AVX2, NEON: `x86.rs`, `neon.rs`), the
+//! decoding kernel of `decode/` makes up to four values a step in 32-bit
+//! lanes, and a sink takes them where they are: it checks them against the
+//! target's ranges, packs them to 16 bits or stores them as they are, or,
+//! where a step holds a pair, makes each lane one unit or two and packs them
+//! with one byte shuffle. A step it refuses, and the last units, which the
+//! kernel leaves, are converted one sequence at a time (`lanes.rs`), so a
+//! run stops exactly where the AVX-512 kernel's does.
+//!
+//! Input that is not valid converts to unspecified units but never
 //! reads or writes out of bounds: the kernel only moves forward, at least one
 //! unit per value written, and writes at most four bytes per unit taken.
 //!
@@ -42,7 +53,8 @@
 //! let text = "Ünïcödé, 漢字 and 🎉 ".repeat(20);
 //! let mut out = Vec::new();
 //! let taken = Isa::detect().map_or(0, |isa| decode_to_units(isa, &utf8, &utf16le, Some(&pair), text.as_bytes(), &mut out));
-//! // A prefix at a sequence boundary (none without AVX-512), as UTF-16.
+//! // The text, or a prefix of it at a sequence boundary, as UTF-16 (none
+//! // without SIMD).
 //! let expected: Vec<u8> = text[..taken].encode_utf16().flat_map(u16::to_le_bytes).collect();
 //! assert_eq!(out, expected);
 //! ```
@@ -95,9 +107,10 @@ impl Pair {
 /// input units taken: at a sequence boundary, before the first value neither
 /// writes (or a sequence of five units or more); `input` must end with a
 /// whole sequence.
-/// Takes nothing without AVX-512 ([`Isa::Avx512`]), for a width other than 2
-/// and 4, and ignores a pair with 4-byte units or one whose units do not fit
-/// in 16 bits.
+/// Takes nothing for a width other than 2 and 4, and ignores a pair with
+/// 4-byte units or one whose units do not fit in 16 bits. Runs on every
+/// instruction set [`Isa::all`] can list: AVX-512's 64-byte kernel, the
+/// 16-byte one on the others.
 ///
 /// Panics if `isa` is not one [`Isa::all`] lists or `shape` fails
 /// [`Shape::check`].

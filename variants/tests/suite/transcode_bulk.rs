@@ -139,6 +139,19 @@ fn every_pair_transcodes_in_bulk_as_value_by_value() {
     }
 }
 
+/// `PLACEMAT_ISA` caps the instruction sets the kernels use (CI runs this
+/// file's tests as an AVX2, an SSE4.1 and a scalar machine): where it names
+/// one this machine has, that is the one detected, and none is listed above it.
+#[test]
+fn the_probe_is_capped_by_placemat_isa() {
+    use placemat_codec::simd::Isa;
+    let Some(name) = std::env::var("PLACEMAT_ISA").ok() else { return };
+    let allowed = Isa::below(&name).unwrap_or_else(|| panic!("CI names a known instruction set, not {name:?}"));
+    assert!(Isa::all().into_iter().flatten().all(|isa| allowed.contains(&isa)), "{name}: {:?}", Isa::all());
+    let best = allowed.first().copied();
+    assert!(Isa::detect() == best || best.is_some_and(|isa| !Isa::all().contains(&Some(isa))), "{name}");
+}
+
 /// Between the UTF-8 family and UTF-16/32, in both directions, clean blocks
 /// go through a one-pass kernel where the machine has one: on long texts of
 /// every script mix, with errors, cut in every way, it gives what the blocks
