@@ -43,11 +43,15 @@ pub(super) fn conversions<'a>(
     let one_pass = engine.as_ref().is_some_and(|t| t.one_pass());
     let copies = engine.as_ref().is_some_and(|t| t.copies());
     let runs_alike = engine.as_ref().is_some_and(|t| t.copied_runs().is_some());
+    let pair_units = engine.as_ref().is_some_and(|t| t.pair_units());
     // (The one-pass kernels run on the machine's best instruction set.)
     let isa = placemat_codec::simd::Isa::detect().map_or("", |isa| isa.name());
     for path in [Path::Engine, Path::Blocks, Path::Pushes, Path::PerValue] {
         let label = match path {
             Path::Engine if copies => "placemat copy of validated blocks".to_string(),
+            Path::Engine if runs_alike && pair_units => {
+                format!("placemat copy of runs read alike, 16-bit units ({isa})")
+            }
             Path::Engine if runs_alike => "placemat copy of runs read alike".to_string(),
             Path::Engine if one_pass => format!("placemat one pass ({isa})"),
             Path::Engine => "placemat runs and blocks".to_string(),

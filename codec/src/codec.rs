@@ -68,6 +68,13 @@ pub struct CodecInfo {
     /// and proved by the compiler, they let the conversion engine write into
     /// the codec from UTF-16/32 in one SIMD pass.
     pub byte_forms: Option<crate::simd::ByteForms>,
+    /// For a codec of [`byte_forms`](CodecInfo::byte_forms) that writes some
+    /// values as the byte forms of a pair of 16-bit units, as CESU-8 writes a
+    /// supplementary character as the three-byte forms of its UTF-16
+    /// surrogates, that pair ([`PairForm`](crate::PairForm)): derived and
+    /// proved by the compiler, it lets the conversion engine write the codec
+    /// from the UTF-8 family through 16-bit units with SIMD.
+    pub pair_forms: Option<crate::PairForm>,
     /// For an integer codec whose units mark where values end, how
     /// ([`Flagged`](crate::Flagged)): derived by the compiler, it lets bulk
     /// decoding read values a word at a time. The words give raw values,
@@ -116,6 +123,7 @@ impl CodecInfo {
             no_simd: Cow::Borrowed(""),
             wide_forms: WideForms::NONE,
             byte_forms: None,
+            pair_forms: None,
             flagged: None,
             prefixed: None,
             sign: None,
@@ -159,6 +167,13 @@ impl CodecInfo {
     /// bytes with `forms`.
     pub const fn with_byte_forms(mut self, forms: crate::simd::ByteForms) -> Self {
         self.byte_forms = Some(forms);
+        self
+    }
+
+    /// The same facts for a codec of byte forms that writes the values of
+    /// `pair` as the byte forms of its two units.
+    pub const fn with_pair_forms(mut self, pair: crate::PairForm) -> Self {
+        self.pair_forms = Some(pair);
         self
     }
 

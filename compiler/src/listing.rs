@@ -222,6 +222,14 @@ fn encoder_forms_line(s: &mut String, dfa: &Automaton) {
             ranges(f.allowed)
         );
     }
+    if let Some(p) = dfa.pair_forms {
+        let _ = writeln!(
+            s,
+            "encoder pair forms (from UTF-8 through 16-bit units): {:X}-{:X} as the forms of two units \
+             ({:X} + the high bits, {:X} + the low {} bits, of the value less {:X})",
+            p.lo, p.hi, p.high, p.low, p.low_bits, p.bias
+        );
+    }
 }
 
 /// The flagged-stream verdict ([`crate::automaton::flagged`]): how the

@@ -60,6 +60,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         no_simd: Cow::Borrowed(""),
         wide_forms: placemat_codec::WideForms::NONE,
         byte_forms: None,
+        pair_forms: None,
         flagged: None,
         prefixed: None,
         sign: None,
@@ -78,6 +79,7 @@ impl LoadedCodec {
         let mut info = info(&model)?;
         info.wide_forms = automaton.wide_forms;
         info.byte_forms = automaton.byte_forms;
+        info.pair_forms = automaton.pair_forms;
         info.flagged = automaton.flagged.clone().ok();
         info.canonical = automaton.canonical;
         info.prefixed = automaton.prefixed.clone().ok();

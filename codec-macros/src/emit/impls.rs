@@ -114,6 +114,15 @@ fn byte_forms(f: &placemat_codec::simd::ByteForms) -> TokenStream {
     }))
 }
 
+/// `.with_pair_forms(..)` for a codec of byte forms that writes values as
+/// the forms of a pair of 16-bit units.
+fn pair_forms(p: &placemat_codec::PairForm) -> TokenStream {
+    let (lo, hi, bias, high, low, low_bits) = (p.lo, p.hi, p.bias, p.high, p.low, p.low_bits);
+    quote!(.with_pair_forms(::placemat_codec::PairForm {
+        lo: #lo, hi: #hi, bias: #bias, high: #high, low: #low, low_bits: #low_bits,
+    }))
+}
+
 /// The `CodecInfo` constructor, with the compiler's verdict on a SIMD validator.
 fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<TokenStream> {
     let (name, summary) = (&model.name, &model.summary);
@@ -150,6 +159,7 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
     };
     let wide = wide_forms(&a.wide_forms);
     let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
+    let pair = a.pair_forms.map_or_else(TokenStream::new, |p| pair_forms(&p));
     // The `static` cannot name `Self`: the codec type by name.
     let flagged = if a.flagged.is_ok() { quote!(.with_flagged(#ty::FLAGGED)) } else { quote!() };
     let prefixed = if a.prefixed.is_ok() { quote!(.with_prefixed(#ty::PREFIXED)) } else { quote!() };
@@ -159,7 +169,7 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded #no_simd #wide #bytes #flagged #prefixed #canonical #sign;
+        )#unbounded #no_simd #wide #bytes #pair #flagged #prefixed #canonical #sign;
         &INFO
     })
 }

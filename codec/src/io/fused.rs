@@ -32,6 +32,7 @@
 
 use alloc::vec::Vec;
 
+use super::pair_path::PairPath;
 use crate::simd::{self, Isa, Pair, Shape, Tables, Units, UnitsEncoder};
 use crate::{ApartLeads, AsciiRuns, DynCodec};
 
@@ -44,7 +45,15 @@ pub(super) enum Fused {
     /// without a lead they may read apart copied, the rest value by value.
     /// The runs stop at `stops`: `leads`, and where the target validates
     /// them (`by_target`), also the leads the source may read apart from it.
-    Shared { leads: ApartLeads, stops: ApartLeads, by_target: bool, tables: Option<Tables> },
+    /// Where the copy declines (at sequences read apart), a target of
+    /// pair forms is written through 16-bit units (`pair`).
+    Shared {
+        leads: ApartLeads,
+        stops: ApartLeads,
+        by_target: bool,
+        tables: Option<Tables>,
+        pair: Option<Box<PairPath>>,
+    },
     /// The UTF-8 family into wide code units; with `ascii` where the
     /// source's bytes below 80 are values of themselves (then widened
     /// without the validator where a block starts with them).
@@ -73,7 +82,8 @@ impl Fused {
             let faster = |c: &dyn DynCodec| c.dfa().simd().is_some() && validates_in_one_pass(c);
             let back = (!faster(from) && faster(to)).then(|| super::leads_apart(to, from)).flatten();
             let (stops, by_target) = back.map_or((leads, false), |back| (leads.union(&back), true));
-            return Some(Fused::Shared { leads, stops, by_target, tables });
+            let pair = PairPath::of(from, to).map(Box::new);
+            return Some(Fused::Shared { leads, stops, by_target, tables, pair });
         }
         let isa = Isa::detect()?;
         let forms = (to.info().wide_forms, to.info().byte_forms.filter(|f| f.multi_unit()));
@@ -107,6 +117,33 @@ impl Fused {
             && !from.description().is_empty()
             && from.description() == to.description()
             && from.dfa().contexts() == 1
+    }
+
+    /// Where [`Fused::Shared`] took nothing at the start of `data` (a
+    /// sequence read apart), converts through 16-bit units, into a target of
+    /// pair forms: the cluster of such sequences there after a long copy
+    /// (`cluster`), else a block; `None` for the other paths, or where it
+    /// takes nothing. The units taken and the last value taken; `units` is
+    /// scratch memory.
+    pub(super) fn convert_apart(
+        &self,
+        from: &dyn DynCodec,
+        (data, cluster): (&[u8], bool),
+        units: &mut Vec<u8>,
+        out: &mut Vec<u8>,
+    ) -> Option<(usize, u64)> {
+        let Fused::Shared { stops, pair: Some(pair), .. } = self else { return None };
+        let longest = from.info().max_units.unwrap_or(1);
+        let whole = data.len().min(BLOCK);
+        let limit = if cluster { super::shared::cluster_end(stops, data, longest).unwrap_or(whole) } else { whole };
+        let end = last_lead(pair.tables(), data, limit.min(whole)).unwrap_or(0);
+        pair.convert(&data[..end], units, out)
+    }
+
+    /// Whether [`Fused::Shared`] writes what it does not copy through 16-bit
+    /// units.
+    pub(super) fn pair_units(&self) -> bool {
+        matches!(self, Fused::Shared { pair: Some(_), .. })
     }
 
     /// The leads of [`Fused::Shared`] (`None` for the other paths).

@@ -156,6 +156,7 @@ use std::fmt;
 use std::io;
 
 mod fused;
+mod pair_path;
 mod reader;
 mod shared;
 mod transcoder;

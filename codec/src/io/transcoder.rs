@@ -16,11 +16,13 @@
 
 use std::fmt;
 
+mod blocks;
+
 use super::fused::Fused;
 use super::values_kernel::ValuesKernel;
 use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
 use crate::dfa::DEAD;
-use crate::{AsciiRuns, DynCodec, Step, Strategy, WideRuns};
+use crate::{DynCodec, Step, Strategy};
 
 /// The transcoding engine without I/O: push chunks of source units, collect target
 /// units.
@@ -104,6 +106,9 @@ pub struct Transcoder<'a> {
     values_kernel: Option<Option<ValuesKernel>>,
     /// Units the one-pass path took since the last block of values.
     copied: usize,
+    /// Scratch memory for the 16-bit units of the path into pair forms
+    /// (`pair_path.rs`).
+    units: Vec<u8>,
     /// Whether one codec is signed and the other not: a 64-bit view with its
     /// top bit set (a negative value, or an unsigned one past 2^63 − 1) then
     /// means different values in the two, and is refused.
@@ -172,6 +177,7 @@ impl<'a> Transcoder<'a> {
             fused: None,
             values_kernel: None,
             copied: 0,
+            units: Vec::new(),
             mixed_sign,
         })
     }
@@ -218,6 +224,15 @@ impl<'a> Transcoder<'a> {
     /// into UTF-8, UTF-8 into modified UTF-8, … `None` for other paths.
     pub fn copied_runs(&self) -> Option<crate::ApartLeads> {
         self.path(|fused| fused.and_then(Fused::shared_leads))
+    }
+
+    /// Whether, where the copy of runs read alike declines, the sequences
+    /// read apart go into the target through 16-bit units by the two SIMD
+    /// kernels: a target that writes some values as the byte forms of a
+    /// pair of 16-bit units ([`CodecInfo::pair_forms`](crate::CodecInfo::pair_forms):
+    /// CESU-8) from a source the decoding kernel reads (UTF-8).
+    pub fn pair_units(&self) -> bool {
+        self.path(|fused| fused.is_some_and(Fused::pair_units))
     }
 
     /// `ask` of the one-pass path (`None` without one, or when the bulk
@@ -383,204 +398,6 @@ impl<'a> Transcoder<'a> {
             pos += self.item(step, &data[pos..], out)?;
         }
         Ok(())
-    }
-
-    /// Transcodes a run or a block at the start of `data` without stepping;
-    /// returns the units taken (0 when neither takes anything).
-    fn bulk_item(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
-        if self.fused.get_or_insert_with(|| Fused::of(self.from, self.to)).is_some() {
-            // The one-pass kernel takes ASCII as fast as the runs would.
-            return self.bulk(data, out);
-        }
-        // Between codecs of wide units, a wide run takes ASCII too, and
-        // faster than the ASCII path, which moves unit by unit.
-        let wide_first = self.to.info().wide_forms.is_some();
-        let mut took = if wide_first { self.wide_run(data, out) } else { 0 };
-        if took == 0 {
-            took = self.ascii_run(data, out);
-        }
-        if took == 0 && !wide_first {
-            took = self.wide_run(data, out);
-        }
-        if took == 0 {
-            took = self.bulk(data, out);
-        }
-        took
-    }
-
-    /// Moves the run of ASCII code units at the start of `data` that are
-    /// values of themselves in both codecs ([`DynCodec::ascii_runs`]) to the
-    /// target's code units, without values; returns its length (whole
-    /// 16-byte blocks: 0 for a short run).
-    fn ascii_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
-        let Some((from, to)) = self.run_kinds() else { return 0 };
-        let n = from.prefix(data);
-        // (Neither codec has rules across values: their runs would be none.)
-        let Some(last) = from.last_value(&data[..n]) else { return 0 };
-        crate::convert_run(from, to, &data[..n], out);
-        self.last = Some(u64::from(last));
-        self.context = self.from.context_after(u64::from(last));
-        self.offset += n as u64;
-        n
-    }
-
-    /// The kinds of ASCII run that the source's units and the target's share
-    /// (the source's narrowed to `01`–`7F` where the target has no `00` of
-    /// its own value: modified UTF-8), if any.
-    fn run_kinds(&self) -> Option<(AsciiRuns, AsciiRuns)> {
-        let (from, to) = (self.from.ascii_runs(), self.to.ascii_runs());
-        let from = match (from, to.includes(0)) {
-            (_, true) | (AsciiRuns::NonZeroBytes, _) => from,
-            (AsciiRuns::Bytes, false) => AsciiRuns::NonZeroBytes,
-            _ => AsciiRuns::None,
-        };
-        (from != AsciiRuns::None && to != AsciiRuns::None).then_some((from, to))
-    }
-
-    /// Where a block at the start of `data` ends: for a source with wide
-    /// runs, before the first long one (which [`Self::wide_run`] then takes);
-    /// else at the first run of 16-byte blocks of ASCII the two codecs share
-    /// (which [`Self::ascii_run`] then takes without values); else after
-    /// `self.block` units. A block may
-    /// end inside a sequence: the source's bulk decoder stops before it.
-    fn block_end(&self, data: &[u8]) -> usize {
-        let end = self.before_lead(data, data.len().min(self.block));
-        let wide = self.wide_runs();
-        if wide.is_some() {
-            // Before a run of 32 code units (which `wide_run` then takes), found
-            // by looking every 16 units.
-            let (step, span) = (16 * wide.units.unit_bytes(), 32 * wide.units.unit_bytes());
-            return (step..end.saturating_sub(span))
-                .step_by(step)
-                .find(|&k| wide.prefix(&data[k..k + span]) == span)
-                .unwrap_or(end);
-        }
-        let Some((from, _)) = self.run_kinds() else { return end };
-        // A source that the SIMD decoding kernel reads takes ASCII at its
-        // speed too: its blocks end only at long runs, so that text which
-        // changes script every few words is not cut into short blocks.
-        let kernel = self.from.dfa().decoding_shape().is_some();
-        let span = if kernel { 16 } else { 2 } * crate::ASCII_BLOCK;
-        (crate::ASCII_BLOCK..end.saturating_sub(span))
-            .step_by(crate::ASCII_BLOCK)
-            .find(|&k| from.prefix(&data[k..k + span]) == span)
-            .unwrap_or(end)
-    }
-
-    /// `end` moved back, for a source with SIMD tables, to the last unit
-    /// before it that is no continuation unit (at most its longest sequence
-    /// back in valid input), so that the block's last sequence is whole and
-    /// its bulk decoder does not stop at a cut one; `end` itself otherwise,
-    /// or if no such unit lies within 16 units.
-    fn before_lead(&self, data: &[u8], end: usize) -> usize {
-        let dfa = self.from.dfa();
-        let Some(t) = dfa.simd().filter(|_| end < data.len()) else { return end };
-        (end.saturating_sub(16)..=end).rev().find(|&k| k > 0 && !t.is_continuation(data[k])).unwrap_or(end)
-    }
-
-    /// Transcodes a block at the start of `data` in bulk; returns the units
-    /// taken: those of the values the target took, up to the first one it
-    /// refused (found again by stepping, and left to the per-value path).
-    fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
-        let mut limit = data.len();
-        if let Some(Some(fused)) = &self.fused {
-            if let Some((took, last)) = fused.convert((self.from, self.to), self.last, data, out) {
-                self.last = last;
-                self.context = last.map_or(0, |last| self.from.context_after(last));
-                self.offset += took as u64;
-                self.copied += took;
-                return took;
-            }
-            // After a long copy, a cluster of sequences read apart takes a
-            // block of its own; where copies are short, the text is dense
-            // with them, and whole blocks take it. (A codec of the copy of
-            // runs is bounded: it has a longest sequence.)
-            let longest = self.from.info().max_units.unwrap_or(1);
-            if std::mem::take(&mut self.copied) >= LONG_COPY {
-                limit = fused.cluster_end(data, longest).unwrap_or(limit);
-            }
-        }
-        let block = &data[..self.block_end(&data[..limit])];
-        self.values.clear();
-        let took = self.from.decode_block(block, &mut self.values);
-        self.encode_values(block, took, out)
-    }
-
-    /// Transcodes the run of wide code units at the start of `data` that are
-    /// whole sequences of their own value in the source ([`WideRuns`], from
-    /// context 0) without walking its automaton: the code units are the
-    /// values the target's bulk encoder writes. Returns the units taken: 0
-    /// for a source without wide runs or a run shorter than [`MIN_BULK`]
-    /// units (a surrogate pair in UTF-16 text, say, goes to the blocks).
-    fn wide_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
-        let runs = self.wide_runs();
-        // (At most a block's values at a time, so that they stay in cache.)
-        let n = runs.prefix(&data[..data.len().min(BLOCK * runs.units.unit_bytes())]);
-        if n < MIN_BULK * runs.units.unit_bytes() {
-            return 0;
-        }
-        self.values.clear();
-        self.values.extend(runs.values(&data[..n]).map(u64::from));
-        self.encode_values(&data[..n], n, out)
-    }
-
-    /// The source's wide runs, none for a codec with rules across values.
-    fn wide_runs(&self) -> WideRuns {
-        let dfa = self.from.dfa();
-        if dfa.contexts() > 1 {
-            return WideRuns::NONE;
-        }
-        dfa.facts().wide_runs
-    }
-
-    /// Writes the values in hand, which are those of the first `took` units
-    /// of `block`, with the target's bulk encoder; returns the units of the
-    /// values the target took, up to the first one it refused (found again
-    /// by stepping, and left to the per-value path).
-    fn encode_values(&mut self, block: &[u8], mut took: usize, out: &mut Vec<u8>) -> usize {
-        // Between a signed and an unsigned codec, a 64-bit view with its top
-        // bit set is refused: the block stops before the first one.
-        let negative = if self.mixed_sign { self.values.iter().position(|&v| (v as i64) < 0) } else { None };
-        self.values.truncate(negative.unwrap_or(self.values.len()));
-        let kernel = self.values_kernel.get_or_insert_with(|| ValuesKernel::of(self.to));
-        let encoded = match kernel {
-            Some(kernel) => kernel.encode(self.to, &self.values, out),
-            None => self.to.encode_block(self.last, &self.values, out),
-        };
-        let encoded = match encoded.and_then(|()| negative.map_or(Ok(()), Err)) {
-            Ok(()) => {
-                self.block = (self.block * 2).min(BLOCK);
-                self.values.len()
-            }
-            Err(refused) => {
-                self.block = (self.block / 4).max(4 * MIN_BULK);
-                took = self.units_of(block, refused);
-                refused
-            }
-        };
-        if let Some(&last) = self.values[..encoded].last() {
-            self.last = Some(last);
-            self.context = self.from.context_after(last);
-        }
-        self.offset += took as u64;
-        took
-    }
-
-    /// The units of the first `count` values of `data`, stepped from context 0.
-    fn units_of(&self, data: &[u8], count: usize) -> usize {
-        let (mut pos, mut context) = (0, 0);
-        for _ in 0..count {
-            match self.from.step_open(Strategy::Table, context, &data[pos..]) {
-                Step::Value { value, len } => {
-                    context = self.from.context_after(value);
-                    pos += len;
-                }
-                // Not reached: `decode_block` takes its values from whole
-                // valid sequences, as stepping does.
-                _ => break,
-            }
-        }
-        pos
     }
 
     /// Handles one complete item at the start of `data`; returns its length.

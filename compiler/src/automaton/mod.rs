@@ -46,6 +46,7 @@
 
 pub mod byte_forms;
 mod determinize;
+pub mod pair_forms;
 pub use determinize::ConflictKind;
 use determinize::Failure;
 pub mod certificates;
@@ -294,6 +295,9 @@ pub struct Automaton {
     /// The forms the encoder writes values of one to four byte units with,
     /// as UTF-8 does ([`byte_forms`]), for the runtime's `CodecInfo`.
     pub byte_forms: Option<placemat_codec::simd::ByteForms>,
+    /// The pair of 16-bit units whose byte forms the encoder writes some
+    /// values as, as CESU-8 does ([`pair_forms`]), for the runtime's `CodecInfo`.
+    pub pair_forms: Option<placemat_codec::simd::Pair>,
     /// How an integer codec's units mark where values end ([`flagged`]), for
     /// the runtime's `CodecInfo`, or why they do not.
     pub flagged: Result<placemat_codec::Flagged, String>,
@@ -372,6 +376,7 @@ impl Automaton {
             facts: pack::UNSET_FACTS,
             wide_forms: placemat_codec::WideForms::NONE,
             byte_forms: None,
+            pair_forms: None,
             flagged: Err(String::new()),
             prefixed: Err(String::new()),
             canonical: model.is_bounded()
@@ -397,6 +402,7 @@ impl Automaton {
         a.facts = pack::facts(&a, wide_runs::derive(&a));
         a.wide_forms = wide_forms::derive(&a, model);
         a.byte_forms = byte_forms::derive(&a, model);
+        a.pair_forms = a.byte_forms.and_then(|forms| pair_forms::derive(&a, model, &forms));
         a.flagged = flagged::derive(&a, model);
         a.prefixed = prefixed::derive(&a, model);
         a.expanded = pack::expanded(&a);

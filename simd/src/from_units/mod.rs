@@ -98,14 +98,23 @@ impl ByteForms {
     /// The units `v` is written as (`None` when the forms do not write it):
     /// the definition the kernel is tested against.
     pub fn units(&self, v: u32) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        self.push(v, &mut out).then_some(out)
+    }
+
+    /// Appends the units `v` is written as; `false` (nothing appended) when
+    /// the forms do not write it.
+    pub fn push(&self, v: u32, out: &mut Vec<u8>) -> bool {
         let in_allowed = self.allowed.iter().any(|&(lo, hi)| lo <= v && v <= hi);
-        let n = (0..usize::from(self.lengths)).find(|&n| v <= self.last[n])? + 1;
+        let Some(n) = (0..usize::from(self.lengths)).find(|&n| v <= self.last[n]).map(|n| n + 1) else {
+            return false;
+        };
         if !in_allowed || v < self.first {
-            return None;
+            return false;
         }
-        let mut out = alloc::vec![self.lead[n - 1].wrapping_add((v >> (6 * (n - 1))) as u8)];
+        out.push(self.lead[n - 1].wrapping_add((v >> (6 * (n - 1))) as u8));
         out.extend((1..n).map(|k| self.continuation + (v >> (6 * (n - 1 - k)) & 63) as u8));
-        Some(out)
+        true
     }
 
     /// Whether the forms have sequences of more than one unit, as the UTF-8

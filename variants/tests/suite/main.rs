@@ -28,6 +28,7 @@ mod large_descriptions;
 mod mutf8;
 mod one_import;
 mod padding;
+mod pair_forms;
 mod panic_free;
 mod prefixed;
 mod printable6;

@@ -14,16 +14,28 @@ use placemat_variants::registry;
 use super::fuzz_seeds::targets::PerValue;
 
 /// What a transcoding gives: the output and the error that stopped it.
-type Outcome = (Vec<u8>, Option<TranscodeError>);
+pub(super) type Outcome = (Vec<u8>, Option<TranscodeError>);
 
 /// `input` transcoded in the pieces `cuts` makes of it.
-fn transcode(from: &dyn DynCodec, to: &dyn DynCodec, mode: ErrorMode, input: &[u8], cuts: &[usize]) -> Outcome {
+pub(super) fn transcode(
+    from: &dyn DynCodec,
+    to: &dyn DynCodec,
+    mode: ErrorMode,
+    input: &[u8],
+    cuts: &[usize],
+) -> Outcome {
     transcode_with(Transcoder::new(from, to, mode).unwrap(), input, cuts)
 }
 
 /// `input` transcoded one value at a time ([`PerValue`] codecs, and no copy
 /// of a codec into itself), in the pieces `cuts` makes of it: the reference.
-fn per_value(from: &dyn DynCodec, to: &dyn DynCodec, mode: ErrorMode, input: &[u8], cuts: &[usize]) -> Outcome {
+pub(super) fn per_value(
+    from: &dyn DynCodec,
+    to: &dyn DynCodec,
+    mode: ErrorMode,
+    input: &[u8],
+    cuts: &[usize],
+) -> Outcome {
     let (from, to) = (PerValue(from), PerValue(to));
     let engine = Transcoder::new(&from, &to, mode).unwrap();
     transcode_with(engine.one_value_at_a_time(), input, cuts)
@@ -307,7 +319,7 @@ fn a_codec_copies_into_itself_exactly_where_it_is_canonical() {
 
 /// A codec that forwards everything to another and counts the values its
 /// encoder is given, one by one or in blocks.
-struct Counting<'a>(&'a dyn DynCodec, AtomicUsize);
+pub(super) struct Counting<'a>(pub(super) &'a dyn DynCodec, pub(super) AtomicUsize);
 
 impl DynCodec for Counting<'_> {
     fn dyn_info(&self) -> &placemat_codec::CodecInfo {

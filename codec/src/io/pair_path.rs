@@ -1,0 +1,155 @@
+//! From the UTF-8 family into a codec of byte forms that writes some values
+//! as the byte forms of a pair of 16-bit units ([`CodecInfo::pair_forms`]:
+//! CESU-8 writes a supplementary character as the three-byte forms of its
+//! UTF-16 surrogates), through 16-bit units, with the two one-pass kernels.
+//!
+//! A valid block of the source goes into 16-bit units by the kernel into
+//! code units ([`decode_to_units`](crate::simd::decode_to_units)): the
+//! values the target writes in one form as one unit of themselves, the
+//! values of the target's pair as its two units. The kernel from code units
+//! ([`UnitsEncoder`]) then writes each 16-bit unit, a pair's two as any
+//! other, as its byte form. The first kernel writes only units the second
+//! writes, so the second takes them all (the last few, which it may leave,
+//! are written one at a time), and the source's position is the first
+//! kernel's. Where the first kernel stops (a value the target writes
+//! otherwise or refuses), the engine's other paths take over.
+//!
+//! The engine takes this path where the copy of runs read alike
+//! ([`Fused::Shared`](super::fused::Fused)) declines: at the sequences the
+//! two codecs read apart (UTF-8's four-unit ones, which CESU-8 writes as
+//! six), on the clusters of them.
+//!
+//! [`CodecInfo::pair_forms`]: crate::CodecInfo::pair_forms
+
+use std::vec::Vec;
+
+use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units, UnitsEncoder};
+use crate::DynCodec;
+
+/// The two kernels from a source into a target, and what they need.
+pub(super) struct PairPath {
+    isa: Isa,
+    tables: Tables,
+    shape: Shape,
+    /// The 16-bit units the first kernel writes.
+    units: Units,
+    pair: Pair,
+    /// The second kernel: each 16-bit unit as its byte form.
+    kernel: UnitsEncoder,
+    /// The byte forms of every unit the first kernel writes (surrogates
+    /// included), for the units the second leaves.
+    forms: ByteForms,
+}
+
+/// The 16-bit units as the second kernel reads them: every unit a single unit.
+const ANY_UNIT: Units = Units { bytes: 2, big_endian: false, single: [(0, 0xFFFF); 2] };
+
+impl PairPath {
+    /// The path from `from` to `to`, where the machine has SIMD, `from` has
+    /// SIMD tables and a decoding shape, `to` byte forms and pair forms, and
+    /// both are bounded, without rules across values and without `premap`.
+    pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<PairPath> {
+        let isa = Isa::detect()?;
+        let (forms, pair) = (to.info().byte_forms?, to.info().pair_forms?);
+        let plain = |c: &dyn DynCodec| !c.info().unbounded && c.dfa().contexts() == 1 && !c.premapped();
+        if !plain(from) || !plain(to) || from.dfa().has_pending() {
+            return None;
+        }
+        let (shape, tables) = (from.dfa().decoding_shape()?, *from.dfa().simd()?);
+        let top = forms.last[usize::from(forms.lengths) - 1];
+        let (high, low) = (pair.units(pair.hi).0, pair.low + ((1 << pair.low_bits) - 1));
+        // Every unit the pair writes has a byte form.
+        if pair.high < forms.first || high > top || pair.low < forms.first || low > top {
+            return None;
+        }
+        let units = Units { single: singles(&forms, (pair.high, high), (pair.low, low))?, ..ANY_UNIT };
+        let open = ByteForms { allowed: [(0, 0xFFFF); 2], ..forms };
+        let kernel = UnitsEncoder::new(isa, &ANY_UNIT, None, &open)?;
+        Some(PairPath { isa, tables, shape, units, pair, kernel, forms: open })
+    }
+
+    /// The source's SIMD tables (where its leads are).
+    pub(super) fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// Converts a valid prefix of `block` (which ends before a lead): `None`
+    /// where it is not valid or the first kernel takes nothing, else the
+    /// units taken and the value of the last sequence taken. `units` is
+    /// scratch memory for the 16-bit units.
+    pub(super) fn convert(&self, block: &[u8], units: &mut Vec<u8>, out: &mut Vec<u8>) -> Option<(usize, u64)> {
+        if block.is_empty() || simd::validate(self.isa, &self.tables, block).is_err() {
+            return None;
+        }
+        units.clear();
+        let took = simd::decode_to_units(self.isa, &self.shape, &self.units, Some(&self.pair), block, units);
+        if took == 0 {
+            return None;
+        }
+        let written = self.kernel.encode(units, out);
+        for unit in units[written..].chunks_exact(2) {
+            let written = self.forms.push(u32::from(u16::from_le_bytes([unit[0], unit[1]])), out);
+            debug_assert!(written, "the first kernel writes only units with a byte form");
+        }
+        let start = (0..took).rev().find(|&k| !self.tables.is_continuation(block[k])).unwrap_or(0);
+        Some((took, self.shape.value(&block[start..took])))
+    }
+}
+
+/// The values of 0–FFFF that the target writes in one form (its byte
+/// forms' values), less the pair's units: at most two ranges, else `None`.
+fn singles(forms: &ByteForms, high: (u32, u32), low: (u32, u32)) -> Option<[(u32, u32); 2]> {
+    let top = forms.last[usize::from(forms.lengths) - 1].min(0xFFFF);
+    let mut ranges: Vec<(u32, u32)> =
+        forms.allowed.iter().map(|&(lo, hi)| (lo.max(forms.first), hi.min(top))).filter(|&(lo, hi)| lo <= hi).collect();
+    ranges.dedup();
+    for cut in [high, low] {
+        ranges = ranges.into_iter().flat_map(|r| without(r, cut)).collect();
+    }
+    match ranges[..] {
+        [r] => Some([r, r]),
+        [a, b] => Some([a, b]),
+        _ => None,
+    }
+}
+
+/// `r` less `cut`: none, one or two ranges.
+fn without((lo, hi): (u32, u32), (a, b): (u32, u32)) -> Vec<(u32, u32)> {
+    if b < lo || hi < a {
+        return vec![(lo, hi)];
+    }
+    let mut left = Vec::new();
+    if lo < a {
+        left.push((lo, a - 1));
+    }
+    if b < hi {
+        left.push((b + 1, hi));
+    }
+    left
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_singles_are_the_forms_values_less_the_pairs_units() {
+        // CESU-8's forms: 0-FFFF in one to three units, less the surrogates.
+        let forms = ByteForms {
+            lengths: 3,
+            first: 0,
+            last: [0x7F, 0x7FF, 0xFFFF, 0],
+            lead: [0, 0xC0, 0xE0, 0],
+            continuation: 0x80,
+            allowed: [(0, 0xD7FF), (0xE000, 0x10_FFFF)],
+        };
+        let (high, low) = ((0xD800, 0xDBFF), (0xDC00, 0xDFFF));
+        assert_eq!(singles(&forms, high, low), Some([(0, 0xD7FF), (0xE000, 0xFFFF)]));
+        // Values that include the surrogates (modified UTF-8's lone ones) lose them.
+        let lone = ByteForms { first: 1, allowed: [(0, 0x10_FFFF); 2], ..forms };
+        assert_eq!(singles(&lone, high, low), Some([(1, 0xD7FF), (0xE000, 0xFFFF)]));
+        // Three ranges left: none.
+        let split = ByteForms { allowed: [(0, 0x10_FFFF); 2], ..forms };
+        assert_eq!(singles(&split, (0x100, 0x1FF), (0x300, 0x3FF)), None);
+    }
+}

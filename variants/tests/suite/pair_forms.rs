@@ -1,0 +1,82 @@
+//! The pair-forms fact (`CodecInfo::pair_forms`, derived in the compiler's
+//! `automaton/pair_forms.rs`) on the built-in codecs, and the engine's path
+//! that uses it: from UTF-8 into CESU-8, the characters above U+FFFF go
+//! through 16-bit units by the two SIMD kernels.
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use placemat_codec::io::{ErrorMode, Transcoder};
+use placemat_codec::simd::Isa;
+use placemat_variants::registry;
+
+use super::transcode_bulk::{per_value, transcode, Counting};
+
+#[test]
+fn cesu8_writes_supplementary_values_as_the_forms_of_their_surrogates() {
+    let find = |name| registry::find(name).unwrap();
+    let cesu8 = find("cesu8");
+    let pair = cesu8.info().pair_forms.expect("CESU-8's six-unit form is a pair of three-unit forms");
+    assert_eq!(
+        (pair.lo, pair.hi, pair.bias, pair.high, pair.low, pair.low_bits),
+        (0x1_0000, 0x10_FFFF, 0x1_0000, 0xD800, 0xDC00, 10)
+    );
+    // What the fact says is what the encoder writes: the three-unit forms
+    // of the two surrogates, for every supplementary value.
+    let mut written = Vec::new();
+    for v in (0x1_0000u32..=0x10_FFFF).step_by(997).chain([0x10_FFFF]) {
+        written.clear();
+        cesu8.encode_push(u64::from(v), &mut written).unwrap();
+        let c = char::from_u32(v).unwrap();
+        let want: Vec<u8> = c
+            .encode_utf16(&mut [0; 2])
+            .iter()
+            .flat_map(|&u| [0xE0 | (u >> 12) as u8, 0x80 | (u >> 6 & 63) as u8, 0x80 | (u & 63) as u8])
+            .collect();
+        assert_eq!(written, want, "{v:X}");
+    }
+    // UTF-8 (four-unit forms), the integer codecs and the wide codecs have none.
+    for name in ["utf8", "fss-utf-plan9", "leb128", "utf16le", "utf32be", "wtf8"] {
+        assert_eq!(find(name).info().pair_forms, None, "{name}");
+    }
+}
+
+/// From UTF-8 into CESU-8, where the copy of runs read alike declines (at
+/// characters above U+FFFF), the clusters of them go through 16-bit units:
+/// the target's own encoder is given almost none of them (it is given them
+/// all without SIMD); the output and errors are the per-value path's.
+#[test]
+fn clusters_above_the_bmp_go_into_cesu8_through_16_bit_units() {
+    let find = |name| registry::find(name).unwrap();
+    let (utf8, cesu8) = (find("utf8"), find("cesu8"));
+    let simd = Isa::detect().is_some();
+    assert_eq!(Transcoder::new(utf8, cesu8, ErrorMode::Strict).unwrap().pair_units(), simd);
+    // Not where the source has no decoding kernel (UTF-1), nor into UTF-8.
+    assert!(!Transcoder::new(find("utf1"), cesu8, ErrorMode::Strict).unwrap().pair_units());
+    assert!(!Transcoder::new(cesu8, utf8, ErrorMode::Strict).unwrap().pair_units());
+    // Dense (emoji) and sparse clusters, and text that ends with one. (The
+    // copy of runs converts a sequence read apart that no other follows
+    // closely itself, one value at a time: the last of each sparse cluster.)
+    let texts = ["😀🎉🚀 ".repeat(2000), format!("{}{}", "дом, 漢字 and text 🎉🎉 ".repeat(400), "x🎉")];
+    for (text, alone) in texts.iter().zip([0, 401]) {
+        let supplementary = text.chars().filter(|&c| u32::from(c) > 0xFFFF).count();
+        let counting = Counting(cesu8, AtomicUsize::new(0));
+        for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+            for cuts in [vec![], vec![text.len() / 3, text.len() / 3 + 1], (1..text.len()).step_by(4093).collect()] {
+                counting.1.store(0, Relaxed);
+                let got = transcode(utf8, &counting, mode, text.as_bytes(), &cuts);
+                assert!(got == per_value(utf8, cesu8, mode, text.as_bytes(), &cuts), "{mode:?} cut at {cuts:?}");
+                let encoded = counting.1.load(Relaxed);
+                // (A cut holds a sequence back, which the per-value path
+                // writes: a few per cut.)
+                let most = if simd { alone + 64 + 8 * cuts.len() } else { usize::MAX };
+                assert!(encoded <= most && (simd || encoded >= supplementary), "{encoded} of {supplementary}");
+            }
+        }
+    }
+    // With an error in a cluster: the per-value path's error and replacement.
+    let mut bad = texts[0].clone().into_bytes();
+    bad[4001] = 0xFF;
+    for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+        assert!(transcode(utf8, cesu8, mode, &bad, &[1000]) == per_value(utf8, cesu8, mode, &bad, &[1000]), "{mode:?}");
+    }
+}
