@@ -75,6 +75,11 @@ pub struct CodecInfo {
     /// proved by the compiler, it lets the conversion engine write the codec
     /// from the UTF-8 family through 16-bit units with SIMD.
     pub pair_forms: Option<crate::PairForm>,
+    /// The values after which a rule across values looks at the next one
+    /// (the decoder's context after them is not 0): disjoint inclusive
+    /// ranges in order, empty for a codec without such rules. A value
+    /// outside them never makes the next value forbidden.
+    pub rule_values: Cow<'static, [(u64, u64)]>,
     /// For an integer codec whose units mark where values end, how
     /// ([`Flagged`](crate::Flagged)): derived by the compiler, it lets bulk
     /// decoding read values a word at a time. The words give raw values,
@@ -124,6 +129,7 @@ impl CodecInfo {
             wide_forms: WideForms::NONE,
             byte_forms: None,
             pair_forms: None,
+            rule_values: Cow::Borrowed(&[]),
             flagged: None,
             prefixed: None,
             sign: None,
@@ -174,6 +180,14 @@ impl CodecInfo {
     /// `pair` as the byte forms of its two units.
     pub const fn with_pair_forms(mut self, pair: crate::PairForm) -> Self {
         self.pair_forms = Some(pair);
+        self
+    }
+
+    /// The same facts for a codec whose rules across values look at the
+    /// value after each of `values` ([`CodecInfo::rule_values`]).
+    pub const fn with_rule_values(mut self, values: &'static [(u64, u64)]) -> Self {
+        // Replaced and forgotten, as in `with_no_simd`: `new` leaves it borrowed.
+        core::mem::forget(core::mem::replace(&mut self.rule_values, Cow::Borrowed(values)));
         self
     }
 

@@ -61,6 +61,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         wide_forms: placemat_codec::WideForms::NONE,
         byte_forms: None,
         pair_forms: None,
+        rule_values: Cow::Owned(model.rule_values()),
         flagged: None,
         prefixed: None,
         sign: None,

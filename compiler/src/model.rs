@@ -537,6 +537,17 @@ impl Model {
         crate::contexts::Contexts::of(&self.forbid)
     }
 
+    /// The values after which a rule across values looks at the next one
+    /// (the runtime's `CodecInfo::rule_values`): the ranges of the contexts
+    /// other than 0. None for a signed codec, whose rules are not facts of
+    /// its 64-bit views.
+    pub fn rule_values(&self) -> Vec<(u64, u64)> {
+        if self.signed.is_some() {
+            return Vec::new();
+        }
+        self.contexts().ranges.iter().map(|&(lo, hi, _)| (lo, hi)).collect()
+    }
+
     /// Whether payload is placed (groups least significant first, or
     /// little-endian units wider than a byte), rather than read most significant
     /// group first, each unit's bits below those read before (byte units, and

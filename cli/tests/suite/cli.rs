@@ -223,6 +223,15 @@ fn tables_print_the_forms_of_one_pass_conversion() {
     let leb = forms("leb128").unwrap();
     assert!(leb.contains("1 unit 0-7F (lead 00); values") && !leb.contains("continuations"), "{leb}");
     assert_eq!(forms("utf1"), None);
+    // CESU-8's six-unit form: the three-unit forms of a pair of 16-bit units.
+    let pair = |codec: &str| {
+        let out = text(ok(&["tables", codec], b""));
+        out.lines().find(|l| l.starts_with("encoder pair forms")).map(str::to_string)
+    };
+    let cesu8 = "encoder pair forms (from UTF-8 through 16-bit units): 10000-10FFFF as the forms of two units \
+        (D800 + the high bits, DC00 + the low 10 bits, of the value less 10000)";
+    assert_eq!(pair("cesu8").as_deref(), Some(cesu8));
+    assert_eq!(pair("utf8"), None);
 }
 
 /// The flagged-stream verdict: how an integer codec's units mark where

@@ -160,6 +160,16 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
     let wide = wide_forms(&a.wide_forms);
     let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
     let pair = a.pair_forms.map_or_else(TokenStream::new, |p| pair_forms(&p));
+    let rule_values = model.rule_values();
+    let rules = if rule_values.is_empty() {
+        quote!()
+    } else {
+        let ranges = rule_values.iter().map(|&(lo, hi)| {
+            let (lo, hi) = (Literal::u64_unsuffixed(lo), Literal::u64_unsuffixed(hi));
+            quote!((#lo, #hi))
+        });
+        quote!(.with_rule_values(&[#(#ranges),*]))
+    };
     // The `static` cannot name `Self`: the codec type by name.
     let flagged = if a.flagged.is_ok() { quote!(.with_flagged(#ty::FLAGGED)) } else { quote!() };
     let prefixed = if a.prefixed.is_ok() { quote!(.with_prefixed(#ty::PREFIXED)) } else { quote!() };
@@ -169,7 +179,7 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
         #[doc = #doc]
         static INFO: ::placemat_codec::CodecInfo = ::placemat_codec::CodecInfo::new(
             #name, #summary, #unit, #value_bits, #min, #max, &[#(#excluded),*], #max_units,
-        )#unbounded #no_simd #wide #bytes #pair #flagged #prefixed #canonical #sign;
+        )#unbounded #no_simd #wide #bytes #pair #rules #flagged #prefixed #canonical #sign;
         &INFO
     })
 }

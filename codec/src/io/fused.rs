@@ -122,22 +122,25 @@ impl Fused {
     /// Where [`Fused::Shared`] took nothing at the start of `data` (a
     /// sequence read apart), converts through 16-bit units, into a target of
     /// pair forms: the cluster of such sequences there after a long copy
-    /// (`cluster`), else a block; `None` for the other paths, or where it
-    /// takes nothing. The units taken and the last value taken; `units` is
-    /// scratch memory.
+    /// (`cluster`), else a block, after `last` (the value written before);
+    /// `None` for the other paths, or where it takes nothing. The units taken
+    /// and the last value taken; `units` is scratch memory.
     pub(super) fn convert_apart(
         &self,
-        from: &dyn DynCodec,
-        (data, cluster): (&[u8], bool),
+        (from, to): (&dyn DynCodec, &dyn DynCodec),
+        (last, data, cluster): (Option<u64>, &[u8], bool),
         units: &mut Vec<u8>,
         out: &mut Vec<u8>,
     ) -> Option<(usize, u64)> {
         let Fused::Shared { stops, pair: Some(pair), .. } = self else { return None };
+        if !PairPath::may_follow(to, last) {
+            return None;
+        }
         let longest = from.info().max_units.unwrap_or(1);
         let whole = data.len().min(BLOCK);
         let limit = if cluster { super::shared::cluster_end(stops, data, longest).unwrap_or(whole) } else { whole };
         let end = last_lead(pair.tables(), data, limit.min(whole)).unwrap_or(0);
-        pair.convert(&data[..end], units, out)
+        pair.convert(to, &data[..end], units, out)
     }
 
     /// Whether [`Fused::Shared`] writes what it does not copy through 16-bit

@@ -47,12 +47,15 @@ const ANY_UNIT: Units = Units { bytes: 2, big_endian: false, single: [(0, 0xFFFF
 impl PairPath {
     /// The path from `from` to `to`, where the machine has SIMD, `from` has
     /// SIMD tables and a decoding shape, `to` byte forms and pair forms, and
-    /// both are bounded, without rules across values and without `premap`.
+    /// both are bounded and without `premap`, `from` without rules across
+    /// values, `to` without rules that look back at a value the path writes
+    /// ([`CodecInfo::rule_values`](crate::CodecInfo::rule_values): modified
+    /// UTF-8's lone surrogates, which it writes as no pair).
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<PairPath> {
         let isa = Isa::detect()?;
         let (forms, pair) = (to.info().byte_forms?, to.info().pair_forms?);
-        let plain = |c: &dyn DynCodec| !c.info().unbounded && c.dfa().contexts() == 1 && !c.premapped();
-        if !plain(from) || !plain(to) || from.dfa().has_pending() {
+        let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
+        if !plain(from) || !plain(to) || from.dfa().contexts() > 1 || from.dfa().has_pending() {
             return None;
         }
         let (shape, tables) = (from.dfa().decoding_shape()?, *from.dfa().simd()?);
@@ -63,9 +66,22 @@ impl PairPath {
             return None;
         }
         let units = Units { single: singles(&forms, (pair.high, high), (pair.low, low))?, ..ANY_UNIT };
+        let written = [units.single[0], units.single[1], (pair.lo, pair.hi)];
+        let looked_at = |&(lo, hi): &(u32, u32)| {
+            to.info().rule_values.iter().any(|&(a, b)| a <= u64::from(hi) && u64::from(lo) <= b)
+        };
+        if written.iter().any(looked_at) {
+            return None;
+        }
         let open = ByteForms { allowed: [(0, 0xFFFF); 2], ..forms };
         let kernel = UnitsEncoder::new(isa, &ANY_UNIT, None, &open)?;
         Some(PairPath { isa, tables, shape, units, pair, kernel, forms: open })
+    }
+
+    /// Whether the path may write after `last` (the value written before):
+    /// no rule of the target looks at what follows it.
+    pub(super) fn may_follow(to: &dyn DynCodec, last: Option<u64>) -> bool {
+        last.is_none_or(|v| !to.info().rule_values.iter().any(|&(lo, hi)| lo <= v && v <= hi))
     }
 
     /// The source's SIMD tables (where its leads are).
@@ -73,26 +89,58 @@ impl PairPath {
         &self.tables
     }
 
-    /// Converts a valid prefix of `block` (which ends before a lead): `None`
-    /// where it is not valid or the first kernel takes nothing, else the
-    /// units taken and the value of the last sequence taken. `units` is
-    /// scratch memory for the 16-bit units.
-    pub(super) fn convert(&self, block: &[u8], units: &mut Vec<u8>, out: &mut Vec<u8>) -> Option<(usize, u64)> {
+    /// Converts a valid prefix of `block` (which ends before a lead) into
+    /// `to` (this path's target): `None` where it is not valid or nothing is
+    /// taken, else the units taken and the value of the last sequence taken.
+    /// A sequence the first kernel stops at (a value the target writes in
+    /// another form: modified UTF-8's U+0000) is written by the target's
+    /// encoder, and the kernels go on after it; the path ends before a value
+    /// the target refuses, and after one a rule of the target looks back at.
+    /// `units` is scratch memory for the 16-bit units.
+    pub(super) fn convert(
+        &self,
+        to: &dyn DynCodec,
+        block: &[u8],
+        units: &mut Vec<u8>,
+        out: &mut Vec<u8>,
+    ) -> Option<(usize, u64)> {
         if block.is_empty() || simd::validate(self.isa, &self.tables, block).is_err() {
             return None;
         }
+        let (mut at, mut last) = (0, None);
+        while at < block.len() {
+            let took = self.units(&block[at..], units, out);
+            if took > 0 {
+                at += took;
+                let start = (0..at).rev().find(|&k| !self.tables.is_continuation(block[k])).unwrap_or(0);
+                last = Some(self.shape.value(&block[start..at]));
+            }
+            // The sequence the kernel stopped at, by the target's encoder.
+            let len = block[at..].iter().skip(1).take_while(|&&u| self.tables.is_continuation(u)).count() + 1;
+            let Some(sequence) = block.get(at..at + len) else { break };
+            let value = self.shape.value(sequence);
+            if len > 4 || to.encode_push(value, out).is_err() {
+                break;
+            }
+            (at, last) = (at + len, Some(value));
+            if !Self::may_follow(to, last) {
+                break;
+            }
+        }
+        last.map(|last| (at, last))
+    }
+
+    /// The first kernel's prefix of `block` through 16-bit units into `out`:
+    /// the units taken.
+    fn units(&self, block: &[u8], units: &mut Vec<u8>, out: &mut Vec<u8>) -> usize {
         units.clear();
         let took = simd::decode_to_units(self.isa, &self.shape, &self.units, Some(&self.pair), block, units);
-        if took == 0 {
-            return None;
-        }
         let written = self.kernel.encode(units, out);
         for unit in units[written..].chunks_exact(2) {
             let written = self.forms.push(u32::from(u16::from_le_bytes([unit[0], unit[1]])), out);
             debug_assert!(written, "the first kernel writes only units with a byte form");
         }
-        let start = (0..took).rev().find(|&k| !self.tables.is_continuation(block[k])).unwrap_or(0);
-        Some((took, self.shape.value(&block[start..took])))
+        took
     }
 }
 

@@ -36,10 +36,11 @@ use super::{Automaton, EncodeForm};
 use crate::model::Model;
 
 /// The byte forms of `a`, built from `model`; `None` for a codec of wider
-/// units, one that maps values or units, has rules across values, digit
-/// units or values of any size, or whose encoder writes no such forms.
+/// units, one that maps values or units, has digit units or values of any
+/// size, or whose encoder writes no such forms. (A codec with rules across
+/// values has its forms too: the kernels' callers check the rules.)
 pub(super) fn derive(a: &Automaton, model: &Model) -> Option<ByteForms> {
-    if a.unit_bytes != 1 || model.maps_values() || a.contexts > 1 || a.radix || !model.is_bounded() {
+    if a.unit_bytes != 1 || model.maps_values() || a.radix || !model.is_bounded() {
         return None;
     }
     let allowed = two_longest(allowed_below(model, u64::from(u32::MAX))?)?;

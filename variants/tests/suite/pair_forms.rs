@@ -34,6 +34,14 @@ fn cesu8_writes_supplementary_values_as_the_forms_of_their_surrogates() {
             .collect();
         assert_eq!(written, want, "{v:X}");
     }
+    // Modified UTF-8 writes them alike; its rule (a lone high surrogate's
+    // value then a low one's is no sequence: that is the pair) looks back at
+    // the high surrogates' values alone, which the pair's path never writes.
+    let mutf8 = find("mutf8");
+    assert_eq!(mutf8.info().pair_forms, Some(pair));
+    assert_eq!(mutf8.info().byte_forms.map(|f| f.first), Some(1), "U+0000 is C0 80: no form of one unit");
+    assert_eq!(&mutf8.info().rule_values[..], &[(0xD800, 0xDBFF)]);
+    assert!(cesu8.info().rule_values.is_empty() && find("utf8").info().rule_values.is_empty());
     // UTF-8 (four-unit forms), the integer codecs and the wide codecs have none.
     for name in ["utf8", "fss-utf-plan9", "leb128", "utf16le", "utf32be", "wtf8"] {
         assert_eq!(find(name).info().pair_forms, None, "{name}");
@@ -46,30 +54,44 @@ fn cesu8_writes_supplementary_values_as_the_forms_of_their_surrogates() {
 /// all without SIMD); the output and errors are the per-value path's.
 #[test]
 fn clusters_above_the_bmp_go_into_cesu8_through_16_bit_units() {
+    for target in ["cesu8", "mutf8"] {
+        clusters_through_16_bit_units(target);
+    }
+}
+
+fn clusters_through_16_bit_units(target: &str) {
     let find = |name| registry::find(name).unwrap();
-    let (utf8, cesu8) = (find("utf8"), find("cesu8"));
+    let (utf8, cesu8) = (find("utf8"), find(target));
     let simd = Isa::detect().is_some();
     assert_eq!(Transcoder::new(utf8, cesu8, ErrorMode::Strict).unwrap().pair_units(), simd);
     // Not where the source has no decoding kernel (UTF-1), nor into UTF-8.
     assert!(!Transcoder::new(find("utf1"), cesu8, ErrorMode::Strict).unwrap().pair_units());
     assert!(!Transcoder::new(cesu8, utf8, ErrorMode::Strict).unwrap().pair_units());
-    // Dense (emoji) and sparse clusters, and text that ends with one. (The
-    // copy of runs converts a sequence read apart that no other follows
-    // closely itself, one value at a time: the last of each sparse cluster.)
-    let texts = ["😀🎉🚀 ".repeat(2000), format!("{}{}", "дом, 漢字 and text 🎉🎉 ".repeat(400), "x🎉")];
-    for (text, alone) in texts.iter().zip([0, 401]) {
+    // Dense (emoji) and sparse clusters, and text that ends with one.
+    // (A NUL, which modified UTF-8 writes as C0 80, stops the path: the copy
+    // of runs converts it.)
+    let texts = ["😀🎉🚀 ".repeat(2000), format!("{}{}", "дом, 漢字\0 and text 🎉🎉 ".repeat(400), "x🎉")];
+    for text in &texts {
         let supplementary = text.chars().filter(|&c| u32::from(c) > 0xFFFF).count();
+        // (Each NUL into modified UTF-8 is a value the copy converts.)
+        let alone = if target == "mutf8" { text.matches('\0').count() } else { 0 };
         let counting = Counting(cesu8, AtomicUsize::new(0));
         for mode in [ErrorMode::Strict, ErrorMode::Replace] {
             for cuts in [vec![], vec![text.len() / 3, text.len() / 3 + 1], (1..text.len()).step_by(4093).collect()] {
                 counting.1.store(0, Relaxed);
                 let got = transcode(utf8, &counting, mode, text.as_bytes(), &cuts);
-                assert!(got == per_value(utf8, cesu8, mode, text.as_bytes(), &cuts), "{mode:?} cut at {cuts:?}");
+                assert!(
+                    got == per_value(utf8, cesu8, mode, text.as_bytes(), &cuts),
+                    "{target} {mode:?} cut at {cuts:?}"
+                );
                 let encoded = counting.1.load(Relaxed);
                 // (A cut holds a sequence back, which the per-value path
                 // writes: a few per cut.)
                 let most = if simd { alone + 64 + 8 * cuts.len() } else { usize::MAX };
-                assert!(encoded <= most && (simd || encoded >= supplementary), "{encoded} of {supplementary}");
+                assert!(
+                    encoded <= most && (simd || encoded >= supplementary),
+                    "{target}: {encoded} of {supplementary}"
+                );
             }
         }
     }
@@ -77,6 +99,9 @@ fn clusters_above_the_bmp_go_into_cesu8_through_16_bit_units() {
     let mut bad = texts[0].clone().into_bytes();
     bad[4001] = 0xFF;
     for mode in [ErrorMode::Strict, ErrorMode::Replace] {
-        assert!(transcode(utf8, cesu8, mode, &bad, &[1000]) == per_value(utf8, cesu8, mode, &bad, &[1000]), "{mode:?}");
+        assert!(
+            transcode(utf8, cesu8, mode, &bad, &[1000]) == per_value(utf8, cesu8, mode, &bad, &[1000]),
+            "{target} {mode:?}"
+        );
     }
 }

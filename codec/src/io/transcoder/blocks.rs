@@ -126,7 +126,8 @@ impl Transcoder<'_> {
             let longest = self.from.info().max_units.unwrap_or(1);
             let cluster = std::mem::take(&mut self.copied) >= LONG_COPY;
             // Into a target of pair forms, through 16-bit units.
-            if let Some((took, last)) = fused.convert_apart(self.from, (data, cluster), &mut self.units, out) {
+            let apart = (self.last, data, cluster);
+            if let Some((took, last)) = fused.convert_apart((self.from, self.to), apart, &mut self.units, out) {
                 self.last = Some(last);
                 self.context = self.from.context_after(last);
                 self.offset += took as u64;
