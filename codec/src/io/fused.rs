@@ -33,8 +33,16 @@
 use alloc::vec::Vec;
 
 use super::pair_path::PairPath;
+use super::pair_source::PairSource;
 use crate::simd::{self, Isa, Pair, Shape, Tables, Units, UnitsEncoder};
 use crate::{ApartLeads, AsciiRuns, DynCodec};
+
+/// The paths through 16-bit units: into a target of pair forms (from the
+/// UTF-8 family) or from a source of them (into it).
+pub(super) enum Through16 {
+    Into(PairPath),
+    From(PairSource),
+}
 
 /// What a one-pass path needs of a pair of codecs.
 pub(super) enum Fused {
@@ -46,14 +54,16 @@ pub(super) enum Fused {
     /// The runs stop at `stops`: `leads`, and where the target validates
     /// them (`by_target`), also the leads the source may read apart from it.
     /// Where the copy declines (at sequences read apart), a target of
-    /// pair forms is written through 16-bit units (`pair`).
+    /// pair forms is written, or a source of pair forms read, through
+    /// 16-bit units (`pair`).
     Shared {
         leads: ApartLeads,
         stops: ApartLeads,
         by_target: bool,
         tables: Option<Tables>,
-        pair: Option<Box<PairPath>>,
+        pair: Option<Box<Through16>>,
     },
+
     /// The UTF-8 family into wide code units; with `ascii` where the
     /// source's bytes below 80 are values of themselves (then widened
     /// without the validator where a block starts with them).
@@ -82,9 +92,13 @@ impl Fused {
             let faster = |c: &dyn DynCodec| c.dfa().simd().is_some() && validates_in_one_pass(c);
             let back = (!faster(from) && faster(to)).then(|| super::leads_apart(to, from)).flatten();
             let (stops, by_target) = back.map_or((leads, false), |back| (leads.union(&back), true));
-            let pair = PairPath::of(from, to).map(Box::new);
-            return Some(Fused::Shared { leads, stops, by_target, tables, pair });
+            let pair = match PairPath::of(from, to) {
+                Some(into) => Some(Through16::Into(into)),
+                None => PairSource::of(from, to).map(Through16::From),
+            };
+            return Some(Fused::Shared { leads, stops, by_target, tables, pair: pair.map(Box::new) });
         }
+
         let isa = Isa::detect()?;
         let forms = (to.info().wide_forms, to.info().byte_forms.filter(|f| f.multi_unit()));
         if !forms.0.is_some() && forms.1.is_none() {
@@ -133,18 +147,23 @@ impl Fused {
         out: &mut Vec<u8>,
     ) -> Option<(usize, u64)> {
         let Fused::Shared { stops, pair: Some(pair), .. } = self else { return None };
-        if !PairPath::may_follow(to, last) {
-            return None;
-        }
         let longest = from.info().max_units.unwrap_or(1);
         let whole = data.len().min(BLOCK);
         let limit = if cluster { super::shared::cluster_end(stops, data, longest).unwrap_or(whole) } else { whole };
-        let end = last_lead(pair.tables(), data, limit.min(whole)).unwrap_or(0);
-        pair.convert(to, &data[..end], units, out)
+        match &**pair {
+            Through16::Into(into) => {
+                if !PairPath::may_follow(to, last) {
+                    return None;
+                }
+                let end = last_lead(into.tables(), data, limit.min(whole)).unwrap_or(0);
+                into.convert(to, &data[..end], units, out)
+            }
+            Through16::From(source) => source.convert(from, &data[..source.block_end(data, limit)], units, out),
+        }
     }
 
-    /// Whether [`Fused::Shared`] writes what it does not copy through 16-bit
-    /// units.
+    /// Whether [`Fused::Shared`] converts what it does not copy through
+    /// 16-bit units.
     pub(super) fn pair_units(&self) -> bool {
         matches!(self, Fused::Shared { pair: Some(_), .. })
     }

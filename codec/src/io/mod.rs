@@ -157,6 +157,7 @@ use std::io;
 
 mod fused;
 mod pair_path;
+mod pair_source;
 mod reader;
 mod shared;
 mod transcoder;

@@ -151,6 +151,46 @@ fn singles(forms: &ByteForms, high: (u32, u32), low: (u32, u32)) -> Option<[(u32
     let mut ranges: Vec<(u32, u32)> =
         forms.allowed.iter().map(|&(lo, hi)| (lo.max(forms.first), hi.min(top))).filter(|&(lo, hi)| lo <= hi).collect();
     ranges.dedup();
+    less(ranges, high, low)
+}
+
+/// The 16-bit units a source of these byte `forms` holds: the values it
+/// writes in one form, and the pair's units (`high`, `low`), as at most two
+/// ranges (else `None`).
+pub(super) fn held_units(forms: &ByteForms, high: (u32, u32), low: (u32, u32)) -> Option<[(u32, u32); 2]> {
+    let top = forms.last[usize::from(forms.lengths) - 1].min(0xFFFF);
+    let mut ranges: Vec<(u32, u32)> = forms
+        .allowed
+        .iter()
+        .chain([&high, &low])
+        .map(|&(lo, hi)| (lo.max(forms.first), hi.min(top)))
+        .filter(|&(lo, hi)| lo <= hi)
+        .collect();
+    ranges.sort_unstable();
+    // Ranges that meet or touch become one.
+    let mut merged: Vec<(u32, u32)> = Vec::new();
+    for (lo, hi) in ranges {
+        match merged.last_mut() {
+            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+            _ => merged.push((lo, hi)),
+        }
+    }
+    match merged[..] {
+        [r] => Some([r, r]),
+        [a, b] => Some([a, b]),
+        _ => None,
+    }
+}
+
+/// The units of `range` that are none of a pair's (`high`, `low`): at most
+/// two ranges, else `None`.
+pub(super) fn without_units(range: (u32, u32), high: (u32, u32), low: (u32, u32)) -> Option<[(u32, u32); 2]> {
+    less(vec![range], high, low)
+}
+
+/// `ranges` less `high` and `low`, as two ranges (one repeated), if at most
+/// two are left and one is.
+fn less(mut ranges: Vec<(u32, u32)>, high: (u32, u32), low: (u32, u32)) -> Option<[(u32, u32); 2]> {
     for cut in [high, low] {
         ranges = ranges.into_iter().flat_map(|r| without(r, cut)).collect();
     }
@@ -199,5 +239,11 @@ mod tests {
         // Three ranges left: none.
         let split = ByteForms { allowed: [(0, 0x10_FFFF); 2], ..forms };
         assert_eq!(singles(&split, (0x100, 0x1FF), (0x300, 0x3FF)), None);
+        // The units a source of pairs reads as single units: all but the pair's.
+        assert_eq!(without_units((0, 0xFFFF), high, low), Some([(0, 0xD7FF), (0xE000, 0xFFFF)]));
+        // The units CESU-8 holds: all of them; modified UTF-8's all but 0
+        // (written C0 80, a form of two units, not the forms' one).
+        assert_eq!(held_units(&forms, high, low), Some([(0, 0xFFFF); 2]));
+        assert_eq!(held_units(&lone, high, low), Some([(1, 0xFFFF); 2]));
     }
 }

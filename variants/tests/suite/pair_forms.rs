@@ -64,9 +64,8 @@ fn clusters_through_16_bit_units(target: &str) {
     let (utf8, cesu8) = (find("utf8"), find(target));
     let simd = Isa::detect().is_some();
     assert_eq!(Transcoder::new(utf8, cesu8, ErrorMode::Strict).unwrap().pair_units(), simd);
-    // Not where the source has no decoding kernel (UTF-1), nor into UTF-8.
+    // Not where the source has no decoding kernel (UTF-1).
     assert!(!Transcoder::new(find("utf1"), cesu8, ErrorMode::Strict).unwrap().pair_units());
-    assert!(!Transcoder::new(cesu8, utf8, ErrorMode::Strict).unwrap().pair_units());
     // Dense (emoji) and sparse clusters, and text that ends with one.
     // (A NUL, which modified UTF-8 writes as C0 80, stops the path: the copy
     // of runs converts it.)
@@ -103,5 +102,51 @@ fn clusters_through_16_bit_units(target: &str) {
             transcode(utf8, cesu8, mode, &bad, &[1000]) == per_value(utf8, cesu8, mode, &bad, &[1000]),
             "{target} {mode:?}"
         );
+    }
+}
+
+/// Back, from CESU-8 into UTF-8 and Perl's extension of it, where the copy
+/// of runs declines: the source's own validator, its units as 16-bit units
+/// (a pair's halves as two), those read as UTF-16 into the target's forms. On valid text, text
+/// with a lone surrogate (valid modified UTF-8, which UTF-8 refuses), with
+/// bytes mutated, cut in every way: the per-value path's output and errors.
+#[test]
+fn cesu8_and_modified_utf8_come_back_through_16_bit_units() {
+    let find = |name| registry::find(name).unwrap();
+    let simd = Isa::detect().is_some();
+    let text = format!("{}{}", "дом, 漢字\0 and 😀🎉 text ".repeat(300), "😀🚀🚀 x".repeat(300));
+    // (Modified UTF-8, whose rule across values makes its validation step,
+    // takes the blocks of values: its pairs agree all the same.)
+    let pairs = [
+        ("cesu8", "utf8", simd),
+        ("mutf8", "utf8", false),
+        ("cesu8", "perl-utf8", simd),
+        ("mutf8", "perl-utf8", false),
+    ];
+    for (source, target, through) in pairs {
+        let (from, to) = (find(source), find(target));
+        assert_eq!(Transcoder::new(from, to, ErrorMode::Strict).unwrap().pair_units(), through, "{source} -> {target}");
+        let mut clean = Vec::new();
+        for c in text.chars() {
+            from.encode_push(u64::from(c), &mut clean).unwrap();
+        }
+        // A lone high surrogate (valid in modified UTF-8 only), and a byte
+        // changed, in the middle of clusters.
+        let mut lone = clean.clone();
+        let at = lone.len() / 2 - lone.len() / 2 % 4;
+        lone.splice(at..at, [0xED, 0xA0, 0x80]);
+        let mut mutated = clean.clone();
+        mutated[clean.len() / 3] ^= 0x40;
+        for input in [&clean, &lone, &mutated] {
+            for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+                for cuts in [vec![], vec![input.len() / 2 + 1], (1..input.len()).step_by(1021).collect()] {
+                    let got = transcode(from, to, mode, input, &cuts);
+                    assert!(
+                        got == per_value(from, to, mode, input, &cuts),
+                        "{source} -> {target} {mode:?} at {cuts:?}"
+                    );
+                }
+            }
+        }
     }
 }
