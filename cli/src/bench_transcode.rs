@@ -50,7 +50,7 @@ pub(super) fn conversions<'a>(
         let label = match path {
             Path::Engine if copies => "placemat copy of validated blocks".to_string(),
             Path::Engine if runs_alike && pair_units => {
-                format!("placemat copy of runs read alike, 16-bit units ({isa})")
+                format!("placemat copy of runs read alike + 16-bit units ({isa})")
             }
             Path::Engine if runs_alike => "placemat copy of runs read alike".to_string(),
             Path::Engine if one_pass => format!("placemat one pass ({isa})"),
