@@ -63,7 +63,6 @@ pub(super) enum Fused {
         tables: Option<Tables>,
         pair: Option<Box<Through16>>,
     },
-
     /// The UTF-8 family into wide code units; with `ascii` where the
     /// source's bytes below 80 are values of themselves (then widened
     /// without the validator where a block starts with them).
@@ -98,7 +97,6 @@ impl Fused {
             };
             return Some(Fused::Shared { leads, stops, by_target, tables, pair: pair.map(Box::new) });
         }
-
         let isa = Isa::detect()?;
         let forms = (to.info().wide_forms, to.info().byte_forms.filter(|f| f.multi_unit()));
         if !forms.0.is_some() && forms.1.is_none() {

@@ -37,7 +37,7 @@ impl Transcoder<'_> {
     }
 
     /// Moves the run of ASCII code units at the start of `data` that are
-    /// values of themselves in both codecs ([`DynCodec::ascii_runs`]) to the
+    /// values of themselves in both codecs ([`DynCodec::ascii_runs`](crate::DynCodec::ascii_runs)) to the
     /// target's code units, without values; returns its length (whole
     /// 16-byte blocks: 0 for a short run).
     fn ascii_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
