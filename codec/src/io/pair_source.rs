@@ -1,20 +1,22 @@
 //! From a codec of byte forms that writes some values as the byte forms of
-//! a pair of 16-bit units ([`CodecInfo::pair_forms`]: CESU-8, modified
-//! UTF-8) into the UTF-8 family, through 16-bit units, with the two one-pass
-//! kernels: the way back of `pair_path.rs`.
+//! a pair of 16-bit units ([`CodecInfo::pair_forms`]: CESU-8) into the UTF-8
+//! family, through 16-bit units, with the two one-pass kernels: the way back
+//! of `pair_path.rs`, where the copy of runs read alike declines.
 //!
-//! A block is validated by the source's own validator (its automaton: a
-//! six-unit pair is a valid sequence there, a lone half is not). Valid, each
-//! of its sequences of one to four units, a pair's halves included, is one
-//! 16-bit unit: the kernel into code units
+//! Each sequence of one to four units of the source, a pair's halves
+//! included, is one 16-bit unit: the kernel into code units
 //! ([`decode_to_units`](crate::simd::decode_to_units)) reads them with a
 //! decoding shape made from the source's byte forms (continuation units
 //! `continuation + 6 bits`, each length's lead base), every unit a single
-//! unit. The kernel from code units ([`UnitsEncoder`]) reads those as the
-//! pair says (a high unit and a low one join into a value) and writes the
-//! target's byte forms. It stops where the target refuses a value (a lone
-//! surrogate of modified UTF-8, valid there): the source's position is then
+//! unit. The block is valid where those units, written again with the
+//! source's forms, are the block itself (a run of forms of units it holds);
+//! where they differ, the source's own validator finds the valid prefix.
+//! The kernel from code units ([`UnitsEncoder`]) then reads the units as the
+//! pair says (a high unit and a low one join into a value; a lone half stops
+//! it) and writes the target's byte forms: the source's position is then
 //! that of the unit's sequence, and the engine's other paths take over.
+//! (Modified UTF-8, whose rule across values makes its validation step, is
+//! no source here.)
 //!
 //! [`CodecInfo::pair_forms`]: crate::CodecInfo::pair_forms
 
