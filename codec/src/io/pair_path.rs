@@ -11,13 +11,15 @@
 //! other, as its byte form. The first kernel writes only units the second
 //! writes, so the second takes them all (the last few, which it may leave,
 //! are written one at a time), and the source's position is the first
-//! kernel's. Where the first kernel stops (a value the target writes
-//! otherwise or refuses), the engine's other paths take over.
+//! kernel's. Where the first kernel stops at a value the target writes in
+//! another form (U+0000 into modified UTF-8, `C0 80`), the target's encoder
+//! writes it and the kernels go on; before a value the target refuses, and
+//! after one its rules look back at, the engine's other paths take over.
 //!
 //! The engine takes this path where the copy of runs read alike
 //! ([`Fused::Shared`](super::fused::Fused)) declines: at the sequences the
 //! two codecs read apart (UTF-8's four-unit ones, which CESU-8 writes as
-//! six), on the clusters of them.
+//! six), for the cluster of them after a long copy, else for a block.
 //!
 //! [`CodecInfo::pair_forms`]: crate::CodecInfo::pair_forms
 
