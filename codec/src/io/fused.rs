@@ -319,7 +319,7 @@ fn source_units(from: &dyn DynCodec) -> Option<(Units, Option<Pair>)> {
 }
 
 /// The value of the last sequence of `taken` (whole single units and pairs).
-fn last_value(units: &Units, pair: Option<&Pair>, taken: &[u8]) -> u64 {
+pub(super) fn last_value(units: &Units, pair: Option<&Pair>, taken: &[u8]) -> u64 {
     let b = units.bytes;
     let read = |at: usize| {
         let v = taken[at..at + b].iter().fold(0u32, |v, &x| v << 8 | u32::from(x));

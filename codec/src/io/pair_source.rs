@@ -6,7 +6,7 @@
 //! Each sequence of one to four units of the source, a pair's halves
 //! included, is one 16-bit unit: the kernel into code units
 //! ([`decode_to_units`](crate::simd::decode_to_units)) reads them with a
-//! decoding shape made from the source's byte forms (continuation units
+//! decoding shape of the source's byte forms (`ByteForms::shape`: continuation units
 //! `continuation + 6 bits`, each length's lead base), every unit a single
 //! unit. The block is valid where those units, written again with the
 //! source's forms, are the block itself (a run of forms of units it holds);
@@ -66,11 +66,7 @@ impl PairSource {
         {
             return None;
         }
-        let continuation = source.continuation;
-        let mut lead_base = [0u8; 16];
-        lead_base[1..=usize::from(source.lengths)].copy_from_slice(&source.lead[..usize::from(source.lengths)]);
-        let shape = Shape { continuation: (continuation, continuation + 63), lead_base };
-        shape.check().ok()?;
+        let shape = source.shape()?;
         let (high, low) = ((pair.high, pair.units(pair.hi).0), (pair.low, pair.low + ((1 << pair.low_bits) - 1)));
         let single = super::pair_path::without_units((0, 0xFFFF), high, low)?;
         let units = Units { single, ..ANY_UNIT };
@@ -147,7 +143,8 @@ impl PairSource {
         let unit = |k: usize| units.get(2 * k..2 * k + 2).map(|u| u32::from(u16::from_le_bytes([u[0], u[1]])));
         let single = |u: u32| self.units.single.iter().any(|&(lo, hi)| lo <= u && u <= hi);
         let p = &self.pair;
-        let mut last = self.last_written(units, at);
+        // (The value of the units the kernel wrote last: one, or a pair's two.)
+        let mut last = (at > 0).then(|| super::fused::last_value(&self.units, Some(&self.pair), &units[..2 * at]));
         while let Some(u) = unit(at) {
             let (value, len) = if single(u) {
                 (u, 1)
@@ -166,20 +163,6 @@ impl PairSource {
             (at, last) = (at + len, Some(u64::from(value)));
         }
         (at, last)
-    }
-
-    /// The value of the units before `at` (a single unit or a pair's two),
-    /// which the kernel wrote.
-    fn last_written(&self, units: &[u8], at: usize) -> Option<u64> {
-        let unit = |k: usize| u32::from(u16::from_le_bytes([units[2 * k], units[2 * k + 1]]));
-        let last = unit(at.checked_sub(1)?);
-        let p = &self.pair;
-        let is_low = last.wrapping_sub(p.low) >> p.low_bits == 0
-            && !self.units.single.iter().any(|&(lo, hi)| lo <= last && last <= hi);
-        Some(u64::from(match at.checked_sub(2).filter(|_| is_low) {
-            Some(k) => ((unit(k) - p.high) << p.low_bits | (last - p.low)) + p.bias,
-            None => last,
-        }))
     }
 
     /// Where the `count`-th sequence of `block` starts (its end, for the

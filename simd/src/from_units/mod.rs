@@ -69,7 +69,7 @@
 
 use alloc::vec::Vec;
 
-use crate::{Isa, Pair, Units};
+use crate::{Isa, Pair, Shape, Units};
 
 /// How a target writes values as sequences of one to four units, as UTF-8
 /// does: a value of `n` units (`n` in `1..=lengths`) lies in
@@ -115,6 +115,32 @@ impl ByteForms {
         out.push(self.lead[n - 1].wrapping_add((v >> (6 * (n - 1))) as u8));
         out.extend((1..n).map(|k| self.continuation + (v >> (6 * (n - 1 - k)) & 63) as u8));
         true
+    }
+
+    /// The decoding shape of these forms ([`Shape`]): continuation units
+    /// `continuation + 6 bits`, each length's lead worth itself less its
+    /// `lead`; text of the forms decodes with it by the kernel into code
+    /// units (`decode_to_units`). `None` for forms the kernels cannot run.
+    ///
+    /// ```
+    /// use placemat_simd::ByteForms;
+    /// let utf8 = ByteForms {
+    ///     lengths: 4, first: 0, last: [0x7F, 0x7FF, 0xFFFF, 0x10_FFFF],
+    ///     lead: [0x00, 0xC0, 0xE0, 0xF0], continuation: 0x80, allowed: [(0, 0xD7FF), (0xE000, 0x10_FFFF)],
+    /// };
+    /// let shape = utf8.shape().unwrap();
+    /// assert_eq!((shape.continuation, &shape.lead_base[..5]), ((0x80, 0xBF), &[0, 0, 0xC0, 0xE0, 0xF0][..]));
+    /// assert_eq!(shape.value("é".as_bytes()), 0xE9);
+    /// ```
+    pub fn shape(&self) -> Option<Shape> {
+        if !self.usable() {
+            return None;
+        }
+        let n = usize::from(self.lengths);
+        let mut lead_base = [0u8; 16];
+        lead_base[1..=n].copy_from_slice(&self.lead[..n]);
+        let shape = Shape { continuation: (self.continuation, self.continuation + 63), lead_base };
+        shape.check().ok().map(|()| shape)
     }
 
     /// Whether the forms have sequences of more than one unit, as the UTF-8
