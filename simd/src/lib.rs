@@ -106,4 +106,4 @@ pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use to_units::{decode_to_units, Pair};
 pub use validate::{reference, validate};
 pub use widen::{widen_ascii, widen_ascii_u32, widen_ascii_u64};
-pub use within::{ascii_within, units_within};
+pub use within::{ascii_within, units_outside, units_within, UnitSet};

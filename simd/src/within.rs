@@ -8,6 +8,15 @@
 //! with the range's width. Elsewhere the same step is two reductions over
 //! 128 units, which the compiler vectorises for the target.
 //!
+//! A set of units that no range covers well (modified UTF-8's leads read
+//! apart from UTF-8's: `00`, `C0`, `ED`, `F0`–`F4`, which leave Cyrillic's
+//! and Chinese leads out of the widest range between them) is a
+//! [`UnitSet`]: each unit's row (its high four bits) and column (its low
+//! four) look up a byte of bits each, one per distinct row of the set, and
+//! the unit is in the set where the two share a bit. With AVX2 a step of 32
+//! units is two shuffles and an `and`; elsewhere, and for a set of more
+//! than eight distinct rows, the set is looked up unit by unit.
+//!
 //! ```
 //! use placemat_simd::{ascii_within, units_within, Isa};
 //! let text = "plain ASCII, then café".as_bytes();
@@ -16,6 +25,9 @@
 //! // No zero unit, all ASCII: the input is its own text.
 //! assert_eq!(ascii_within(Isa::detect(), b"no zero here", 0x01, 0x7F), Ok("no zero here"));
 //! assert_eq!(ascii_within(Isa::detect(), b"a\0b", 0x01, 0x7F), Err(1));
+//! // The units before the first of a set.
+//! let set = placemat_simd::UnitSet::of(&[0x00, 0xC0, 0xED, 0xF0, 0xF4]);
+//! assert_eq!(placemat_simd::units_outside(Isa::detect(), "дом\0".as_bytes(), &set), 6);
 //! ```
 
 use crate::Isa;
@@ -39,6 +51,76 @@ pub fn units_within(isa: Option<Isa>, units: &[u8], low: u8, high: u8) -> usize 
         _ => 0,
     };
     skipped + portable(&units[skipped..], low, high)
+}
+
+/// A set of unit values, with the lookup tables of its rows and columns
+/// where it has at most eight distinct rows (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnitSet {
+    /// Unit `u` is bit `u % 64` of word `u / 64`.
+    bits: [u64; 4],
+    /// For each row (high four bits), the bit of its columns' pattern; for
+    /// each column (low four bits), the bits of the patterns that hold it.
+    nibbles: Option<([u8; 16], [u8; 16])>,
+}
+
+impl UnitSet {
+    /// The set whose unit `u` is bit `u % 64` of word `u / 64`.
+    pub fn new(bits: [u64; 4]) -> UnitSet {
+        let row = |h: usize| (bits[h / 4] >> (16 * (h % 4))) as u16;
+        // The distinct rows that hold units, each the columns it holds.
+        let (mut distinct, mut count) = ([0u16; 16], 0);
+        for p in (0..16).map(row).filter(|&p| p != 0) {
+            if !distinct[..count].contains(&p) {
+                (distinct[count], count) = (p, count + 1);
+            }
+        }
+        let patterns = &distinct[..count];
+        let nibbles = (count <= 8).then(|| {
+            let bit = |p: u16| patterns.iter().position(|&q| q == p).map_or(0, |k| 1u8 << k);
+            let rows = core::array::from_fn(|h| bit(row(h)));
+            let columns = core::array::from_fn(|l| {
+                patterns.iter().enumerate().filter(|(_, &p)| p >> l & 1 == 1).fold(0u8, |b, (k, _)| b | 1 << k)
+            });
+            (rows, columns)
+        });
+        UnitSet { bits, nibbles }
+    }
+
+    /// The set of `units`.
+    pub fn of(units: &[u8]) -> UnitSet {
+        let mut bits = [0u64; 4];
+        units.iter().for_each(|&u| bits[usize::from(u / 64)] |= 1 << (u % 64));
+        UnitSet::new(bits)
+    }
+
+    /// Whether `unit` is in the set.
+    #[inline]
+    pub fn contains(&self, unit: u8) -> bool {
+        self.bits[usize::from(unit / 64)] >> (unit % 64) & 1 == 1
+    }
+
+    /// Whether [`units_outside`] looks this set up a vector at a time with
+    /// `isa` (AVX2 or AVX-512, and at most eight distinct rows), rather than
+    /// unit by unit.
+    pub fn vector_scan(&self, isa: Option<Isa>) -> bool {
+        matches!(isa, Some(Isa::Avx2 | Isa::Avx512)) && self.nibbles.is_some()
+    }
+}
+
+/// The number of units at the start of `units` that are not in `set`.
+/// `isa` picks the kernel (`None`: the portable lookup).
+///
+/// Panics if `isa` is not one [`Isa::all`] lists.
+pub fn units_outside(isa: Option<Isa>, units: &[u8], set: &UnitSet) -> usize {
+    if let Some(isa) = isa {
+        assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+    }
+    let skipped = match &set.nibbles {
+        Some(tables) if set.vector_scan(isa) => avx2_outside(units, tables),
+        _ => 0,
+    };
+    skipped + units[skipped..].iter().position(|&u| set.contains(u)).unwrap_or(units.len() - skipped)
 }
 
 /// `units` as text when every unit lies in `low..=high` and `high` is below
@@ -88,6 +170,19 @@ fn avx2_steps(_: &[u8], _: u8, _: u8) -> usize {
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn avx2_outside(units: &[u8], tables: &([u8; 16], [u8; 16])) -> usize {
+    // SAFETY: `units_outside` checked that the machine has the caller's
+    // `isa`, AVX2 or AVX-512 (which `Isa::all` lists only with AVX2); the
+    // kernel reads within `units`.
+    unsafe { avx2::outside(units, tables) }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn avx2_outside(_: &[u8], _: &([u8; 16], [u8; 16])) -> usize {
+    0
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod avx2 {
     use core::arch::x86_64::*;
 
@@ -116,11 +211,78 @@ mod avx2 {
         }
         n
     }
+
+    /// The units at the start of `units`, in whole steps of 32 and then up
+    /// to the first unit of the set where a step holds one, that are not in
+    /// the set of the row and column `tables` ([`super::UnitSet`]).
+    ///
+    /// # Safety
+    /// The machine must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn outside(units: &[u8], (rows, columns): &([u8; 16], [u8; 16])) -> usize {
+        // SAFETY: each table is 16 readable bytes.
+        let [rows, columns] = [rows, columns].map(|t| unsafe { _mm_loadu_si128(t.as_ptr().cast()) });
+        let (rows, columns) = (_mm256_broadcastsi128_si256(rows), _mm256_broadcastsi128_si256(columns));
+        let low = _mm256_set1_epi8(0x0F);
+        let mut n = 0;
+        while let Some(step) = units.get(n..n + 32) {
+            // SAFETY: `step` is 32 readable bytes.
+            let v = unsafe { _mm256_loadu_si256(step.as_ptr().cast()) };
+            let row = _mm256_shuffle_epi8(rows, _mm256_and_si256(_mm256_srli_epi16::<4>(v), low));
+            let column = _mm256_shuffle_epi8(columns, _mm256_and_si256(v, low));
+            let apart = _mm256_cmpeq_epi8(_mm256_and_si256(row, column), _mm256_setzero_si256());
+            let inside = !(_mm256_movemask_epi8(apart) as u32);
+            if inside != 0 {
+                return n + inside.trailing_zeros() as usize;
+            }
+            n += 32;
+        }
+        n
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kernel_finds_the_first_unit_of_a_set() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // Modified UTF-8's leads apart, one unit, none, and random sets of
+        // few units and of many (more than eight distinct rows: no tables).
+        let mut sets = vec![UnitSet::of(&[0x00, 0xC0, 0xED, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4]), UnitSet::of(&[0xED])];
+        sets.push(UnitSet::of(&[]));
+        for k in 0..40 {
+            let few: Vec<u8> = (0..1 + k % 6).map(|_| next() as u8).collect();
+            sets.push(UnitSet::of(&few));
+            sets.push(UnitSet::new([next(), next(), next(), next()]));
+        }
+        assert!(sets[0].nibbles.is_some() && sets.iter().any(|s| s.nibbles.is_none()));
+        for set in &sets {
+            let outside: Vec<u8> = (0..=255u8).filter(|&u| !set.contains(u)).collect();
+            for len in [0usize, 1, 31, 32, 33, 100, 300] {
+                for place in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1))] {
+                    let mut units: Vec<u8> = (0..len)
+                        .map(|_| if outside.is_empty() { 0 } else { outside[next() as usize % outside.len()] })
+                        .collect();
+                    let member = (0..=255u8).find(|&u| set.contains(u));
+                    if let (Some(at), Some(u)) = (place.filter(|&p| p < len), member) {
+                        units[at] = u;
+                    }
+                    let expected = units.iter().position(|&u| set.contains(u)).unwrap_or(len);
+                    for isa in Isa::all().into_iter().chain([None]) {
+                        assert_eq!(units_outside(isa, &units, set), expected, "{isa:?} {len} {set:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_kernel_finds_the_first_unit_outside() {
