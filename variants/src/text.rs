@@ -147,6 +147,9 @@ fn from_code_units<U, const N: usize>(
     Ok(out)
 }
 
+/// How much of its input [`already_utf8`] validates first on its own.
+const PROBE: usize = 1 << 16;
+
 /// `input` as text, without converting, when it is valid UTF-8 and holds
 /// no lead after which `from` may read UTF-8 apart from it
 /// ([`leads_apart`], derived from the two automata; values not mapped
@@ -159,14 +162,20 @@ fn already_utf8<'a>(from: &dyn DynCodec, input: &'a [u8]) -> Option<&'a str> {
         return None;
     }
     let leads = leads_apart(&Utf8, from)?;
-    // ASCII without those leads in one pass; else a validator and the scan
-    // past the ASCII start.
+    // ASCII without those leads in one pass; else the scan past the ASCII
+    // start and a validator. (The validator reads all its input before it
+    // fails: it reads the first 64 KiB on their own first, where CESU-8
+    // text above U+FFFF, no UTF-8, shows it at once.)
     let ascii = match leads.ascii_text(input) {
         Ok(text) => return Some(text),
         Err(ascii) => ascii,
     };
-    let text = simdutf8::basic::from_utf8(input).ok()?;
-    (ascii + leads.first(&input[ascii..]) == input.len()).then_some(text)
+    let probe = (input.len().min(PROBE)..=input.len()).find(|&k| input.get(k).is_none_or(|&u| u & 0xC0 != 0x80))?;
+    simdutf8::basic::from_utf8(&input[..probe]).ok()?;
+    if ascii + leads.first(&input[ascii..]) < input.len() {
+        return None;
+    }
+    simdutf8::basic::from_utf8(input).ok()
 }
 
 /// `input` converted from `from` to `to`, borrowed if the output is `input`

@@ -123,9 +123,22 @@ fn long_text_is_borrowed_when_it_is_already_utf8() {
         let expected: &[u8] = if codec.info().name == "mutf8" { b"a\xC0\x80" } else { b"a\0" };
         assert_eq!((zero.as_ref(), matches!(zero, Cow::Borrowed(_))), (expected, expected == b"a\0"));
     }
+    // Past the 64 KiB the borrow's first check reads on its own: borrowed;
+    // an emoji (no UTF-8 in CESU-8 and modified UTF-8) before that point
+    // or after it: converted.
+    let long: String = "дом 漢字 ab ".repeat(20_000);
+    for codec in [&Cesu8 as &dyn DynCodec, &Mutf8] {
+        assert!(matches!(text::to_str(codec, long.as_bytes(), ErrorMode::Strict).unwrap(), Cow::Borrowed(_)));
+        for at in [6, long.len() - 3] {
+            let mut input = long.as_bytes()[..at].to_vec();
+            codec.encode_push(0x1F600, &mut input).unwrap();
+            input.extend_from_slice(&long.as_bytes()[at..]);
+            let got = text::to_str(codec, &input, ErrorMode::Strict).unwrap();
+            assert!(matches!(&got, Cow::Owned(t) if *t == format!("{}😀{}", &long[..at], &long[at..])));
+        }
+    }
     // Over several of the engine's chunks, a difference early on: the rest
     // goes in one push into the owned output.
-    let long: String = "дом 漢字 ab ".repeat(20_000);
     let early = format!("{}😀{}", &long[..99], &long[99..]);
     for codec in [&Cesu8 as &dyn DynCodec, &Mutf8] {
         let bytes = text::from_str(codec, &early, ErrorMode::Strict).unwrap();
