@@ -75,6 +75,13 @@ pub struct CodecInfo {
     /// proved by the compiler, it lets the conversion engine write the codec
     /// from the UTF-8 family through 16-bit units with SIMD.
     pub pair_forms: Option<crate::PairForm>,
+    /// With [`pair_forms`](CodecInfo::pair_forms), the SIMD validator's
+    /// tables of the language the codec's 16-bit units make each written
+    /// alone (its forms of `0`–`FFFF`, a pair's halves included, without
+    /// rules across values): derived and proved by the compiler, they check
+    /// the codec's text before the conversion engine reads it as 16-bit
+    /// units (whose pairs the engine then checks).
+    pub pair_unit_tables: Option<crate::simd::Tables>,
     /// The values after which a rule across values looks at the next one
     /// (the decoder's context after them is not 0): disjoint inclusive
     /// ranges in order, empty for a codec without such rules. A value
@@ -129,6 +136,7 @@ impl CodecInfo {
             wide_forms: WideForms::NONE,
             byte_forms: None,
             pair_forms: None,
+            pair_unit_tables: None,
             rule_values: Cow::Borrowed(&[]),
             flagged: None,
             prefixed: None,
@@ -180,6 +188,13 @@ impl CodecInfo {
     /// `pair` as the byte forms of its two units.
     pub const fn with_pair_forms(mut self, pair: crate::PairForm) -> Self {
         self.pair_forms = Some(pair);
+        self
+    }
+
+    /// The same facts for a codec of pair forms whose 16-bit units, each
+    /// written alone, `tables` check ([`CodecInfo::pair_unit_tables`]).
+    pub const fn with_pair_unit_tables(mut self, tables: crate::simd::Tables) -> Self {
+        self.pair_unit_tables = Some(tables);
         self
     }
 

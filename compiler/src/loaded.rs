@@ -61,6 +61,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         wide_forms: placemat_codec::WideForms::NONE,
         byte_forms: None,
         pair_forms: None,
+        pair_unit_tables: None,
         rule_values: Cow::Owned(model.rule_values()),
         flagged: None,
         prefixed: None,
@@ -81,6 +82,7 @@ impl LoadedCodec {
         info.wide_forms = automaton.wide_forms;
         info.byte_forms = automaton.byte_forms;
         info.pair_forms = automaton.pair_forms;
+        info.pair_unit_tables = automaton.pair_unit_tables;
         info.flagged = automaton.flagged.clone().ok();
         info.canonical = automaton.canonical;
         info.prefixed = automaton.prefixed.clone().ok();

@@ -159,7 +159,11 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
     };
     let wide = wide_forms(&a.wide_forms);
     let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
-    let pair = a.pair_forms.map_or_else(TokenStream::new, |p| pair_forms(&p));
+    let mut pair = a.pair_forms.map_or_else(TokenStream::new, |p| pair_forms(&p));
+    if let Some(t) = &a.pair_unit_tables {
+        let t = tables::simd_tables(t);
+        pair.extend(quote!(.with_pair_unit_tables(#t)));
+    }
     let rule_values = model.rule_values();
     let rules = if rule_values.is_empty() {
         quote!()

@@ -224,35 +224,36 @@ fn simd(a: &Automaton) -> TokenStream {
     let Ok(local) = &a.local else {
         return quote!(::core::option::Option::None);
     };
-    let t = &local.tables;
-    let (ph, pl, ch) = (hex_array(&t.prev_high, 2), hex_array(&t.prev_low, 2), hex_array(&t.cur_high, 2));
-    let cl = match &t.cur_low {
-        Some(low) => {
-            let low = hex_array(low, 2);
-            quote!(::core::option::Option::Some(#low))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let th = hex_array(&t.thresholds, 2);
-    let floor = match &t.floor {
-        Some(f) => {
-            let f = hex_array(f, 2);
-            quote!(::core::option::Option::Some(#f))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let (need, start, ascii, restart) = (t.need, t.start, t.ascii, t.restart);
+    let tables = simd_tables(&local.tables);
     let shape = decoding_shape(a);
-    let end = match t.continuation_end {
-        Some(end) => quote!(::core::option::Option::Some(#end)),
-        None => quote!(::core::option::Option::None),
-    };
     quote! {
         // Derived and proved equal to the automaton by
         // `placemat_compiler::automaton::local`: bits 0-6 are error classes
         // (nibble boxes of forbidden unit pairs), bit 7 marks continuation units
         // (or, with `continuation_end`, is an eighth class).
-        ::core::option::Option::Some(::placemat_codec::dfa::Simd { tables: ::placemat_codec::simd::Tables {
+        ::core::option::Option::Some(::placemat_codec::dfa::Simd { tables: #tables, decoding: #shape })
+    }
+}
+
+/// A SIMD validator's tables ([`placemat_codec::simd::Tables`]) as an expression.
+pub(super) fn simd_tables(t: &placemat_codec::simd::Tables) -> TokenStream {
+    let (ph, pl, ch) = (hex_array(&t.prev_high, 2), hex_array(&t.prev_low, 2), hex_array(&t.cur_high, 2));
+    let some_array = |a: &Option<[u8; 16]>| match a {
+        Some(a) => {
+            let a = hex_array(a, 2);
+            quote!(::core::option::Option::Some(#a))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let (cl, floor) = (some_array(&t.cur_low), some_array(&t.floor));
+    let th = hex_array(&t.thresholds, 2);
+    let (need, start, ascii, restart) = (t.need, t.start, t.ascii, t.restart);
+    let end = match t.continuation_end {
+        Some(end) => quote!(::core::option::Option::Some(#end)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        ::placemat_codec::simd::Tables {
             prev_high: #ph,
             prev_low: #pl,
             cur_high: #ch,
@@ -264,7 +265,7 @@ fn simd(a: &Automaton) -> TokenStream {
             continuation_end: #end,
             floor: #floor,
             restart: #restart,
-        }, decoding: #shape })
+        }
     }
 }
 

@@ -85,18 +85,32 @@ impl Fused {
         if let Some(leads) = Fused::shares(from, to) {
             let tables = from.dfa().simd().copied();
             // A source without SIMD tables (CESU-8) into a target with them
-            // (UTF-8): a run without the leads either may read apart from the
-            // other is valid in both or in neither, so the target's validator
-            // checks it.
-            let faster = |c: &dyn DynCodec| c.dfa().simd().is_some() && validates_in_one_pass(c);
-            let back = (!faster(from) && faster(to)).then(|| super::leads_apart(to, from)).flatten();
+            // (UTF-8), or one whose validation steps (modified UTF-8, WTF-8:
+            // rules across values) into one whose does not: a run without
+            // the leads either may read apart from the other is valid in
+            // both or in neither, so the target's validator checks it.
+            let simd = |c: &dyn DynCodec| c.dfa().simd().is_some() && validates_in_one_pass(c);
+            let stepping = !validates_in_one_pass(from);
+            let by_target = validates_in_one_pass(to) && (stepping || !simd(from) && simd(to));
+            let back = by_target.then(|| super::leads_apart(to, from)).flatten();
             let (stops, by_target) = back.map_or((leads, false), |back| (leads.union(&back), true));
+            // Else such a source would validate its runs step by step,
+            // slower than the blocks of values.
+            if stepping && !by_target {
+                return Fused::elsewhere(from, to);
+            }
             let pair = match PairPath::of(from, to) {
                 Some(into) => Some(Through16::Into(into)),
                 None => PairSource::of(from, to).map(Through16::From),
             };
             return Some(Fused::Shared { leads, stops, by_target, tables, pair: pair.map(Box::new) });
         }
+        Fused::elsewhere(from, to)
+    }
+
+    /// The one-pass kernels between a codec of byte forms and one of wide
+    /// units, either way, where `from` and `to` write no text alike.
+    fn elsewhere(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
         let isa = Isa::detect()?;
         let forms = (to.info().wide_forms, to.info().byte_forms.filter(|f| f.multi_unit()));
         if !forms.0.is_some() && forms.1.is_none() {
@@ -195,10 +209,8 @@ impl Fused {
     fn shares(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<ApartLeads> {
         let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
         // Runs are validated before they are copied: by the SIMD or the
-        // shift-DFA validator, except where the source has rules across
-        // values or pending values (WTF-8, modified UTF-8), whose validation
-        // steps, slower than the blocks of values.
-        if !(plain(from) && plain(to) && to.info().canonical && validates_in_one_pass(from)) {
+        // shift-DFA validator of the source, or by the target's (`Fused::of`).
+        if !(plain(from) && plain(to) && to.info().canonical) {
             return None;
         }
         super::leads_apart(from, to)

@@ -82,12 +82,13 @@ pub(super) fn convert(
     block: &[u8],
     out: &mut Vec<u8>,
 ) -> (usize, Option<u64>) {
-    // (The source has no rules across values: `Fused::shares`.)
+    // A run holds no value either codec's rules look back at (after such a
+    // value, neither automaton is back at its first start state: its lead
+    // is one of `leads`), so it is read from both first contexts.
     // `stop`: where the run from `pos` ends, at the next unit of `leads`.
     let (mut pos, mut stop) = (0, leads.first(block));
     while pos < block.len() {
-        // A run is read from the target's first context.
-        if last.is_none_or(|v| to.context_after(v) == 0) {
+        if last.is_none_or(|v| to.context_after(v) == 0 && from.context_after(v) == 0) {
             let run = &block[pos..stop];
             let valid = check.validate_open(0, run).0.map_or_else(|e| e.valid_up_to(), |()| run.len());
             out.extend_from_slice(&run[..valid]);
@@ -99,7 +100,8 @@ pub(super) fn convert(
                 break;
             }
         }
-        let Step::Value { value, len } = from.step_open(Strategy::Branching, 0, &block[pos..]) else { break };
+        let context = last.map_or(0, |v| from.context_after(v));
+        let Step::Value { value, len } = from.step_open(Strategy::Branching, context, &block[pos..]) else { break };
         // A sequence read apart is converted here unless another follows
         // it within a few units: where they come close together (emoji,
         // text in CESU-8 of a script above U+FFFF), the engine's blocks of

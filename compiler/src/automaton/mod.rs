@@ -298,6 +298,10 @@ pub struct Automaton {
     /// The pair of 16-bit units whose byte forms the encoder writes some
     /// values as, as CESU-8 does ([`pair_forms`]), for the runtime's `CodecInfo`.
     pub pair_forms: Option<placemat_codec::simd::Pair>,
+    /// With [`Automaton::pair_forms`], the SIMD tables of the language of
+    /// the codec's 16-bit units written alone (`pair_forms::unit_tables`),
+    /// for the runtime's `CodecInfo`.
+    pub pair_unit_tables: Option<placemat_codec::simd::Tables>,
     /// How an integer codec's units mark where values end ([`flagged`]), for
     /// the runtime's `CodecInfo`, or why they do not.
     pub flagged: Result<placemat_codec::Flagged, String>,
@@ -377,6 +381,7 @@ impl Automaton {
             wide_forms: placemat_codec::WideForms::NONE,
             byte_forms: None,
             pair_forms: None,
+            pair_unit_tables: None,
             flagged: Err(String::new()),
             prefixed: Err(String::new()),
             canonical: model.is_bounded()
@@ -403,6 +408,8 @@ impl Automaton {
         a.wide_forms = wide_forms::derive(&a, model);
         a.byte_forms = byte_forms::derive(&a, model);
         a.pair_forms = a.byte_forms.and_then(|forms| pair_forms::derive(&a, model, &forms));
+        a.pair_unit_tables =
+            a.byte_forms.filter(|_| a.pair_forms.is_some()).and_then(|f| pair_forms::unit_tables(model, &f));
         a.flagged = flagged::derive(&a, model);
         a.prefixed = prefixed::derive(&a, model);
         a.expanded = pack::expanded(&a);

@@ -30,9 +30,10 @@
 //! assert_eq!((pair.high, pair.low, pair.low_bits), (0xD800, 0xDC00, 10));
 //! ```
 
-use placemat_codec::simd::{ByteForms, Pair};
+use num_bigint::BigUint;
+use placemat_codec::simd::{ByteForms, Pair, Tables};
 
-use super::{Automaton, EncodeForm};
+use super::{Automaton, BuildOptions, EncodeForm};
 use crate::model::Model;
 
 /// The pair form of `a` over its byte `forms`, built from `model`; `None`
@@ -74,6 +75,42 @@ pub(super) fn derive(a: &Automaton, model: &Model, forms: &ByteForms) -> Option<
         low_bits,
     };
     (fits && low_bits > 0 && f.bias <= f.lo).then_some(pair)
+}
+
+/// The SIMD validator's tables of the language the codec's 16-bit units
+/// make, each written alone: the forms the encoder writes the values
+/// `0`–`FFFF` with (a pair's halves included, which the codec's values may
+/// exclude; modified UTF-8's `C0 80` for U+0000 too), with no rules across
+/// values. The automaton of that model (the codec's forms cut at `FFFF`) is
+/// built and its own checks derived (`local`, with their proof). They are
+/// the fact where every sequence that automaton accepts is the encoder's
+/// form of its value (canonical) and the byte forms' decoding shape, with
+/// which the engine's first kernel reads the units, reads each of the
+/// 65 536 forms as its value: text the checks pass is then a run of such
+/// forms, whose pairs the engine's second kernel checks.
+pub(super) fn unit_tables(model: &Model, forms: &ByteForms) -> Option<Tables> {
+    let top = BigUint::from(0xFFFFu32);
+    let mut units = model.clone();
+    units.max = Some(top.clone());
+    units.excluded.clear();
+    units.forbid.clear();
+    units.longest = false;
+    units.forms.retain(|f| f.range.as_ref().is_none_or(|(lo, _)| *lo <= top));
+    for (_, hi) in units.forms.iter_mut().filter_map(|f| f.range.as_mut()) {
+        if *hi > top {
+            *hi = top.clone();
+        }
+    }
+    let a = Automaton::build(&units, BuildOptions::default()).ok()?;
+    let shape = forms.shape()?;
+    let continues = |u: u8| (shape.continuation.0..=shape.continuation.1).contains(&u);
+    let reads = |v: u64| {
+        // The encoder takes the first form that covers a value.
+        let Some(f) = a.encode_forms.iter().find(|f| f.lo <= v && v <= f.hi) else { return false };
+        let w = written(f, &units, v - f.bias);
+        (1..=4).contains(&w.len()) && !continues(w[0]) && w[1..].iter().all(|&u| continues(u)) && shape.value(&w) == v
+    };
+    (a.canonical && (0..=0xFFFF).all(reads)).then_some(a.local.ok()?.tables)
 }
 
 /// The units `f` writes for `payload`.
@@ -151,5 +188,20 @@ mod tests {
     fn utf8_has_none() {
         let (a, _) = built(&codec("11110xxx 10xxxxxx 10xxxxxx 10xxxxxx").replace(" bias 0x10000", ""));
         assert_eq!((a.byte_forms.map(|f| f.lengths), a.pair_forms), (Some(4), None));
+        assert_eq!(a.pair_unit_tables, None);
+    }
+
+    #[test]
+    fn the_units_alone_are_checked_where_the_byte_forms_read_them() {
+        // CESU-8's units alone: UTF-8's forms of 0-FFFF, surrogates included.
+        let (a, _) = built(&codec("11101101 1010xxxx 10xxxxxx 11101101 1011xxxx 10xxxxxx"));
+        let tables = a.pair_unit_tables.unwrap();
+        assert_eq!((tables.need, &tables.thresholds[1..3]), (2, &[0xC0, 0xE0][..]));
+        // A form of 0 that the byte forms' shape reads as another value
+        // (`C1 80`, read as 40): no such checks.
+        let odd = codec("11101101 1010xxxx 10xxxxxx 11101101 1011xxxx 10xxxxxx")
+            .replace("0 ..= 0x7F => \"0xxxxxxx\"", "0 ..= 0 => \"11000001 10000000\", 1 ..= 0x7F => \"0xxxxxxx\"");
+        let (b, _) = built(&odd);
+        assert!(b.pair_forms.is_some() && b.pair_unit_tables.is_none());
     }
 }

@@ -52,6 +52,40 @@ fn cesu8_writes_supplementary_values_as_the_forms_of_their_surrogates() {
 /// characters above U+FFFF), the clusters of them go through 16-bit units:
 /// the target's own encoder is given almost none of them (it is given them
 /// all without SIMD); the output and errors are the per-value path's.
+/// The SIMD checks of the language of CESU-8's and modified UTF-8's 16-bit
+/// units, each written alone (`CodecInfo::pair_unit_tables`): every unit's
+/// form passes, lone surrogates included (the engine's second kernel checks
+/// the pairs), in a run of all of them; a form of no unit, an overlong form,
+/// a four-unit sequence and a cut one do not; U+0000 is `00` in CESU-8 and
+/// `C0 80` in modified UTF-8, each the other's error.
+#[test]
+fn the_units_of_cesu8_and_modified_utf8_are_checked_by_simd() {
+    let find = |name| registry::find(name).unwrap();
+    assert_eq!(find("utf8").info().pair_unit_tables, None);
+    for (name, nul, not_nul) in [("cesu8", &[0x00][..], &[0xC0, 0x80][..]), ("mutf8", &[0xC0, 0x80], &[0x00])] {
+        let codec = find(name);
+        let tables = codec.info().pair_unit_tables.unwrap_or_else(|| panic!("{name}"));
+        let forms = codec.info().byte_forms.unwrap();
+        let open = placemat_codec::simd::ByteForms { allowed: [(0, 0xFFFF); 2], first: 0, ..forms };
+        let mut all = nul.to_vec();
+        for unit in 1..=0xFFFF {
+            all.extend(open.units(unit).unwrap());
+        }
+        let bad: [&[u8]; 5] = [not_nul, &[0xC1, 0x81], &[0xE0, 0x80, 0x80], &[0xF0, 0x9F, 0x98, 0x80], &[0xE4, 0xB8]];
+        // (A prefix of whole forms.)
+        let cut = (3000..).find(|&k| all[k] & 0xC0 != 0x80).unwrap();
+        for isa in Isa::all().into_iter().flatten() {
+            let valid = |input: &[u8]| placemat_codec::simd::validate(isa, &tables, input).is_ok();
+            assert!(valid(&all) && valid(nul) && valid(&[0xED, 0xA0, 0x80]), "{name} {isa:?}");
+            assert!(valid(&[&all[..cut], b"abc"].concat()));
+            for input in bad {
+                let inside = [&all[..cut], input, b"abc"].concat();
+                assert!(!valid(input) && !valid(&inside), "{name} {isa:?} {input:02X?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn clusters_above_the_bmp_go_into_cesu8_through_16_bit_units() {
     for target in ["cesu8", "mutf8"] {
@@ -105,46 +139,55 @@ fn clusters_through_16_bit_units(target: &str) {
     }
 }
 
-/// Back, from CESU-8 into UTF-8 and Perl's extension of it, where the copy
-/// of runs declines: the source's own validator, its units as 16-bit units
-/// (a pair's halves as two), those read as UTF-16 into the target's forms. On valid text, text
-/// with a lone surrogate (valid modified UTF-8, which UTF-8 refuses), with
-/// bytes mutated, cut in every way: the per-value path's output and errors.
+/// Back, from CESU-8 and modified UTF-8 into UTF-8 and Perl's extension of
+/// it, where the copy of runs declines: the source's units as 16-bit units
+/// (a pair's halves as two, modified UTF-8's `C0 80` as U+0000), checked by
+/// writing them again, read as UTF-16 into the target's forms. On valid
+/// text, text with lone surrogates (valid modified UTF-8, which UTF-8
+/// refuses: a high one, a low one, two high ones before a low one), with
+/// bytes mutated, cut in every way: the per-value path's output and
+/// errors; and on valid text the source's encoder and bulk decoder see
+/// only the NULs (written again by the check) and a few values at the cuts
+/// (without the path, the engine's blocks of values decode every value
+/// there).
 #[test]
 fn cesu8_and_modified_utf8_come_back_through_16_bit_units() {
     let find = |name| registry::find(name).unwrap();
     let simd = Isa::detect().is_some();
     let text = format!("{}{}", "дом, 漢字\0 and 😀🎉 text ".repeat(300), "😀🚀🚀 x".repeat(300));
-    // (Modified UTF-8, whose rule across values makes its validation step,
-    // takes the blocks of values: its pairs agree all the same.)
-    let pairs = [
-        ("cesu8", "utf8", simd),
-        ("mutf8", "utf8", false),
-        ("cesu8", "perl-utf8", simd),
-        ("mutf8", "perl-utf8", false),
-    ];
-    for (source, target, through) in pairs {
+    let pairs = [("cesu8", "utf8"), ("mutf8", "utf8"), ("cesu8", "perl-utf8"), ("mutf8", "perl-utf8")];
+    for (source, target) in pairs {
         let (from, to) = (find(source), find(target));
-        assert_eq!(Transcoder::new(from, to, ErrorMode::Strict).unwrap().pair_units(), through, "{source} -> {target}");
+        assert_eq!(Transcoder::new(from, to, ErrorMode::Strict).unwrap().pair_units(), simd, "{source} -> {target}");
         let mut clean = Vec::new();
         for c in text.chars() {
             from.encode_push(u64::from(c), &mut clean).unwrap();
         }
-        // A lone high surrogate (valid in modified UTF-8 only), and a byte
+        // Lone surrogates (valid in modified UTF-8 only), and a byte
         // changed, in the middle of clusters.
-        let mut lone = clean.clone();
-        let at = lone.len() / 2 - lone.len() / 2 % 4;
-        lone.splice(at..at, [0xED, 0xA0, 0x80]);
+        let (high, low) = ([0xED, 0xA0, 0x80], [0xED, 0xB0, 0x80]);
+        let with = |at: usize, units: &[u8]| {
+            let mut input = clean.clone();
+            input.splice(at..at, units.iter().copied());
+            input
+        };
+        let at = clean.len() / 2 - clean.len() / 2 % 4;
+        let lone = [with(at, &high), with(at, &low), with(at, &[high, high, low].concat())];
         let mut mutated = clean.clone();
         mutated[clean.len() / 3] ^= 0x40;
-        for input in [&clean, &lone, &mutated] {
+        for input in [&clean, &mutated].into_iter().chain(&lone) {
             for mode in [ErrorMode::Strict, ErrorMode::Replace] {
                 for cuts in [vec![], vec![input.len() / 2 + 1], (1..input.len()).step_by(1021).collect()] {
-                    let got = transcode(from, to, mode, input, &cuts);
+                    let counting = Counting(from, AtomicUsize::new(0));
+                    let got = transcode(&counting, to, mode, input, &cuts);
                     assert!(
                         got == per_value(from, to, mode, input, &cuts),
                         "{source} -> {target} {mode:?} at {cuts:?}"
                     );
+                    let (encoded, nuls) = (counting.1.load(Relaxed), text.matches('\0').count());
+                    if simd && input == &clean {
+                        assert!(encoded <= nuls + 64 + 8 * cuts.len(), "{source} -> {target}: {encoded} values");
+                    }
                 }
             }
         }

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use placemat_codec::io::{ErrorMode, TranscodeError, Transcoder};
-use placemat_codec::DynCodec;
+use placemat_codec::{DynCodec, Step};
 use placemat_compiler::analysis::Rng;
 use placemat_variants::registry;
 
@@ -318,7 +318,8 @@ fn a_codec_copies_into_itself_exactly_where_it_is_canonical() {
 }
 
 /// A codec that forwards everything to another and counts the values its
-/// encoder is given, one by one or in blocks.
+/// encoder is given, one by one or in blocks, and those its bulk decoder
+/// makes.
 pub(super) struct Counting<'a>(pub(super) &'a dyn DynCodec, pub(super) AtomicUsize);
 
 impl DynCodec for Counting<'_> {
@@ -338,12 +339,36 @@ impl DynCodec for Counting<'_> {
     fn dyn_step(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> placemat_codec::Step<u64> {
         self.0.step(strategy, input)
     }
+    // (A source with rules across values steps in their contexts.)
+    fn dyn_step_in(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        self.0.step_in(strategy, context, input)
+    }
+    fn dyn_step_open(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
+        self.0.step_open(strategy, context, input)
+    }
+    fn dyn_context_after(&self, value: u64) -> usize {
+        self.0.context_after(value)
+    }
+    fn dyn_forbids(&self, before: u64, value: u64) -> bool {
+        self.0.forbids(before, value)
+    }
+    fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), placemat_codec::DecodeError>, usize) {
+        self.0.validate_open(context, input)
+    }
+    fn ascii_runs(&self) -> placemat_codec::AsciiRuns {
+        self.0.ascii_runs()
+    }
     fn premapped(&self) -> bool {
         self.0.premapped()
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
         self.1.fetch_add(values.len(), Relaxed);
         self.0.encode_block(before, values, out)
+    }
+    fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
+        let (before, took) = (out.len(), self.0.decode_block(input, out));
+        self.1.fetch_add(out.len() - before, Relaxed);
+        took
     }
 }
 
