@@ -4,16 +4,18 @@
 //! the second, with the same values, so a conversion between the two copies
 //! it, and a decoder into UTF-8 borrows it.
 //!
-//! With AVX2, the scan looks up 32 units a step in the set's rows and
-//! columns ([`units_outside`](crate::simd::units_outside)). Elsewhere it
-//! skips, 128 units a step ([`units_within`](crate::simd::units_within)),
-//! the units that lie in the widest span of unit values holding no unit of
-//! the set, and looks at the others one by one: text in most scripts passes
-//! whole blocks at once there too (the set for CESU-8 into UTF-8 is `ED`
-//! alone, and Cyrillic, Greek or Chinese text in UTF-8 holds no unit past
-//! `E9`), but not where the set splits the leads (modified UTF-8 into
-//! UTF-8: `00`, `C0`, `ED`, `F0`–`F4`, which leave Cyrillic's `D0` out of
-//! the widest span, `01`–`BF`).
+//! The scan skips, 128 units a step
+//! ([`units_within`](crate::simd::units_within)), the units that lie in the
+//! widest span of unit values holding no unit of the set. Past the first
+//! unit outside the span that is no unit of the set, it looks the units up
+//! in the set's rows and columns, 32 a step with AVX2
+//! ([`units_outside`](crate::simd::units_outside)), else one by one. Text
+//! in most scripts passes whole blocks at once (the set for CESU-8 into
+//! UTF-8 is `ED` alone, and Cyrillic, Greek or Chinese text in UTF-8 holds
+//! no unit past `E9`, but for its full-width punctuation, `EF`); a set that
+//! splits the leads (modified UTF-8 into UTF-8: `00`, `C0`, `ED`, `F0`–`F4`,
+//! which leave Cyrillic's `D0` out of the widest span, `01`–`BF`) needs the
+//! lookup.
 //!
 //! ```
 //! use placemat_codec::ApartLeads;
@@ -90,15 +92,16 @@ impl ApartLeads {
             return data.len();
         }
         let isa = Isa::detect();
-        if self.lookup.vector_scan(isa) {
-            return units_outside(isa, data, &self.lookup);
-        }
         let mut pos = 0;
         loop {
             pos += units_within(isa, &data[pos..], self.free.0, self.free.1);
             match data.get(pos) {
                 None => return data.len(),
                 Some(&u) if self.contains(u) => return pos,
+                // Past the free span, the lookup by rows and columns where
+                // there is one (the span's scan takes 128 units a step, the
+                // lookup 32: text within the span, ASCII, keeps the first).
+                Some(_) if self.lookup.vector_scan(isa) => return pos + units_outside(isa, &data[pos..], &self.lookup),
                 Some(_) => pos += 1,
             }
         }
@@ -133,8 +136,10 @@ mod tests {
 
     #[test]
     fn the_scan_finds_what_a_search_unit_by_unit_finds() {
-        let sets: [&[u8]; 7] = [
+        let sets: [&[u8]; 8] = [
             &[],
+            // Modified UTF-8's into UTF-8: the lookup past `01`-`BF`.
+            &[0x00, 0xC0, 0xED, 0xF0, 0xF1, 0xF2, 0xF3, 0xF4],
             &[0xED],
             &[0, 0xF0, 0xF4],
             &[0x41, 0x80],
