@@ -109,6 +109,9 @@ pub struct Transcoder<'a> {
     /// Scratch memory for the 16-bit units of the path into pair forms
     /// (`pair_path.rs`).
     units: Vec<u8>,
+    /// What is left of a block through 16-bit units that the chunk's end
+    /// cut: the next chunk goes on with it, as one big chunk would.
+    apart_left: usize,
     /// Whether one codec is signed and the other not: a 64-bit view with its
     /// top bit set (a negative value, or an unsigned one past 2^63 − 1) then
     /// means different values in the two, and is refused.
@@ -178,6 +181,7 @@ impl<'a> Transcoder<'a> {
             values_kernel: None,
             copied: 0,
             units: Vec::new(),
+            apart_left: 0,
             mixed_sign,
         })
     }

@@ -193,3 +193,36 @@ fn cesu8_and_modified_utf8_come_back_through_16_bit_units() {
         }
     }
 }
+
+/// Text with a character above U+FFFF every few words and two together now
+/// and then, cut every 4 KiB: a block through 16-bit units that a chunk's
+/// end cuts goes on in the next chunk, as in one big chunk, instead of each
+/// chunk starting with the copy of runs, which converts the sequences read
+/// apart one value at a time (the target's encoder is given those: up to a
+/// hundred per chunk here, against a few per cut over what one chunk gives
+/// it). Both ways, the per-value path's output.
+#[test]
+fn a_block_through_16_bit_units_goes_on_in_the_next_chunk() {
+    let find = |name| registry::find(name).unwrap();
+    if Isa::detect().is_none() {
+        return;
+    }
+    let text = format!("{}😀🎉 ", "abcd 😀 efgh ".repeat(100)).repeat(30);
+    for (source, target) in [("cesu8", "utf8"), ("mutf8", "utf8"), ("utf8", "cesu8")] {
+        let (from, to) = (find(source), find(target));
+        let mut input = Vec::new();
+        for c in text.chars() {
+            from.encode_push(u64::from(c), &mut input).unwrap();
+        }
+        let cuts: Vec<usize> = (4096..input.len()).step_by(4096).collect();
+        let mut encoded = Vec::new();
+        for cuts in [&[][..], &cuts] {
+            let counting = Counting(to, AtomicUsize::new(0));
+            let got = transcode(from, &counting, ErrorMode::Strict, &input, cuts);
+            assert!(got == per_value(from, to, ErrorMode::Strict, &input, cuts), "{source} -> {target}");
+            encoded.push(counting.1.load(Relaxed));
+        }
+        // As many as in one chunk, but a few values at each cut.
+        assert!(encoded[1] <= encoded[0] + 8 * cuts.len(), "{source} -> {target}: {encoded:?} values");
+    }
+}

@@ -112,6 +112,17 @@ impl Transcoder<'_> {
     fn bulk(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
         let mut limit = data.len();
         if let Some(Some(fused)) = &self.fused {
+            // The rest of a block through 16-bit units that the last chunk's
+            // end cut (in text dense with sequences read apart, where the
+            // copy of runs would step through most of each chunk).
+            if self.apart_left > 0 {
+                let apart = (self.last, &data[..data.len().min(self.apart_left)], false);
+                let taken = fused.convert_apart((self.from, self.to), apart, &mut self.units, out);
+                self.apart_left = taken.map_or(0, |(took, _)| self.apart_left.saturating_sub(took));
+                if let Some((took, last)) = taken {
+                    return self.took_apart(took, last);
+                }
+            }
             if let Some((took, last)) = fused.convert((self.from, self.to), self.last, data, out) {
                 self.last = last;
                 self.context = last.map_or(0, |last| self.from.context_after(last));
@@ -128,10 +139,13 @@ impl Transcoder<'_> {
             // Into a target of pair forms, through 16-bit units.
             let apart = (self.last, data, cluster);
             if let Some((took, last)) = fused.convert_apart((self.from, self.to), apart, &mut self.units, out) {
-                self.last = Some(last);
-                self.context = self.from.context_after(last);
-                self.offset += took as u64;
-                return took;
+                // A block (not a cluster's: none, or one that reaches far)
+                // that the chunk's end cut goes on in the next chunk.
+                let block = !cluster || fused.cluster_end(data, longest).is_none();
+                if block && data.len() < BLOCK {
+                    self.apart_left = BLOCK - took;
+                }
+                return self.took_apart(took, last);
             }
             if cluster {
                 limit = fused.cluster_end(data, longest).unwrap_or(limit);
@@ -141,6 +155,15 @@ impl Transcoder<'_> {
         self.values.clear();
         let took = self.from.decode_block(block, &mut self.values);
         self.encode_values(block, took, out)
+    }
+
+    /// Records `took` units converted through 16-bit units, `last` the value
+    /// of the last of them; returns `took`.
+    fn took_apart(&mut self, took: usize, last: u64) -> usize {
+        self.last = Some(last);
+        self.context = self.from.context_after(last);
+        self.offset += took as u64;
+        took
     }
 
     /// Transcodes the run of wide code units at the start of `data` that are
