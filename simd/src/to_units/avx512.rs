@@ -177,29 +177,33 @@ unsafe fn window(c: &Consts, x: __m512i, leads: u64, ends: u64, out: *mut u8) ->
     let mut lasts = _mm512_maskz_compress_epi8(ends, iota);
     // Sequences in the window: as many as ends, if each has a start (a
     // window of valid input starts with one), and of one to four units.
-    let count = ends.count_ones().min(leads.count_ones()) as usize;
-    let short = _mm512_cmple_epu8_mask(_mm512_sub_epi8(lasts, starts), _mm512_set1_epi8(3));
-    let count = count.min(short.trailing_ones() as usize);
-    let (mut positions, mut ends_at) = ([0u8; 64], [0u8; 64]);
-    // SAFETY: 64 writable bytes each.
-    unsafe {
-        _mm512_storeu_si512(positions.as_mut_ptr().cast(), starts);
-        _mm512_storeu_si512(ends_at.as_mut_ptr().cast(), lasts);
-    }
+    // Where the window starts with a lead and holds no four continuation
+    // units in a row, that is every end, told by the masks alone (the
+    // compressed lists are off the path from one window to the next).
+    let cont = !leads;
+    let long = cont & cont >> 1 & cont >> 2 & cont >> 3;
+    let count = if leads & 1 == 1 && long == 0 {
+        ends.count_ones() as usize
+    } else {
+        let short = _mm512_cmple_epu8_mask(_mm512_sub_epi8(lasts, starts), _mm512_set1_epi8(3));
+        (ends.count_ones().min(leads.count_ones()) as usize).min(short.trailing_ones() as usize)
+    };
+    // Where the `k`-th unit of `mask` is.
+    let nth = |mask: u64, k: usize| _pdep_u64(1 << k, mask).trailing_zeros() as usize;
     let (mut done, mut wrote) = (0, 0);
     while done < count {
         let lanes = (count - done).min(16);
-        // SAFETY: `done` sequences took `positions[done] >= done` units and
-        // wrote at most four bytes each.
+        // SAFETY: `done` sequences took at least `done` units (the start of
+        // sequence `done`) and wrote at most four bytes each.
         let (n, bytes) = unsafe { sixteen(c, x, starts, lasts, lanes, out.add(wrote)) };
         (done, wrote) = (done + n, wrote + bytes);
         if n < lanes {
-            return (usize::from(positions[done]), wrote, false);
+            return (nth(leads, done), wrote, false);
         }
         starts = _mm512_alignr_epi32::<4>(_mm512_setzero_si512(), starts);
         lasts = _mm512_alignr_epi32::<4>(_mm512_setzero_si512(), lasts);
     }
-    let took = if count == 0 { 0 } else { usize::from(ends_at[count - 1]) + 1 };
+    let took = if count == 0 { 0 } else { nth(ends, count - 1) + 1 };
     (took, wrote, count == ends.count_ones() as usize)
 }
 
