@@ -354,6 +354,40 @@ fn stream_of<C: Codec + Default + Send + Sync>(index: usize, seed: u32, input: &
     }
 }
 
+/// The methods of a codec that wraps another (`Self(inner, ..)`) which
+/// step in the contexts of its rules across values, forwarded to the inner
+/// one (the trait's defaults ignore the contexts): for `PerValue` and the
+/// suite's counting codec.
+macro_rules! forward_contexts {
+    () => {
+        fn dyn_step_in(
+            &self,
+            strategy: ::placemat_codec::Strategy,
+            context: usize,
+            input: &[u8],
+        ) -> ::placemat_codec::Step<u64> {
+            self.0.step_in(strategy, context, input)
+        }
+        fn dyn_step_open(
+            &self,
+            strategy: ::placemat_codec::Strategy,
+            context: usize,
+            input: &[u8],
+        ) -> ::placemat_codec::Step<u64> {
+            self.0.step_open(strategy, context, input)
+        }
+        fn dyn_context_after(&self, value: u64) -> usize {
+            self.0.context_after(value)
+        }
+        fn dyn_forbids(&self, before: u64, value: u64) -> bool {
+            self.0.forbids(before, value)
+        }
+    };
+}
+// (By path: the suite, which includes this file, uses it from outside.)
+#[allow(unused_imports)]
+pub(crate) use forward_contexts;
+
 /// A codec as the transcoder's per-value path sees it: every operation
 /// forwarded but the block operations and the ASCII runs, which keep the
 /// trait's defaults (nothing in bulk, one value at a time). A transcoder
@@ -377,18 +411,7 @@ impl DynCodec for PerValue<'_> {
     fn dyn_step(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> Step<u64> {
         self.0.step(strategy, input)
     }
-    fn dyn_step_in(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.0.step_in(strategy, context, input)
-    }
-    fn dyn_step_open(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.0.step_open(strategy, context, input)
-    }
-    fn dyn_context_after(&self, value: u64) -> usize {
-        self.0.context_after(value)
-    }
-    fn dyn_forbids(&self, before: u64, value: u64) -> bool {
-        self.0.forbids(before, value)
-    }
+    forward_contexts!();
     fn dyn_step_big(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> Step<BigUint> {
         self.0.step_big(strategy, input)
     }

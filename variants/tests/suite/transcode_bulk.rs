@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use placemat_codec::io::{ErrorMode, TranscodeError, Transcoder};
-use placemat_codec::{DynCodec, Step};
+use placemat_codec::DynCodec;
 use placemat_compiler::analysis::Rng;
 use placemat_variants::registry;
 
@@ -340,18 +340,7 @@ impl DynCodec for Counting<'_> {
         self.0.step(strategy, input)
     }
     // (A source with rules across values steps in their contexts.)
-    fn dyn_step_in(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.0.step_in(strategy, context, input)
-    }
-    fn dyn_step_open(&self, strategy: placemat_codec::Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.0.step_open(strategy, context, input)
-    }
-    fn dyn_context_after(&self, value: u64) -> usize {
-        self.0.context_after(value)
-    }
-    fn dyn_forbids(&self, before: u64, value: u64) -> bool {
-        self.0.forbids(before, value)
-    }
+    super::fuzz_seeds::targets::forward_contexts!();
     fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), placemat_codec::DecodeError>, usize) {
         self.0.validate_open(context, input)
     }
