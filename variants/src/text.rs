@@ -58,16 +58,9 @@ pub fn to_str<'a>(from: &dyn DynCodec, input: &'a [u8], mode: ErrorMode) -> Resu
         return Ok(Cow::Borrowed(text));
     }
     // The engine writes UTF-8 only valid (the suite's tests hold it to std),
-    // so neither check fails; if one did, its offset would be reported.
-    Ok(match same_or_converted(from, &Utf8, input, mode)? {
-        Cow::Borrowed(bytes) => Cow::Borrowed(simdutf8::compat::from_utf8(bytes).map_err(|e| not_utf8(bytes, e))?),
-        // (A copy after the SIMD validator costs less than std's check of
-        // text outside ASCII.)
-        Cow::Owned(bytes) => match simdutf8::compat::from_utf8(&bytes) {
-            Ok(text) => Cow::Owned(text.to_owned()),
-            Err(e) => return Err(not_utf8(&bytes, e)),
-        },
-    })
+    // so the checks of `String`'s `Owned` do not fail; if one did, its offset
+    // would be reported.
+    same_or_converted::<String>(from, &Utf8, input, mode)
 }
 
 /// Encodes `text` with `to`: [`Cow::Borrowed`] when `to` writes it as the
@@ -84,7 +77,7 @@ pub fn from_str<'a>(to: &dyn DynCodec, text: &'a str, mode: ErrorMode) -> Result
     if plain && leads_apart(&Utf8, to).is_some_and(|leads| leads.first(text.as_bytes()) == text.len()) {
         return Ok(Cow::Borrowed(text.as_bytes()));
     }
-    same_or_converted(&Utf8, to, text.as_bytes(), mode)
+    same_or_converted::<Vec<u8>>(&Utf8, to, text.as_bytes(), mode)
 }
 
 /// Decodes `input` with `from` into UTF-16 code units.
@@ -180,30 +173,39 @@ fn already_utf8<'a>(from: &dyn DynCodec, input: &'a [u8]) -> Option<&'a str> {
 
 /// `input` converted from `from` to `to`, borrowed if the output is `input`
 /// itself: the output is compared with the input as it is written, and
-/// copied out only from the first difference on.
-fn same_or_converted<'a>(
+/// moved out into an owned `O` only from the first difference on.
+fn same_or_converted<'a, O: Owned>(
     from: &dyn DynCodec,
     to: &dyn DynCodec,
     input: &'a [u8],
     mode: ErrorMode,
-) -> Result<Cow<'a, [u8]>, TranscodeError> {
+) -> Result<Cow<'a, O::Borrowed>, TranscodeError>
+where
+    O::Borrowed: ToOwned<Owned = O>,
+{
     let mut engine = engine(from, to, mode)?;
     // While the output so far is `input[..same]`, it is written a chunk at a
-    // time into `scratch` and compared; from the first difference on, the
-    // rest of the input goes in one push straight into the owned output.
+    // time into `scratch` and compared; from the first difference on, each
+    // chunk's output is added to the owned output while it is in cache.
     let (mut same, mut scratch) = (0, Vec::with_capacity(2 * CHUNK));
     let owned = |same: usize, scratch: &[u8]| {
-        let mut out = Vec::with_capacity(input.len() + scratch.len());
-        out.extend_from_slice(&input[..same]);
-        out.extend_from_slice(scratch);
-        out
+        let mut out = O::with_capacity(input.len() + scratch.len());
+        out.add(&input[..same], 0)?;
+        out.add(scratch, same)?;
+        Ok::<_, TranscodeError>(out)
     };
     for (k, chunk) in input.chunks(CHUNK).enumerate() {
         engine.push(chunk, &mut scratch)?;
         if input.get(same..same + scratch.len()) != Some(&scratch[..]) {
-            let mut out = owned(same, &scratch);
-            engine.push(&input[((k + 1) * CHUNK).min(input.len())..], &mut out)?;
-            engine.finish(&mut out)?;
+            let mut out = owned(same, &scratch)?;
+            for chunk in input[((k + 1) * CHUNK).min(input.len())..].chunks(CHUNK) {
+                scratch.clear();
+                engine.push(chunk, &mut scratch)?;
+                out.add(&scratch, out.len())?;
+            }
+            scratch.clear();
+            engine.finish(&mut scratch)?;
+            out.add(&scratch, out.len())?;
             return Ok(Cow::Owned(out));
         }
         same += scratch.len();
@@ -211,12 +213,61 @@ fn same_or_converted<'a>(
     }
     engine.finish(&mut scratch)?;
     Ok(match input.get(same..same + scratch.len()) == Some(&scratch[..]) {
-        true if same + scratch.len() == input.len() => Cow::Borrowed(input),
+        true if same + scratch.len() == input.len() => Cow::Borrowed(O::borrow(input)?),
         // Shorter output that is a prefix of the input (units dropped in
         // replace mode never are: a replacement is written for them).
-        true => Cow::Owned(input[..same + scratch.len()].to_vec()),
-        false => Cow::Owned(owned(same, &scratch)),
+        true => Cow::Owned(owned(same + scratch.len(), &[])?),
+        false => Cow::Owned(owned(same, &scratch)?),
     })
+}
+
+/// An owned output of [`same_or_converted`]: bytes, or text whose every
+/// addition is checked to be UTF-8 (a `String` from the engine's bytes
+/// without `unsafe`: the SIMD validator and a copy while the bytes are in
+/// cache cost less than std's check of text outside ASCII).
+trait Owned: Sized {
+    /// The borrowed form (`[u8]`, `str`).
+    type Borrowed: ?Sized;
+    fn with_capacity(capacity: usize) -> Self;
+    fn len(&self) -> usize;
+    /// Appends `bytes`, whose first is at `offset` in the output.
+    fn add(&mut self, bytes: &[u8], offset: usize) -> Result<(), TranscodeError>;
+    /// `input` as the borrowed form.
+    fn borrow(input: &[u8]) -> Result<&Self::Borrowed, TranscodeError>;
+}
+
+impl Owned for Vec<u8> {
+    type Borrowed = [u8];
+    fn with_capacity(capacity: usize) -> Self {
+        Vec::with_capacity(capacity)
+    }
+    fn len(&self) -> usize {
+        self.len()
+    }
+    fn add(&mut self, bytes: &[u8], _: usize) -> Result<(), TranscodeError> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+    fn borrow(input: &[u8]) -> Result<&[u8], TranscodeError> {
+        Ok(input)
+    }
+}
+
+impl Owned for String {
+    type Borrowed = str;
+    fn with_capacity(capacity: usize) -> Self {
+        String::with_capacity(capacity)
+    }
+    fn len(&self) -> usize {
+        self.len()
+    }
+    fn add(&mut self, bytes: &[u8], offset: usize) -> Result<(), TranscodeError> {
+        self.push_str(simdutf8::compat::from_utf8(bytes).map_err(|e| not_utf8(bytes, offset, e))?);
+        Ok(())
+    }
+    fn borrow(input: &[u8]) -> Result<&str, TranscodeError> {
+        simdutf8::compat::from_utf8(input).map_err(|e| not_utf8(input, 0, e))
+    }
 }
 
 /// Runs the engine over `input` a chunk at a time, handing each chunk's
@@ -247,10 +298,11 @@ fn engine<'a>(from: &'a dyn DynCodec, to: &'a dyn DynCodec, mode: ErrorMode) -> 
         .map_err(|_| TranscodeError::new(0, TranscodeErrorKind::Unencodable { value: 0xFFFD }))
 }
 
-/// Output that is not UTF-8, as the error at its first bad byte.
-fn not_utf8(bytes: &[u8], e: simdutf8::compat::Utf8Error) -> TranscodeError {
+/// Output that is not UTF-8, as the error at its first bad byte (`bytes`
+/// start at `offset` in the output).
+fn not_utf8(bytes: &[u8], offset: usize, e: simdutf8::compat::Utf8Error) -> TranscodeError {
     let at = e.valid_up_to();
     let len = e.error_len().unwrap_or(bytes.len() - at);
     let found = bytes[at..at + len].to_vec();
-    TranscodeError::new(at as u64, TranscodeErrorKind::Invalid { len, found })
+    TranscodeError::new((offset + at) as u64, TranscodeErrorKind::Invalid { len, found })
 }

@@ -138,7 +138,9 @@ fn long_text_is_borrowed_when_it_is_already_utf8() {
         }
     }
     // Over several of the engine's chunks, a difference early on: the rest
-    // goes in one push into the owned output.
+    // goes chunk by chunk into the owned output (checked as text chunk by
+    // chunk, into a `String`); an error in a later chunk is reported at its
+    // offset, and replaced in replace mode.
     let early = format!("{}😀{}", &long[..99], &long[99..]);
     for codec in [&Cesu8 as &dyn DynCodec, &Mutf8] {
         let bytes = text::from_str(codec, &early, ErrorMode::Strict).unwrap();
@@ -146,6 +148,16 @@ fn long_text_is_borrowed_when_it_is_already_utf8() {
         early.chars().for_each(|c| codec.encode_push(u64::from(u32::from(c)), &mut expected).unwrap());
         assert_eq!(bytes, expected, "{}", codec.info().name);
         assert_eq!(text::to_str(codec, &bytes, ErrorMode::Strict).unwrap(), early, "{}", codec.info().name);
+        // (An ASCII unit made `FF`: one replacement, two bytes earlier in
+        // the UTF-8, whose emoji takes four bytes to the codec's six.)
+        let mut bad = expected.clone();
+        let at = (200_000..).find(|&k| bad[k] < 0x80).unwrap();
+        bad[at] = 0xFF;
+        assert_eq!(text::to_str(codec, &bad, ErrorMode::Strict).unwrap_err().offset(), at as u64);
+        let mut want = early.clone().into_bytes();
+        want.splice(at - 2..at - 1, "\u{FFFD}".bytes());
+        let replaced = text::to_str(codec, &bad, ErrorMode::Replace).unwrap();
+        assert_eq!(replaced.as_bytes(), &want[..], "{}", codec.info().name);
     }
     // Four-unit UTF-8 is no CESU-8: an error at its offset, not a borrow.
     let err = text::to_str(&Cesu8, "ab😀".as_bytes(), ErrorMode::Strict).unwrap_err();
