@@ -74,10 +74,14 @@ pub(super) enum Fused {
 
 impl Fused {
     /// The path from `from` to `to`: the copy of a codec into itself (on
-    /// every machine), else a kernel if the pair qualifies and the machine
-    /// has SIMD (AVX-512, AVX2, SSE4.1 or NEON): both codecs bounded and
-    /// without rules across values, the source without `premap`, and the
-    /// facts above.
+    /// every machine); else the copy of runs read alike ([`Fused::Shared`],
+    /// with a path through 16-bit units where the machine has SIMD), for
+    /// two codecs of bytes that read some text alike and validate those
+    /// runs without stepping (by the source's validator, or the target's
+    /// where the source's steps or has no SIMD tables); else a kernel if the
+    /// pair qualifies and the machine has SIMD (AVX-512, AVX2, SSE4.1 or
+    /// NEON): both codecs bounded and without rules across values, the
+    /// source without `premap`, and the facts above.
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
         if Fused::copies(from, to) {
             return Some(Fused::Copy { tables: from.dfa().simd().copied() });
@@ -97,7 +101,7 @@ impl Fused {
             // Else such a source would validate its runs step by step,
             // slower than the blocks of values.
             if stepping && !by_target {
-                return Fused::elsewhere(from, to);
+                return Fused::kernels(from, to);
             }
             let pair = match PairPath::of(from, to) {
                 Some(into) => Some(Through16::Into(into)),
@@ -105,12 +109,12 @@ impl Fused {
             };
             return Some(Fused::Shared { leads, stops, by_target, tables, pair: pair.map(Box::new) });
         }
-        Fused::elsewhere(from, to)
+        Fused::kernels(from, to)
     }
 
     /// The one-pass kernels between a codec of byte forms and one of wide
-    /// units, either way, where `from` and `to` write no text alike.
-    fn elsewhere(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
+    /// units, either way, for a pair that takes neither copy.
+    fn kernels(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<Fused> {
         let isa = Isa::detect()?;
         let forms = (to.info().wide_forms, to.info().byte_forms.filter(|f| f.multi_unit()));
         if !forms.0.is_some() && forms.1.is_none() {
@@ -204,8 +208,8 @@ impl Fused {
     /// bounded and without `premap`, that read some valid input of `from`
     /// alike ([`leads_apart`](super::leads_apart)), `to` writes each of
     /// its values as the one sequence it reads it from (canonical): then
-    /// such input is its own transcoding; and `from` validates without
-    /// stepping (no rules across values, no pending values).
+    /// such input is its own transcoding. (Which validator checks the runs
+    /// is [`Fused::of`]'s choice.)
     fn shares(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<ApartLeads> {
         let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
         // Runs are validated before they are copied: by the SIMD or the
