@@ -229,11 +229,11 @@ fn encoder_forms_line(s: &mut String, dfa: &Automaton) {
              ({:X} + the high bits, {:X} + the low {} bits, of the value less {:X})",
             p.lo, p.hi, p.high, p.low, p.low_bits, p.bias
         );
-        let checked = match dfa.pair_unit_tables {
-            Some(_) => "by SIMD checks of unit pairs and continuation counts",
-            None => "by writing them again (the forms of the units alone are not local)",
+        let back = match dfa.pair_unit_tables {
+            Some(_) => "checked by SIMD checks of unit pairs and continuation counts",
+            None => "none: the forms of the units alone are not local, so no SIMD checks",
         };
-        let _ = writeln!(s, "  its text as 16-bit units (back to UTF-8), checked {checked}");
+        let _ = writeln!(s, "  its text as 16-bit units (back to UTF-8): {back}");
     }
 }
 

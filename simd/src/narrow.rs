@@ -24,7 +24,7 @@
 
 use alloc::vec::Vec;
 
-use crate::Isa;
+use crate::{Isa, Pair};
 
 /// The code units [`narrow`] writes: their width and byte order, and the
 /// values written as one unit of themselves.
@@ -39,6 +39,31 @@ pub struct Units {
 }
 
 impl Units {
+    /// The code unit in `bytes` (its width, in the units' byte order).
+    pub fn read(&self, bytes: &[u8]) -> u32 {
+        let v = bytes.iter().fold(0u32, |v, &x| v << 8 | u32::from(x));
+        if self.big_endian {
+            v
+        } else {
+            v.swap_bytes() >> (32 - 8 * bytes.len())
+        }
+    }
+
+    /// Whether `unit` is one of the values written as one unit of itself.
+    pub fn is_single(&self, unit: u32) -> bool {
+        self.single.iter().any(|&(lo, hi)| lo <= unit && unit <= hi)
+    }
+
+    /// The value of the last sequence of `taken`, whole single units and
+    /// pairs of `pair` as these units write them (a single unit, else a
+    /// pair's two); `None` for nothing taken.
+    pub fn last_value(&self, pair: Option<&Pair>, taken: &[u8]) -> Option<u32> {
+        let (b, n) = (self.bytes, taken.len());
+        let unit = self.read(taken.get(n.checked_sub(b)?..)?);
+        let joined = pair.filter(|_| !self.is_single(unit) && n >= 2 * b);
+        Some(joined.and_then(|p| p.join(self.read(&taken[n - 2 * b..n - b]), unit)).unwrap_or(unit))
+    }
+
     /// The same units with each range cut at the largest unit of the width
     /// (a 16-bit unit holds no value above FFFF) and an empty range (low end
     /// above high end) replaced by the other one; `None` when both are empty.
@@ -176,6 +201,35 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_value_is_the_last_unit_or_pair() {
+        let pair = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
+        let text = "a\u{E9}\u{1F600}";
+        for big_endian in [false, true] {
+            let units = Units { bytes: 2, big_endian, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
+            let bytes: Vec<u8> =
+                text.encode_utf16().flat_map(|u| if big_endian { u.to_be_bytes() } else { u.to_le_bytes() }).collect();
+            assert_eq!(units.read(&bytes[2..4]), 0xE9);
+            assert!(units.is_single(0xE9) && !units.is_single(0xD83D));
+            assert_eq!(units.last_value(Some(&pair), &bytes), Some(0x1F600));
+            assert_eq!(units.last_value(Some(&pair), &bytes[..4]), Some(0xE9));
+            // Without the pair, or with its first unit alone: the unit itself.
+            assert_eq!(units.last_value(None, &bytes), Some(0xDE00));
+            assert_eq!(units.last_value(Some(&pair), &bytes[..6]), Some(0xD83D));
+            assert_eq!(units.last_value(Some(&pair), &[]), None);
+        }
+        let wide = Units { bytes: 4, big_endian: false, single: [(0, 0x10_FFFF); 2] };
+        assert_eq!(wide.last_value(None, &0x1F600u32.to_le_bytes()), Some(0x1F600));
+        // The pair's units read back, and nothing else.
+        for v in [0x1_0000, 0x1_F600, 0x10_FFFF] {
+            let (h, l) = pair.units(v);
+            assert_eq!(pair.join(h, l), Some(v));
+        }
+        assert_eq!((pair.high_units(), pair.low_units()), ((0xD800, 0xDBFF), (0xDC00, 0xDFFF)));
+        assert_eq!(pair.join(0xDC00, 0xDC00), None);
+        assert_eq!(pair.join(0xD800, 0xE000), None);
+    }
 
     fn expected(units: &Units, values: &[u64]) -> Vec<u8> {
         let mut out = Vec::new();

@@ -275,7 +275,7 @@ impl Fused {
             Fused::FromUnits { kernel, units, pair } => {
                 let block = &data[..data.len().min(BLOCK)];
                 let took = kernel.encode(block, out);
-                (took, (took > 0).then(|| last_value(units, pair.as_ref(), &block[..took])))
+                (took, units.last_value(pair.as_ref(), &block[..took]).map(u64::from))
             }
         };
         (took > 0).then_some((took, last))
@@ -323,33 +323,12 @@ fn source_units(from: &dyn DynCodec) -> Option<(Units, Option<Pair>)> {
     let forms = from.info().wide_forms;
     let (_, pair) = forms.simd_units();
     let pair = pair.filter(|p| {
-        let (top, _) = p.units(p.hi);
-        let overlaps = |lo: u32, hi: u32| runs.ranges.iter().any(|&(a, b)| a <= hi && lo <= b);
+        let overlaps = |(lo, hi): (u32, u32)| runs.ranges.iter().any(|&(a, b)| a <= hi && lo <= b);
         forms.units == runs.units
             // (Sequences are counted in bytes.)
             && from.info().max_units == Some(2 * units.bytes)
-            && !overlaps(p.high, top)
-            && !overlaps(p.low, p.low + ((1 << p.low_bits) - 1))
+            && !overlaps(p.high_units())
+            && !overlaps(p.low_units())
     });
     Some((units, pair))
-}
-
-/// The value of the last sequence of `taken` (whole single units and pairs).
-pub(super) fn last_value(units: &Units, pair: Option<&Pair>, taken: &[u8]) -> u64 {
-    let b = units.bytes;
-    let read = |at: usize| {
-        let v = taken[at..at + b].iter().fold(0u32, |v, &x| v << 8 | u32::from(x));
-        if units.big_endian {
-            v
-        } else {
-            v.swap_bytes() >> (32 - 8 * b)
-        }
-    };
-    let n = taken.len();
-    let unit = read(n - b);
-    let single = units.single.iter().any(|&(lo, hi)| lo <= unit && unit <= hi);
-    match pair.filter(|_| !single && n >= 2 * b) {
-        Some(p) => u64::from(((read(n - 2 * b) - p.high) << p.low_bits | (unit - p.low)) + p.bias),
-        None => u64::from(unit),
-    }
 }

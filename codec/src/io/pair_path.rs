@@ -43,8 +43,10 @@ pub(super) struct PairPath {
     forms: ByteForms,
 }
 
-/// The 16-bit units as the second kernel reads them: every unit a single unit.
-const ANY_UNIT: Units = Units { bytes: 2, big_endian: false, single: [(0, 0xFFFF); 2] };
+/// Little-endian 16-bit units, every one a single unit: how the second
+/// kernel reads them here, and how the first writes them in
+/// `pair_source.rs` (the input is valid there).
+pub(super) const ANY_UNIT: Units = Units { bytes: 2, big_endian: false, single: [(0, 0xFFFF); 2] };
 
 impl PairPath {
     /// The path from `from` to `to`, where the machine has SIMD, `from` has
@@ -62,12 +64,12 @@ impl PairPath {
         }
         let (shape, tables) = (from.dfa().decoding_shape()?, *from.dfa().simd()?);
         let top = forms.last[usize::from(forms.lengths) - 1];
-        let (high, low) = (pair.units(pair.hi).0, pair.low + ((1 << pair.low_bits) - 1));
+        let (high, low) = (pair.high_units(), pair.low_units());
         // Every unit the pair writes has a byte form.
-        if pair.high < forms.first || high > top || pair.low < forms.first || low > top {
+        if high.0 < forms.first || high.1 > top || low.0 < forms.first || low.1 > top {
             return None;
         }
-        let units = Units { single: singles(&forms, (pair.high, high), (pair.low, low))?, ..ANY_UNIT };
+        let units = Units { single: singles(&forms, high, low)?, ..ANY_UNIT };
         let written = [units.single[0], units.single[1], (pair.lo, pair.hi)];
         let looked_at = |&(lo, hi): &(u32, u32)| {
             to.info().rule_values.iter().any(|&(a, b)| a <= u64::from(hi) && u64::from(lo) <= b)
@@ -156,34 +158,6 @@ fn singles(forms: &ByteForms, high: (u32, u32), low: (u32, u32)) -> Option<[(u32
     less(ranges, high, low)
 }
 
-/// The 16-bit units a source of these byte `forms` holds: the values it
-/// writes in one form, and the pair's units (`high`, `low`), as at most two
-/// ranges (else `None`).
-pub(super) fn held_units(forms: &ByteForms, high: (u32, u32), low: (u32, u32)) -> Option<[(u32, u32); 2]> {
-    let top = forms.last[usize::from(forms.lengths) - 1].min(0xFFFF);
-    let mut ranges: Vec<(u32, u32)> = forms
-        .allowed
-        .iter()
-        .chain([&high, &low])
-        .map(|&(lo, hi)| (lo.max(forms.first), hi.min(top)))
-        .filter(|&(lo, hi)| lo <= hi)
-        .collect();
-    ranges.sort_unstable();
-    // Ranges that meet or touch become one.
-    let mut merged: Vec<(u32, u32)> = Vec::new();
-    for (lo, hi) in ranges {
-        match merged.last_mut() {
-            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
-            _ => merged.push((lo, hi)),
-        }
-    }
-    match merged[..] {
-        [r] => Some([r, r]),
-        [a, b] => Some([a, b]),
-        _ => None,
-    }
-}
-
 /// The units of `range` that are none of a pair's (`high`, `low`): at most
 /// two ranges, else `None`.
 pub(super) fn without_units(range: (u32, u32), high: (u32, u32), low: (u32, u32)) -> Option<[(u32, u32); 2]> {
@@ -243,9 +217,5 @@ mod tests {
         assert_eq!(singles(&split, (0x100, 0x1FF), (0x300, 0x3FF)), None);
         // The units a source of pairs reads as single units: all but the pair's.
         assert_eq!(without_units((0, 0xFFFF), high, low), Some([(0, 0xD7FF), (0xE000, 0xFFFF)]));
-        // The units CESU-8 holds: all of them; modified UTF-8's all but 0
-        // (written C0 80, a form of two units, not the forms' one).
-        assert_eq!(held_units(&forms, high, low), Some([(0, 0xFFFF); 2]));
-        assert_eq!(held_units(&lone, high, low), Some([(1, 0xFFFF); 2]));
     }
 }

@@ -366,11 +366,7 @@ mod tests {
     /// that fails; the bytes of input converted and the output.
     fn reference(units: &Units, pair: Option<&Pair>, forms: &ByteForms, input: &[u8]) -> (usize, Vec<u8>) {
         let b = units.bytes;
-        let read = |at: usize| {
-            let bytes = input.get(at * b..at * b + b)?;
-            let v = bytes.iter().fold(0u32, |v, &x| v << 8 | u32::from(x));
-            Some(if units.big_endian { v } else { v.swap_bytes() >> (32 - 8 * b) })
-        };
+        let read = |at: usize| input.get(at * b..at * b + b).map(|bytes| units.read(bytes));
         let top = if b == 2 { 0xFFFF } else { u32::MAX };
         let single = |u: u32| units.single.iter().any(|&(lo, hi)| lo <= u && u <= hi.min(top));
         let (mut at, mut out) = (0, Vec::new());
@@ -378,13 +374,7 @@ mod tests {
             let (v, len) = if single(u) {
                 (u, 1)
             } else {
-                let joined = pair.filter(|_| b == 2).and_then(|p| {
-                    let (top, _) = p.units(p.hi);
-                    let l = read(at + 1)?;
-                    let ok = (p.high..=top).contains(&u) && (p.low..p.low + (1 << p.low_bits)).contains(&l);
-                    let v = ok.then(|| ((u - p.high) << p.low_bits | (l - p.low)) + p.bias)?;
-                    (p.lo..=p.hi).contains(&v).then_some(v)
-                });
+                let joined = pair.filter(|_| b == 2).and_then(|p| p.join(u, read(at + 1)?));
                 match joined {
                     Some(v) => (v, 2),
                     None => break,

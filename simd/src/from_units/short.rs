@@ -198,8 +198,8 @@ impl Halves {
     fn new(p: &Pair, forms: &ByteForms) -> Halves {
         let bits = i32::from(p.low_bits);
         Halves {
-            high: Range16::new((p.high, p.units(p.hi).0)),
-            low: Range16::new((p.low, p.low + ((1 << p.low_bits) - 1))),
+            high: Range16::new(p.high_units()),
+            low: Range16::new(p.low_units()),
             base: _mm512_set1_epi16(p.high.wrapping_sub(p.bias >> p.low_bits) as u16 as i16),
             low_base: _mm512_set1_epi16(p.low as u16 as i16),
             lead: _mm512_set1_epi16(i16::from(forms.lead[3])),

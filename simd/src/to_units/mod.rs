@@ -84,6 +84,28 @@ pub struct Pair {
 }
 
 impl Pair {
+    /// The first units the pair writes (for its values `lo..=hi`), as an
+    /// inclusive range.
+    pub const fn high_units(&self) -> (u32, u32) {
+        (self.high, self.units(self.hi).0)
+    }
+
+    /// The second units the pair may write, as an inclusive range.
+    pub const fn low_units(&self) -> (u32, u32) {
+        (self.low, self.low + ((1 << self.low_bits) - 1))
+    }
+
+    /// The value of the first unit `high` and the second `low`, if they are
+    /// one of the pair's (each in its range, the value in `lo..=hi`).
+    pub fn join(&self, high: u32, low: u32) -> Option<u32> {
+        let ((h0, h1), (l0, l1)) = (self.high_units(), self.low_units());
+        if !(h0..=h1).contains(&high) || !(l0..=l1).contains(&low) {
+            return None;
+        }
+        let v = ((high - h0) << self.low_bits | (low - l0)).checked_add(self.bias)?;
+        (self.lo..=self.hi).contains(&v).then_some(v)
+    }
+
     /// The two units of `v` (which must be in `lo..=hi`).
     pub const fn units(&self, v: u32) -> (u32, u32) {
         let w = v - self.bias;
