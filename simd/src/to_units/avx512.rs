@@ -1,11 +1,15 @@
 //! The AVX-512 kernel of [`decode_to_units`](super::decode_to_units):
 //! sixty-four units a window, the sequences' starts and ends compressed
 //! into lists, sixteen sequences at a time gathered into 32-bit lanes; and,
-//! where every sequence of the window has at most three units, the window
-//! in 16-bit lanes ([`short`](super::short)).
+//! first, the window whose lanes need no lists: into 16-bit units, where
+//! every sequence has at most three units (or four, written as a pair), in
+//! 16-bit lanes ([`short`](super::short)); into 32-bit units, where every
+//! sequence has at most four, a quarter at a time
+//! ([`quarters`](super::quarters)).
 
 use core::arch::x86_64::*;
 
+use super::quarters::Quarters;
 use super::short::Short;
 use super::Pair;
 use crate::widen::avx512::widen64;
@@ -31,8 +35,16 @@ struct Consts {
     /// Each 16-bit or 32-bit unit's bytes reversed, for big-endian units.
     swap: Option<__m512i>,
     bytes: usize,
-    /// The window of sequences of at most three units.
-    short: Short,
+    /// The window of the target's width that needs no lists.
+    lanes: Lanes,
+}
+
+/// The window that decodes at every unit at once, by the target's width.
+enum Lanes {
+    /// Into 16-bit units.
+    Short(Short),
+    /// Into 32-bit units.
+    Quarters(Quarters),
 }
 
 struct PairConsts {
@@ -78,7 +90,10 @@ fn consts(shape: &Shape, units: &Units, pair: Option<&Pair>) -> Consts {
         ascii_direct: k[0] == 0 && units.single.iter().any(|&(lo, hi)| lo == 0 && hi >= 0xFF),
         swap,
         bytes: units.bytes,
-        short: Short::new(shape, units, pair, swap),
+        lanes: match units.bytes {
+            2 => Lanes::Short(Short::new(shape, units, pair, swap)),
+            _ => Lanes::Quarters(Quarters::new(shape, units, swap)),
+        },
     }
 }
 
@@ -117,6 +132,13 @@ pub(super) unsafe fn convert(
     (taken, written)
 }
 
+#[cfg(all(test, feature = "std"))]
+std::thread_local! {
+    /// The windows the general path took on this thread, for the tests that
+    /// check the windows of [`Lanes`] do the work.
+    pub(super) static GENERAL: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
 /// The kernel's windows: units taken and bytes written.
 ///
 /// # Safety
@@ -144,10 +166,17 @@ unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
         }
         // SAFETY: 65 units readable from `i`; `w <= 4 * i`, and a window
         // writes at most four bytes per unit it takes.
-        if let Some((took, wrote)) = unsafe { c.short.window(input.as_ptr().add(i), leads, next_is_lead, out.add(w)) } {
+        let fast = match &c.lanes {
+            Lanes::Short(short) => unsafe { short.window(input.as_ptr().add(i), leads, next_is_lead, out.add(w)) },
+            // SAFETY: as above.
+            Lanes::Quarters(quarters) => unsafe { quarters.window(x, leads, next_is_lead, out.add(w)) },
+        };
+        if let Some((took, wrote)) = fast {
             (i, w) = (i + took, w + wrote);
             continue;
         }
+        #[cfg(all(test, feature = "std"))]
+        GENERAL.with(|n| n.set(n.get() + 1));
         // SAFETY: as above.
         let (took, wrote, whole) = unsafe { window(c, x, leads, ends, out.add(w)) };
         (i, w) = (i + took, w + wrote);

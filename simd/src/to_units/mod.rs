@@ -18,12 +18,17 @@
 //! into place with the words of their neighbours), and the run stops before
 //! the first value the target writes otherwise, which the caller converts.
 //!
-//! A window whose sequences have one to three units, and values of at most
-//! sixteen bits, takes a faster step (`short.rs`): every unit's value as a
-//! lead of each length, in 16-bit lanes, the sequence's real length picking
-//! one, and one compress of the leads' lanes per half; into a target with
-//! a pair of 16-bit units (UTF-16), four-unit sequences too, their lead's
-//! lane writing the pair's first unit and the lane after it the second.
+//! Windows first take a faster step that needs no lists and no branch on
+//! what they hold, decoding at every unit at once. Into 16-bit units
+//! (`short.rs`), where the window's sequences have one to three units and
+//! values of at most sixteen bits: every unit's value as a lead of each
+//! length, in 16-bit lanes, the sequence's real length picking one, and one
+//! compress of the leads' lanes per half; into a target with a pair of
+//! 16-bit units (UTF-16), four-unit sequences too, their lead's lane writing
+//! the pair's first unit and the lane after it the second. Into 32-bit
+//! units (`quarters.rs`), where they have one to four units: each unit and
+//! the three after it in a 32-bit lane, a quarter of the window at a time,
+//! the four-unit value shifted right by the sequence's length.
 //! Sixty-four single-unit values in a row (ASCII) are widened without the
 //! gather.
 //!
@@ -234,6 +239,8 @@ mod lanes;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod quarters;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod short;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86;
@@ -371,11 +378,18 @@ mod tests {
                         let mut out = vec![9];
                         #[cfg(feature = "std")]
                         lanes::ONE_BY_ONE.with(|n| n.set(0));
+                        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                        avx512::GENERAL.with(|n| n.set(0));
                         let taken = decode_to_units(isa, &shape, &units, pair, input, &mut out);
                         // Only the last units, which the 16-byte kernels
-                        // leave, go one by one.
+                        // leave, go one by one; with AVX-512, every window
+                        // but the last few (of the padded copy of the last
+                        // units, whose too long sequence stops the kernel)
+                        // is one of those that decode at every unit.
                         #[cfg(feature = "std")]
                         assert!(lanes::ONE_BY_ONE.with(|n| n.get()) <= 80 + 3, "{isa:?}: ranges {m}");
+                        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                        assert!(avx512::GENERAL.with(|n| n.get()) <= 3, "{isa:?}: ranges {m}, {bytes} bytes");
                         let prefix = reference(&shape, &units, pair, &input[..taken]);
                         let case = format!("{isa:?}: ranges {m}, {bytes} bytes, big {big_endian}, skip {skip}");
                         crate::shared::check_run(true, taken, &out, prefix, input.len(), &case);

@@ -1,7 +1,9 @@
-//! The AVX-512 kernel's window for text of short sequences: sixty-four
-//! units whose sequences have one to three units each and values of at most
-//! sixteen bits (ASCII, Cyrillic, Greek, CJK, … in UTF-8), decoded in 16-bit
-//! lanes at every unit at once and compressed at the sequences' leads.
+//! The AVX-512 kernel's window into 16-bit units for text of short
+//! sequences: sixty-four units whose sequences have one to three units each
+//! and values of at most sixteen bits (ASCII, Cyrillic, Greek, CJK, … in
+//! UTF-8), decoded in 16-bit lanes at every unit at once and compressed at
+//! the sequences' leads. (Into 32-bit units, `quarters.rs` reads sequences
+//! of up to four units in 32-bit lanes.)
 //!
 //! At unit `j`, with `a`, `b`, `c` the units `j`, `j + 1`, `j + 2`, the value
 //! of a sequence of `n` units that starts there is, by the shape,
@@ -37,7 +39,6 @@ pub(super) struct Short {
     single: Option<[Range16; 2]>,
     /// Each code unit's bytes reversed, for big-endian units.
     swap: Option<__m512i>,
-    bytes: usize,
     /// Byte `k` of a vector picks byte `k + 1`.
     next: __m512i,
     /// Four-unit sequences as pairs, for a 16-bit target with one.
@@ -84,8 +85,8 @@ struct Quads {
 }
 
 impl Short {
-    /// The window's constants for `shape` into `units` (normalised, of 2 or
-    /// 4 bytes); `swap` reverses each unit's bytes for a big-endian target.
+    /// The window's constants for `shape` into `units` (normalised, of 2
+    /// bytes); `swap` reverses each unit's bytes for a big-endian target.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     pub(super) fn new(shape: &Shape, units: &Units, pair: Option<&Pair>, swap: Option<__m512i>) -> Short {
         let lead = [1, 2, 3].map(|n| _mm512_set1_epi16(i16::from(shape.lead_base[n])));
@@ -98,9 +99,8 @@ impl Short {
                 [None, None] => None,
             },
             swap,
-            bytes: units.bytes,
             next: _mm512_add_epi8(iota(), _mm512_set1_epi8(1)),
-            quads: pair.filter(|p| units.bytes == 2 && quads_apply(p)).map(|p| Quads::new(shape, p)),
+            quads: pair.filter(|p| quads_apply(p)).map(|p| Quads::new(shape, p)),
         }
     }
 
@@ -206,24 +206,11 @@ impl Short {
     unsafe fn store(&self, v: __m512i, keep: u32, out: *mut u8) -> usize {
         let n = keep.count_ones();
         let words = _mm512_maskz_compress_epi16(keep, v);
-        let swap = |x: __m512i| self.swap.map_or(x, |s| _mm512_shuffle_epi8(x, s));
-        let low = |n: u32| if n >= 32 { u32::MAX } else { (1 << n) - 1 };
-        if self.bytes == 2 {
-            // SAFETY: `n` words.
-            unsafe { _mm512_mask_storeu_epi16(out.cast(), low(n), swap(words)) };
-            return 2 * n as usize;
-        }
-        let (first, second) = (_mm512_castsi512_si256(words), _mm512_extracti64x4_epi64::<1>(words));
-        // SAFETY: `n` double words, sixteen at most in each store.
-        unsafe {
-            _mm512_mask_storeu_epi32(out.cast(), low(n) as u16, swap(_mm512_cvtepu16_epi32(first)));
-            _mm512_mask_storeu_epi32(
-                out.add(64).cast(),
-                low(n.saturating_sub(16)) as u16,
-                swap(_mm512_cvtepu16_epi32(second)),
-            );
-        }
-        4 * n as usize
+        let words = self.swap.map_or(words, |s| _mm512_shuffle_epi8(words, s));
+        let mask = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+        // SAFETY: `n` words.
+        unsafe { _mm512_mask_storeu_epi16(out.cast(), mask, words) };
+        2 * n as usize
     }
 }
 
