@@ -11,6 +11,7 @@ use placemat_codec::io::{self, TranscodeError, TranscodeErrorKind, Transcoder};
 use placemat_codec::{DynCodec, Step, Strategy, Unit, Value};
 
 use super::input::{self, Input};
+use super::segments::{Segments, Stopped};
 use super::{CliError, CliResult, ErrorMode, ValueFormat};
 
 const CHUNK: usize = 1 << 16;
@@ -373,13 +374,15 @@ fn unencodable(to: &dyn DynCodec, name: &str, value: &str, offset: u64) -> CliEr
 /// bytes, each pushed through a [`Transcoder`] and its output written in one
 /// call, so memory stays constant whatever the input's size (the block, its
 /// output, at most four bytes per input byte, and the one sequence held
-/// between blocks).
+/// between blocks). A large regular file is converted in segments on
+/// `threads` threads (by default, the machine's cores up to four;
+/// [`Segments`]), with the same output and errors.
 pub fn transcode(
     from: &dyn DynCodec,
     to: &dyn DynCodec,
     file: Option<&str>,
     errors: ErrorMode,
-    max_units: usize,
+    (max_units, threads): (usize, Option<usize>),
     out: &mut dyn Write,
 ) -> CliResult {
     let mut input = input::open(file)?;
@@ -387,11 +390,34 @@ pub fn transcode(
         ErrorMode::Strict => io::ErrorMode::Strict,
         ErrorMode::Replace => io::ErrorMode::Replace,
     };
-    let mut engine = Transcoder::new(from, to, mode)
+    let engine = Transcoder::new(from, to, mode)
         .map_err(|_| {
             CliError::usage(format!("`--errors replace` needs U+FFFD, which {} cannot encode", to.info().name))
         })?
         .with_max_sequence(max_units);
+    let split = file.zip(input.size).filter(|&(path, _)| path != "-");
+    let Some((path, size, segments)) = split.and_then(|(p, size)| Some((p, size, Segments::for_file(size, threads)?)))
+    else {
+        return pump((from, to), engine, &mut input, out);
+    };
+    let make = |offset| engine.fresh().with_offset(offset);
+    let rest = segments.transcode(from, &make, path, size, out).map_err(|stop| match stop {
+        Stopped::Transcode(e) => transcode_error(from, to, &input.name, &e),
+        Stopped::Read(e) => CliError::msg(format!("cannot read `{path}`: {e}")),
+        Stopped::Write(e) => CliError::Io(e),
+    })?;
+    // What the file holds past its size when it was opened, if it grew.
+    pump((from, to), rest, &mut input::open_at(path, size)?, out)
+}
+
+/// Pushes `input` through `engine` block by block, writing each block's
+/// output, then finishes it.
+fn pump(
+    (from, to): (&dyn DynCodec, &dyn DynCodec),
+    mut engine: Transcoder<'_>,
+    input: &mut Input,
+    out: &mut dyn Write,
+) -> CliResult {
     let mut block = vec![0u8; TRANSCODE_BLOCK];
     let mut output = Vec::new();
     loop {

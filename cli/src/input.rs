@@ -2,7 +2,7 @@
 //! Every error names the input: `cannot open `x`: …`, `cannot read `x`: …`.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 
 use super::CliError;
 
@@ -48,6 +48,14 @@ pub fn open(file: Option<&str>) -> Result<Input, CliError> {
             Ok(Input { reader: Box::new(Named { inner: f, name: path.into() }), name: path.into(), size })
         }
     }
+}
+
+/// The file at `path` from byte `offset` on (for the rest of a file whose
+/// start was read otherwise).
+pub fn open_at(path: &str, offset: u64) -> Result<Input, CliError> {
+    let mut f = File::open(path).map_err(|e| CliError::msg(format!("cannot open `{path}`: {e}")))?;
+    f.seek(SeekFrom::Start(offset)).map_err(|e| CliError::msg(format!("cannot read `{path}`: {e}")))?;
+    Ok(Input { reader: Box::new(Named { inner: f, name: path.into() }), name: path.into(), size: None })
 }
 
 /// An input already in memory, called `name` in messages.

@@ -49,6 +49,7 @@ mod input;
 pub mod inspect;
 mod output;
 pub mod report;
+pub mod segments;
 mod source;
 mod tables;
 mod trace;
@@ -196,6 +197,10 @@ pub enum Command {
         /// Error handling.
         #[arg(long, value_enum, default_value_t)]
         errors: ErrorMode,
+        /// Threads converting a regular file of 2 MiB or more, in segments
+        /// (default: the machine's cores, up to 4; 1 converts in one pass).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
         /// Input file (default: standard input).
         file: Option<String>,
     },
@@ -275,9 +280,10 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> CliResult {
             let (codec, file) = source::resolve(&codec)?;
             decode::run(codec.get(), file.as_deref(), errors, values, max_units, out)
         }
-        Command::Transcode { from, to, from_spec, to_spec, spec, errors, file } => {
+        Command::Transcode { from, to, from_spec, to_spec, spec, errors, threads, file } => {
             let (from, to) = source::resolve_pair(from, to, from_spec, to_spec, spec)?;
-            decode::transcode(from.get(), to.get(), file.as_deref(), errors, max_units, out)
+            let limits = (max_units, threads.map(usize::from));
+            decode::transcode(from.get(), to.get(), file.as_deref(), errors, limits, out)
         }
         Command::Trace { codec } => {
             let (codec, file) = source::resolve(&codec)?;

@@ -157,6 +157,47 @@ fn transcode_between_codecs_and_replace_mode() {
     assert_eq!(ok(&["transcode", "--from", "utf8", "--spec", SPEC], input), input);
 }
 
+/// A large file is converted in segments on several threads: the output,
+/// the error and the exit status are those of one pass (`--threads 1`), for
+/// valid text, an error late in the file and replace mode, from UTF-8 and
+/// from UTF-16 (whose cuts no sync unit places).
+#[test]
+fn a_large_file_converts_in_segments_as_in_one_pass() {
+    let dir = temp_dir("segments");
+    let text = "Съешь же ещё этих мягких булок 🎉 我能吞下玻璃 and some English. ".repeat(60_000);
+    let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let mut bad = text.clone().into_bytes();
+    let at = bad.len() - 1_000_003;
+    bad[at] = 0xFF;
+    for (name, bytes, from, to) in [
+        ("valid", text.as_bytes(), "utf8", "utf16le"),
+        ("bad", &bad[..], "utf8", "utf16le"),
+        ("wide", &utf16[..], "utf16le", "utf8"),
+    ] {
+        assert!(bytes.len() > 4 << 20, "{name}: several segments");
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let path = path.to_str().unwrap();
+        for mode in ["strict", "replace"] {
+            let run = |threads: &str| {
+                placemat(&["transcode", "--from", from, "--to", to, "--errors", mode, "--threads", threads, path], b"")
+            };
+            let one = run("1");
+            for threads in ["2", "3"] {
+                let split = run(threads);
+                assert_eq!(split.status.code(), one.status.code(), "{name} {mode} {threads}");
+                assert!(split.stdout == one.stdout, "{name} {mode} {threads}: the output differs");
+                assert_eq!(split.stderr, one.stderr, "{name} {mode} {threads}");
+            }
+            if name == "bad" && mode == "strict" {
+                let err = String::from_utf8_lossy(&one.stderr);
+                assert!(err.contains(&format!("offset {at}")), "{err}");
+            }
+        }
+    }
+    assert_eq!(usage(&["transcode", "--from", "utf8", "--to", "utf8", "--threads", "0"], b"").lines().count(), 1);
+}
+
 #[test]
 fn trace_prints_one_line_per_unit() {
     let out = text(ok(&["trace", "utf8"], b"a\xCE\xB1\xFF"));

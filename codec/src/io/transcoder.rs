@@ -155,11 +155,32 @@ impl<'a> Transcoder<'a> {
         if mode == ErrorMode::Replace {
             to.encode_push(REPLACEMENT, &mut replacement)?;
         }
+        Ok(Self::made(from, to, mode, replacement))
+    }
+
+    /// A new transcoder of the same codecs, mode, sequence limit and paths
+    /// ([`one_value_at_a_time`](Transcoder::one_value_at_a_time),
+    /// [`without_one_pass`](Transcoder::without_one_pass)), at the start of
+    /// a stream: for another stream, or for a part of this one
+    /// ([`at_rest`](Transcoder::at_rest)).
+    pub fn fresh(&self) -> Self {
+        let mut t = Self::made(self.from, self.to, self.mode, self.replacement.clone());
+        t.max_sequence = self.max_sequence;
+        t.bulk = self.bulk;
+        if matches!(self.fused, Some(None)) {
+            t.fused = Some(None);
+        }
+        t
+    }
+
+    /// The transcoder at the start of a stream, with the target's encoding
+    /// of U+FFFD in hand (empty in strict mode).
+    fn made(from: &'a dyn DynCodec, to: &'a dyn DynCodec, mode: ErrorMode, replacement: Vec<u8>) -> Self {
         // An open sequence is shorter than the longest one; with the unit that
         // completes it, it fits these buffers, which therefore never grow.
         let longest = from.info().max_units.unwrap_or(16) + 1;
         let mixed_sign = from.info().sign.is_some() != to.info().sign.is_some();
-        Ok(Transcoder {
+        Transcoder {
             from,
             to,
             mode,
@@ -183,7 +204,7 @@ impl<'a> Transcoder<'a> {
             units: Vec::new(),
             apart_left: 0,
             mixed_sign,
-        })
+        }
     }
 
     /// The same transcoder on the per-value path alone: no runs, no blocks.
@@ -264,9 +285,73 @@ impl<'a> Transcoder<'a> {
         self.max_sequence = units;
     }
 
+    /// The same transcoder counting offsets from `offset`: for the rest of
+    /// a stream whose first `offset` units another transcoder takes, its
+    /// errors then name offsets in the whole stream.
+    pub fn with_offset(mut self, offset: u64) -> Self {
+        self.offset = offset;
+        self
+    }
+
     /// Units decoded so far (the stream offset of the next unit to decode).
     pub fn offset(&self) -> u64 {
         self.offset
+    }
+
+    /// Whether what this transcoder writes for the rest of the input is what
+    /// a new one would write for it (made [`with_offset`](Transcoder::with_offset)
+    /// this one's [`offset`](Transcoder::offset)): it holds no units of an open
+    /// sequence, its source is in no context of a rule across values, the
+    /// last value it wrote is none after which the target's rules look at
+    /// the next, and it has not failed. Where it is, the input may be cut
+    /// there and the two parts converted apart (on two threads) and their
+    /// outputs joined, as `placemat transcode` does with large files.
+    ///
+    /// ```
+    /// use placemat_codec::io::{ErrorMode, Transcoder};
+    /// # use placemat_codec::{dfa::Dfa, CodecInfo, DynCodec, EncodeError, Step, Strategy, Unit};
+    /// # /// A toy codec: `01 x` is the value `x`, anything else is invalid.
+    /// # struct Pairs(CodecInfo);
+    /// # impl DynCodec for Pairs {
+    /// #     fn dyn_info(&self) -> &CodecInfo { &self.0 }
+    /// #     fn description(&self) -> &str { "" }
+    /// #     fn dyn_dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
+    /// #     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    /// #         let b = u8::try_from(value).map_err(|_| EncodeError::Unencodable { value })?;
+    /// #         out.extend_from_slice(&[1, b]);
+    /// #         Ok(())
+    /// #     }
+    /// #     fn dyn_step(&self, _: Strategy, input: &[u8]) -> Step<u64> {
+    /// #         match input {
+    /// #             [] | [1] => Step::Incomplete,
+    /// #             [1, x, ..] => Step::Value { value: (*x).into(), len: 2 },
+    /// #             _ => Step::Invalid { len: 1 },
+    /// #         }
+    /// #     }
+    /// # }
+    /// # let pairs = Pairs(CodecInfo::new("pairs", "", Unit::Byte, 32, 0, 0xFF, &[], Some(2)));
+    /// let input = [1, 7, 1, 9];
+    /// let mut whole = Transcoder::new(&pairs, &pairs, ErrorMode::Strict)?;
+    /// let mut out = Vec::new();
+    /// whole.push(&input[..2], &mut out)?;
+    /// assert!(whole.at_rest());
+    /// // The rest converted apart, by a new transcoder, and joined.
+    /// let mut rest = whole.fresh().with_offset(whole.offset());
+    /// rest.push(&input[2..], &mut out)?;
+    /// rest.finish(&mut out)?;
+    /// assert_eq!(out, input);
+    /// // Half of a pair is held until the next chunk.
+    /// whole.push(&input[2..3], &mut Vec::new())?;
+    /// assert!(!whole.at_rest());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn at_rest(&self) -> bool {
+        let looked_at = |v: u64| self.to.info().rule_values.iter().any(|&(lo, hi)| (lo..=hi).contains(&v));
+        self.failed.is_none()
+            && self.pending.is_empty()
+            && !self.open
+            && self.context == 0
+            && !self.last.is_some_and(looked_at)
     }
 
     /// Units held back because the next chunk may complete their sequence.

@@ -15,6 +15,7 @@ mod prefixed_descriptions;
 mod rng;
 
 mod apart;
+mod at_rest;
 mod automata;
 mod compare;
 mod corpus;

@@ -82,7 +82,7 @@ fn valid_text(rng: &mut Rng, codec: &dyn DynCodec, values: usize, other: usize) 
 /// Inputs for one source: valid text, the same with edits (a flipped, a
 /// dropped, an inserted unit), an open sequence at the end, and text of long
 /// ASCII runs (with U+0000 among them) with an edit.
-fn inputs(rng: &mut Rng, codec: &dyn DynCodec) -> Vec<Vec<u8>> {
+pub(super) fn inputs(rng: &mut Rng, codec: &dyn DynCodec) -> Vec<Vec<u8>> {
     let text = valid_text(rng, codec, 300, 3);
     let mut runs = valid_text(rng, codec, 400, 60);
     let _ = codec.encode_push(0, &mut runs);
