@@ -35,7 +35,7 @@ use alloc::vec::Vec;
 use super::pair_path::PairPath;
 use super::pair_source::PairSource;
 use crate::simd::{self, Isa, Pair, Shape, Tables, Units, UnitsEncoder};
-use crate::{ApartLeads, AsciiRuns, DynCodec};
+use crate::{ApartLeads, AsciiRuns, CodecInfo, DynCodec};
 
 /// The paths through 16-bit units: into a target of pair forms (from the
 /// UTF-8 family) or from a source of them (into it).
@@ -126,7 +126,13 @@ impl Fused {
         }
         if let (true, Some(shape), Some(&tables)) = (forms.0.is_some(), from.dfa().decoding_shape(), from.dfa().simd())
         {
-            let (units, pair) = forms.0.simd_units();
+            let (mut units, pair) = forms.0.simd_units();
+            // Where the target writes every value of the source as one unit
+            // of itself, the kernel's checks of the values are left out: its
+            // blocks are validated first.
+            if pair.is_none() && writes_every_value(&units, from.info()) {
+                units.single = [(0, u32::MAX); 2];
+            }
             let ascii = from.ascii_runs() == AsciiRuns::Bytes;
             return Some(Fused::ToUnits { isa, tables, shape, units, pair, ascii });
         }
@@ -331,4 +337,57 @@ fn source_units(from: &dyn DynCodec) -> Option<(Units, Option<Pair>)> {
             && !overlaps(p.low_units())
     });
     Some((units, pair))
+}
+
+/// Whether every value `info` decodes to (`min..=max` less what it
+/// excludes) is in one of the single-unit ranges of `units`.
+fn writes_every_value(units: &Units, info: &CodecInfo) -> bool {
+    let single = units.single.map(|(lo, hi)| (u64::from(lo), u64::from(hi)));
+    // The end of the range that holds `v`, if one does.
+    let holding = |v: u64| single.iter().filter(|&&(lo, hi)| lo <= v && v <= hi).map(|&(_, hi)| hi).max();
+    let covered = |(mut at, end): (u64, u64)| loop {
+        match holding(at) {
+            Some(hi) if hi >= end => break true,
+            Some(hi) => at = hi + 1,
+            None => break false,
+        }
+    };
+    let mut at = Some(info.min);
+    for &(lo, hi) in info.excluded.iter() {
+        match at {
+            Some(a) if lo > a && !covered((a, lo - 1)) => return false,
+            Some(a) if hi < a => {}
+            Some(_) => at = hi.checked_add(1),
+            None => return true,
+        }
+    }
+    at.is_none_or(|a| a > info.max || covered((a, info.max)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Unit;
+
+    #[test]
+    fn the_values_every_one_of_which_utf32_writes() {
+        let utf32 = Units { bytes: 4, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0x10_FFFF)] };
+        let info = |max, excluded: &'static [(u64, u64)]| CodecInfo::new("x", "", Unit::Byte, 21, 0, max, excluded, Some(4));
+        assert!(writes_every_value(&utf32, &info(0x10_FFFF, &[(0xD800, 0xDFFF)])));
+        assert!(writes_every_value(&utf32, &info(0xFFFF, &[(0xD800, 0xDFFF)])));
+        // Surrogates, values past U+10FFFF, a hole not excluded.
+        assert!(!writes_every_value(&utf32, &info(0x10_FFFF, &[])));
+        assert!(!writes_every_value(&utf32, &info(0x7FFF_FFFF, &[(0xD800, 0xDFFF)])));
+        assert!(!writes_every_value(&utf32, &info(0x10_FFFF, &[(0xD800, 0xDBFF)])));
+        // Excluded values below the least one change nothing.
+        let above = CodecInfo::new("y", "", Unit::Byte, 21, 0x80, 0x10_FFFF, &[(0x10, 0x20), (0xD800, 0xDFFF)], Some(4));
+        assert!(writes_every_value(&utf32, &above));
+        assert!(!writes_every_value(&Units { single: [(0x81, 0xD7FF), (0xE000, 0x10_FFFF)], ..utf32 }, &above));
+        // Ranges that meet, and one that holds every value.
+        let met = Units { single: [(0, 0xD7FF), (0xD800, 0x10_FFFF)], ..utf32 };
+        assert!(writes_every_value(&met, &info(0x10_FFFF, &[])));
+        let all = Units { single: [(0, u32::MAX); 2], ..utf32 };
+        assert!(writes_every_value(&all, &info(u64::from(u32::MAX), &[])));
+        assert!(!writes_every_value(&all, &info(u64::from(u32::MAX) + 1, &[])));
+    }
 }
