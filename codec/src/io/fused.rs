@@ -130,8 +130,8 @@ impl Fused {
             // Where the target writes every value of the source as one unit
             // of itself, the kernel's checks of the values are left out: its
             // blocks are validated first.
-            if pair.is_none() && writes_every_value(&units, from.info()) {
-                units.single = [(0, u32::MAX); 2];
+            if writes_every_value(&units, pair.as_ref(), from.info()) {
+                units.single = [(0, if units.bytes == 2 { 0xFFFF } else { u32::MAX }); 2];
             }
             let ascii = from.ascii_runs() == AsciiRuns::Bytes;
             return Some(Fused::ToUnits { isa, tables, shape, units, pair, ascii });
@@ -339,29 +339,48 @@ fn source_units(from: &dyn DynCodec) -> Option<(Units, Option<Pair>)> {
     Some((units, pair))
 }
 
-/// Whether every value `info` decodes to (`min..=max` less what it
-/// excludes) is in one of the single-unit ranges of `units`.
-fn writes_every_value(units: &Units, info: &CodecInfo) -> bool {
+/// Whether the target writes every value `info` decodes to (`min..=max`
+/// less what it excludes) as `units` and `pair` say without a check: as one
+/// unit of itself up to the units' top (FFFF, FFFFFFFF), as the pair above
+/// it. Then the kernel may take any value up to the top for a single unit.
+fn writes_every_value(units: &Units, pair: Option<&Pair>, info: &CodecInfo) -> bool {
+    let top = if units.bytes == 2 { 0xFFFF } else { u64::from(u32::MAX) };
     let single = units.single.map(|(lo, hi)| (u64::from(lo), u64::from(hi)));
-    // The end of the range that holds `v`, if one does.
-    let holding = |v: u64| single.iter().filter(|&&(lo, hi)| lo <= v && v <= hi).map(|&(_, hi)| hi).max();
-    let covered = |(mut at, end): (u64, u64)| loop {
-        match holding(at) {
-            Some(hi) if hi >= end => break true,
-            Some(hi) => at = hi + 1,
-            None => break false,
-        }
-    };
-    let mut at = Some(info.min);
+    let paired = pair.filter(|_| units.bytes == 2).map(|p| [(u64::from(p.lo), u64::from(p.hi))]);
+    values(info).into_iter().all(|(lo, hi)| {
+        (lo > top || covered((lo, hi.min(top)), &single))
+            && (hi <= top || paired.is_some_and(|p| covered((lo.max(top + 1), hi), &p)))
+    })
+}
+
+/// The values `info` decodes to, as ranges in order.
+fn values(info: &CodecInfo) -> Vec<(u64, u64)> {
+    let (mut ranges, mut at) = (Vec::new(), Some(info.min));
     for &(lo, hi) in info.excluded.iter() {
         match at {
-            Some(a) if lo > a && !covered((a, lo - 1)) => return false,
             Some(a) if hi < a => {}
-            Some(_) => at = hi.checked_add(1),
-            None => return true,
+            Some(a) => {
+                if lo > a {
+                    ranges.push((a, (lo - 1).min(info.max)));
+                }
+                at = hi.checked_add(1);
+            }
+            None => break,
         }
     }
-    at.is_none_or(|a| a > info.max || covered((a, info.max)))
+    ranges.extend(at.filter(|&a| a <= info.max).map(|a| (a, info.max)));
+    ranges
+}
+
+/// Whether the ranges `by` hold every value of `lo..=hi`.
+fn covered((mut at, end): (u64, u64), by: &[(u64, u64)]) -> bool {
+    loop {
+        match by.iter().filter(|&&(lo, hi)| lo <= at && at <= hi).map(|&(_, hi)| hi).max() {
+            Some(hi) if hi >= end => return true,
+            Some(hi) => at = hi + 1,
+            None => return false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -370,24 +389,39 @@ mod tests {
     use crate::Unit;
 
     #[test]
-    fn the_values_every_one_of_which_utf32_writes() {
+    fn the_values_every_one_of_which_utf16_and_utf32_write() {
         let utf32 = Units { bytes: 4, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0x10_FFFF)] };
-        let info = |max, excluded: &'static [(u64, u64)]| CodecInfo::new("x", "", Unit::Byte, 21, 0, max, excluded, Some(4));
-        assert!(writes_every_value(&utf32, &info(0x10_FFFF, &[(0xD800, 0xDFFF)])));
-        assert!(writes_every_value(&utf32, &info(0xFFFF, &[(0xD800, 0xDFFF)])));
+        let info =
+            |max, excluded: &'static [(u64, u64)]| CodecInfo::new("x", "", Unit::Byte, 21, 0, max, excluded, Some(4));
+        let utf8 = info(0x10_FFFF, &[(0xD800, 0xDFFF)]);
+        assert!(writes_every_value(&utf32, None, &utf8));
+        assert!(writes_every_value(&utf32, None, &info(0xFFFF, &[(0xD800, 0xDFFF)])));
         // Surrogates, values past U+10FFFF, a hole not excluded.
-        assert!(!writes_every_value(&utf32, &info(0x10_FFFF, &[])));
-        assert!(!writes_every_value(&utf32, &info(0x7FFF_FFFF, &[(0xD800, 0xDFFF)])));
-        assert!(!writes_every_value(&utf32, &info(0x10_FFFF, &[(0xD800, 0xDBFF)])));
-        // Excluded values below the least one change nothing.
-        let above = CodecInfo::new("y", "", Unit::Byte, 21, 0x80, 0x10_FFFF, &[(0x10, 0x20), (0xD800, 0xDFFF)], Some(4));
-        assert!(writes_every_value(&utf32, &above));
-        assert!(!writes_every_value(&Units { single: [(0x81, 0xD7FF), (0xE000, 0x10_FFFF)], ..utf32 }, &above));
+        assert!(!writes_every_value(&utf32, None, &info(0x10_FFFF, &[])));
+        assert!(!writes_every_value(&utf32, None, &info(0x7FFF_FFFF, &[(0xD800, 0xDFFF)])));
+        assert!(!writes_every_value(&utf32, None, &info(0x10_FFFF, &[(0xD800, 0xDBFF)])));
         // Ranges that meet, and one that holds every value.
         let met = Units { single: [(0, 0xD7FF), (0xD800, 0x10_FFFF)], ..utf32 };
-        assert!(writes_every_value(&met, &info(0x10_FFFF, &[])));
+        assert!(writes_every_value(&met, None, &info(0x10_FFFF, &[])));
         let all = Units { single: [(0, u32::MAX); 2], ..utf32 };
-        assert!(writes_every_value(&all, &info(u64::from(u32::MAX), &[])));
-        assert!(!writes_every_value(&all, &info(u64::from(u32::MAX) + 1, &[])));
+        assert!(writes_every_value(&all, None, &info(u64::from(u32::MAX), &[])));
+        assert!(!writes_every_value(&all, None, &info(u64::from(u32::MAX) + 1, &[])));
+        // Excluded values below the least one change nothing.
+        let above =
+            CodecInfo::new("y", "", Unit::Byte, 21, 0x80, 0x10_FFFF, &[(0x10, 0x20), (0xD800, 0xDFFF)], Some(4));
+        assert!(writes_every_value(&utf32, None, &above));
+        assert!(!writes_every_value(&Units { single: [(0x81, 0xD7FF), (0xE000, 0x10_FFFF)], ..utf32 }, None, &above));
+        // UTF-16: single units up to FFFF, the pair above; without the pair,
+        // or with one that starts lower (whose values below FFFF the
+        // target writes as pairs), not every value.
+        let utf16 = Units { bytes: 2, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
+        let pair = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
+        assert!(writes_every_value(&utf16, Some(&pair), &utf8));
+        assert!(!writes_every_value(&utf16, None, &utf8));
+        assert!(!writes_every_value(&utf16, Some(&pair), &info(0x10_FFFF, &[])));
+        let low = Units { single: [(0, 0x7FF), (0, 0x7FF)], ..utf16 };
+        assert!(!writes_every_value(&low, Some(&Pair { lo: 0x800, ..pair }), &utf8));
+        // A pair into 32-bit units is none.
+        assert!(!writes_every_value(&Units { bytes: 4, ..utf16 }, Some(&pair), &utf8));
     }
 }

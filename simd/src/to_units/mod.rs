@@ -316,6 +316,9 @@ mod tests {
             (2, [(0, 0xD7FF), (0xE000, 0xFFFF)], None),
             (2, [(0x20, 0x7FF), (1, 0)], Some(odd)),
             (4, [(0, 0x1F_FFFF), (0, 0x1F_FFFF)], None),
+            // Every 16-bit value one unit (no check of the values), and the
+            // pair above.
+            (2, [(0, 0xFFFF), (0, 0xFFFF)], Some(utf16)),
         ];
         let mixes: [&[usize]; 6] = [&[1], &[2], &[3], &[4], &[1, 1, 1, 2, 3], &[1, 2, 3, 4, 1, 2, 3, 4, 5]];
         for (t, (bytes, single, pair)) in targets.into_iter().enumerate() {

@@ -37,6 +37,9 @@ pub(super) struct Short {
     /// The target's single units below 10000 (one range repeated where the
     /// other has none there; both `None` where neither has).
     single: Option<[Range16; 2]>,
+    /// Whether the target writes every 16-bit value as one unit of itself
+    /// (no value needs checking).
+    every: bool,
     /// Each code unit's bytes reversed, for big-endian units.
     swap: Option<__m512i>,
     /// Byte `k` of a vector picks byte `k + 1`.
@@ -98,6 +101,7 @@ impl Short {
                 [Some(r), None] | [None, Some(r)] => Some([Range16::new(r); 2]),
                 [None, None] => None,
             },
+            every: units.single.iter().any(|&(lo, hi)| lo == 0 && hi >= 0xFFFF),
             swap,
             next: _mm512_add_epi8(iota(), _mm512_set1_epi8(1)),
             quads: pair.filter(|p| quads_apply(p)).map(|p| Quads::new(shape, p)),
@@ -145,7 +149,9 @@ impl Short {
         let z = _mm512_permutexvar_epi8(self.next, y);
         let halves = [self.half([x, y, z], lengths, 0), self.half([x, y, z], lengths, 1)];
         let values = [self.values(&halves[0]), self.values(&halves[1])];
-        let fits = |(v, bad): (__m512i, u32), h: &Half| bad == 0 && (h.one | h.two | h.three) & !self.writes(v) == 0;
+        let fits = |(v, bad): (__m512i, u32), h: &Half| {
+            bad == 0 && (self.every || (h.one | h.two | h.three) & !self.writes(v) == 0)
+        };
         if !fits(values[0], &halves[0]) || !fits(values[1], &halves[1]) {
             return None;
         }
