@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Times `placemat transcode` beside glibc's iconv and ICU's uconv on a 100 MB
-# file of eight scripts in random order (written to $TMPDIR), whole processes
-# in alternation, five runs each; prints each tool's median wall time and
-# peak memory, and checks that the outputs are the same bytes. The figures of
+# Times `placemat transcode` (in segments on the machine's cores, and in one
+# pass: `one-pass`, `--threads 1`) beside glibc's iconv and ICU's uconv on a
+# 100 MB file of eight scripts in random order (written to $TMPDIR), whole
+# processes in alternation, five runs each; prints each tool's median wall
+# time and peak memory, and checks that the outputs are the same bytes. The figures of
 # papers/transcoding.md, "Figures". Needs python3, iconv and uconv (Debian's
 # icu-devtools). Usage: bash benches/transcode_vs_iconv.sh [RUNS]
 set -euo pipefail
@@ -27,23 +28,26 @@ PY
 "$P" transcode --from utf8 --to utf16le "$DIR/mixed.txt" > "$DIR/mixed16"
 declare -A CMDS=(
   [placemat:utf8-utf16le]="$P transcode --from utf8 --to utf16le $DIR/mixed.txt"
+  [one-pass:utf8-utf16le]="$P transcode --threads 1 --from utf8 --to utf16le $DIR/mixed.txt"
   [iconv:utf8-utf16le]="iconv -f UTF-8 -t UTF-16LE $DIR/mixed.txt"
   [uconv:utf8-utf16le]="uconv -f UTF-8 -t UTF-16LE $DIR/mixed.txt"
   [placemat:utf16le-utf8]="$P transcode --from utf16le --to utf8 $DIR/mixed16"
+  [one-pass:utf16le-utf8]="$P transcode --threads 1 --from utf16le --to utf8 $DIR/mixed16"
   [iconv:utf16le-utf8]="iconv -f UTF-16LE -t UTF-8 $DIR/mixed16"
   [uconv:utf16le-utf8]="uconv -f UTF-16LE -t UTF-8 $DIR/mixed16"
   [placemat:utf8-utf8]="$P transcode --from utf8 --to utf8 $DIR/mixed.txt"
+  [one-pass:utf8-utf8]="$P transcode --threads 1 --from utf8 --to utf8 $DIR/mixed.txt"
   [iconv:utf8-utf8]="iconv -f UTF-8 -t UTF-8 $DIR/mixed.txt"
 )
 for pair in utf8-utf16le utf16le-utf8 utf8-utf8; do
   ref=""
-  for tool in placemat iconv uconv; do
+  for tool in placemat one-pass iconv uconv; do
     cmd=${CMDS[$tool:$pair]:-}; [ -z "$cmd" ] && continue
     sum=$($cmd | sha256sum); [ -z "$ref" ] && ref=$sum
     [ "$sum" = "$ref" ] || { echo "$tool $pair: output differs from placemat's" >&2; exit 1; }
   done
   for run in $(seq "$RUNS"); do
-    for tool in placemat iconv uconv; do
+    for tool in placemat one-pass iconv uconv; do
       cmd=${CMDS[$tool:$pair]:-}; [ -z "$cmd" ] && continue
       # Wall time to the tenth of a millisecond; peak memory in KiB by
       # GNU time (a fork of Python would count Python's own pages).
