@@ -236,6 +236,8 @@ mod avx512;
     all(target_arch = "aarch64", target_feature = "neon")
 ))]
 mod lanes;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod marks;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

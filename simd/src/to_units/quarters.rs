@@ -17,6 +17,7 @@
 
 use core::arch::x86_64::*;
 
+use super::marks::Marks;
 use crate::{Shape, Units};
 
 /// What the window needs of the shape and the target, as vectors.
@@ -80,18 +81,9 @@ impl Quarters {
         next_is_lead: bool,
         out: *mut u8,
     ) -> Option<(usize, usize)> {
-        let cont = !leads;
-        // Whether the unit one, two and three places on is a continuation
-        // (past unit 64, none: a sequence reaching there does not end in the
-        // window).
-        let on1 = cont >> 1 | u64::from(!next_is_lead) << 63;
-        let (on2, on3) = (on1 >> 1, on1 >> 2);
-        let ends = leads >> 1 | u64::from(next_is_lead) << 63;
-        if cont & on1 & on2 & on3 != 0 || ends == 0 {
-            return None;
-        }
-        let took = 64 - ends.leading_zeros() as usize;
-        let taken = leads & (u64::MAX >> (64 - took));
+        let marks = Marks::of(leads, next_is_lead).filter(|m| !m.longer_than(4))?;
+        let (taken, took) = (marks.taken, marks.took);
+        let [on1, on2, on3] = marks.on;
         let lengths = [on1 & !on2, on1 & on2 & !on3, on1 & on2 & on3];
         let values: [__m512i; 4] =
             core::array::from_fn(|q| self.quarter(x, q, lengths.map(|m| (m >> (16 * q)) as u16)));

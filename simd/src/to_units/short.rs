@@ -18,6 +18,7 @@
 
 use core::arch::x86_64::*;
 
+use super::marks::Marks;
 use crate::shared::Range16;
 use crate::{Pair, Shape, Units};
 
@@ -127,20 +128,11 @@ impl Short {
         next_is_lead: bool,
         out: *mut u8,
     ) -> Option<(usize, usize)> {
-        let cont = !leads;
-        // Whether the unit one and two places on is a continuation (unit 65,
-        // past what may be read, counts as none: a sequence reaching it does
-        // not end in the window).
-        let on1 = cont >> 1 | u64::from(!next_is_lead) << 63;
-        let (on2, on3) = (on1 >> 1, on1 >> 2);
-        let ends = leads >> 1 | u64::from(next_is_lead) << 63;
-        let too_long = if self.quads.is_some() { cont & on1 & on2 & on3 } else { cont & on1 & on2 };
-        if too_long != 0 || ends == 0 {
-            return None;
-        }
         // The sequences that end in the window, by length.
-        let took = 64 - ends.leading_zeros() as usize;
-        let taken = leads & (u64::MAX >> (64 - took));
+        let most = if self.quads.is_some() { 4 } else { 3 };
+        let marks = Marks::of(leads, next_is_lead).filter(|m| !m.longer_than(most))?;
+        let (taken, took) = (marks.taken, marks.took);
+        let [on1, on2, on3] = marks.on;
         let four = taken & on1 & on2 & on3;
         let lengths = [taken & !on1, taken & on1 & !on2, taken & on1 & on2 & !on3, four, four << 1];
         // SAFETY: 65 units readable at `p`.
