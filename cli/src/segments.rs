@@ -3,8 +3,9 @@
 //! back to the last point before it where a sequence of the source starts
 //! whatever follows (`Dfa::last_cut`, where the source's facts give one).
 //! Each segment is read and converted by a new transcoder on a worker
-//! thread (which reads it itself, so that its bytes are in the cache of the
-//! core that converts them), and the outputs are written in order.
+//! thread, which reads it itself a block at a time and converts each block
+//! as it is read (so that its bytes are in the cache of the core that
+//! converts them), and the outputs are written in order.
 //!
 //! A segment's output is kept where the transcoder of everything before it
 //! ends at rest ([`Transcoder::at_rest`]): a new transcoder given the rest
@@ -197,18 +198,37 @@ fn work<'c>(
         let (mut input, mut output) = lock(pool).pop().unwrap_or_default();
         let mut engine = make(start);
         output.clear();
-        let read = match &mut file {
-            Ok(file) => read_at(file, start, (end - start) as usize, &mut input),
-            Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
-        };
-        let result = match read {
-            Ok(()) => engine.push(&input, &mut output).map_err(Stopped::Transcode),
-            Err(e) => Err(Stopped::Read(e)),
+        let result = match &mut file {
+            Ok(file) => convert_at(file, (start, end), &mut input, &mut engine, &mut output),
+            Err(e) => Err(Stopped::Read(io::Error::new(e.kind(), e.to_string()))),
         };
         if done.send(Done { index, input, output, result, engine }).is_err() {
             return;
         }
     }
+}
+
+/// Reads the bytes `start..end` of `file` into `input` and converts them
+/// with `engine` into `output`, a block at a time as it reads them (so that
+/// each is converted while in the cache the read put it in). After an error
+/// in the input, reads the rest (the writing thread may convert it again).
+fn convert_at(
+    file: &mut File,
+    (start, end): (u64, u64),
+    input: &mut Vec<u8>,
+    engine: &mut Transcoder<'_>,
+    output: &mut Vec<u8>,
+) -> Result<(), Stopped> {
+    file.seek(SeekFrom::Start(start)).map_err(Stopped::Read)?;
+    input.resize((end - start) as usize, 0);
+    let mut result = Ok(());
+    for block in input.chunks_mut(BLOCK) {
+        file.read_exact(block).map_err(Stopped::Read)?;
+        if result.is_ok() {
+            result = engine.push(block, output).map_err(Stopped::Transcode);
+        }
+    }
+    result
 }
 
 /// Reads `len` bytes of `file` from `start` into `buf`.
@@ -252,6 +272,12 @@ std::thread_local! {
 
 /// The bytes of a segment.
 const SEGMENT: usize = 1 << 20;
+/// The bytes a worker reads and converts at a time (within a core's cache;
+/// a few bytes in the tests, so that their segments take several).
+#[cfg(not(test))]
+const BLOCK: usize = 1 << 18;
+#[cfg(test)]
+const BLOCK: usize = 16;
 /// The most worker threads by default (more cores than this add little:
 /// writing the output in order is one thread's work).
 const MAX_THREADS: usize = 4;

@@ -130,7 +130,10 @@ pub(super) unsafe fn convert(
             *byte = unit[k & (b - 1)];
         }
         // SAFETY: as above; the kernel stops before the first stop unit, so it
-        // writes at most two bytes per byte of `rest` it takes.
+        // writes at most two bytes per byte of `rest` it takes; a step of
+        // `Short` that stores whole vectors takes 31 units of `rest` or more,
+        // so `out` has room for the 112 bytes it stores (`2 * 62 - 2` past
+        // what the steps before it wrote, at most two per byte taken).
         let (t, w) = unsafe { steps(c, &padded[..], out.add(written)) };
         (taken, written) = (taken + t.min(rest.len()), written + w);
     }
@@ -142,7 +145,8 @@ pub(super) unsafe fn convert(
 /// # Safety
 /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `c` be made
 /// by [`consts`] from units, a pair and forms as [`convert`] asks; `out` be
-/// valid for writes of `2 * input.len()` bytes.
+/// valid for writes of two bytes per byte of `input` before its first stop
+/// unit (of all of it, where it has none).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 unsafe fn steps(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
     let b = c.bytes;
@@ -151,16 +155,19 @@ unsafe fn steps(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
     // ASCII test 32, the pair test 17) and writes at most four bytes per
     // unit it takes, each of `b >= 2` bytes.
     while i + 34 * b <= input.len() {
-        // SAFETY: 34 units readable from `i`.
-        let p = unsafe { input.as_ptr().add(i) };
         if let Some(short) = &c.short {
-            // SAFETY: 32 units readable at `p`; 96 bytes writable at `out +
-            // w`, as `w + 96 <= 2 * (i + 48)`.
-            if let Some((lanes, wrote)) = unsafe { short.step(p, out.add(w)) } {
-                (i, w) = (i + lanes * b, w + wrote);
-                continue;
+            // SAFETY: the steps of `short` keep the invariant, reading 32
+            // units from `i` while 34 are readable and storing at most 112
+            // bytes at `out + w`, within `out`'s `2 * input.len()` bytes as
+            // `w + 112 <= 2 * (i + 56)` (or, on the padded copy, in the room
+            // of the 31 units of `rest` it takes: see `convert`).
+            (i, w) = unsafe { short.run(input, (i, w), out) };
+            if i + 34 * b > input.len() {
+                break;
             }
         }
+        // SAFETY: 34 units readable from `i`.
+        let p = unsafe { input.as_ptr().add(i) };
         // SAFETY: 17 units readable at `p`; at most four bytes per unit
         // taken written at `out + w`.
         let (lanes, wrote) = unsafe { sixteen(c, p, out.add(w)) };

@@ -524,6 +524,39 @@ mod tests {
     }
 
     #[test]
+    fn the_kernel_stores_nothing_past_two_bytes_per_byte_of_input() {
+        // The AVX-512 step stores whole vectors past the bytes it writes: a
+        // mark after the room `encode` reserves must stay, whatever the
+        // input's length and where its last units are (the padded copy).
+        let forms = utf8_like(4, 0, [(0, 0xD7FF), (0xE000, 0x10_FFFF)]);
+        let texts: [&[u32]; 5] = [&[0x430], &[0x4E2D], &[0x430, 0x61], &[0x1F600, 0x4E2D, 0x61], &[0x7FF, 0x800]];
+        for isa in Isa::all().into_iter().flatten() {
+            for (width, single) in [(2, [(0, 0xD7FF), (0xE000, 0xFFFF)]), (4, [(0, 0xD7FF), (0xE000, 0x10_FFFF)])] {
+                let units = Units { bytes: width, big_endian: false, single };
+                for (text, len) in texts.iter().flat_map(|t| (0..140).map(move |n| (t, n))) {
+                    let values = text.iter().copied().cycle().take(len);
+                    let input: Vec<u8> = if width == 2 {
+                        values
+                            .flat_map(|v| char::from_u32(v).unwrap().encode_utf16(&mut [0; 2]).to_vec())
+                            .flat_map(u16::to_le_bytes)
+                            .collect()
+                    } else {
+                        values.flat_map(u32::to_le_bytes).collect()
+                    };
+                    let room = 2 * input.len();
+                    let mut out = vec![0xA5u8; room + 256];
+                    out.clear();
+                    encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
+                    let written = out.len();
+                    let past = &out.spare_capacity_mut()[room - written..];
+                    // SAFETY: the bytes were initialised by `vec!` (`clear` keeps them).
+                    assert!(past.iter().all(|b| unsafe { b.assume_init() } == 0xA5), "{isa:?} {width} {text:X?} {len}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn any_input_is_converted_within_bounds() {
         for isa in Isa::all().into_iter().flatten() {
             within_bounds(isa);

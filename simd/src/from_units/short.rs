@@ -7,7 +7,16 @@
 //! lanes at once and packed by one byte compress (two for three-byte forms,
 //! sixteen lanes each, through a two-table byte permutation that lays each
 //! unit's three bytes side by side). Thirty-two ASCII units are narrowed
-//! without any of it.
+//! without any of it, and where every unit up to the last value of two
+//! bytes is a single unit, a window of nothing above it (Cyrillic, Greek,
+//! … with ASCII) is checked by one comparison and written by one compress,
+//! without the tests of single units and pairs.
+//!
+//! The steps run in a loop of their own (`Short::run`) while they take
+//! their windows, so the kernel's other steps cost nothing there, and store
+//! whole vectors (a masked store costs more on this machine kind): the bytes
+//! past those a step writes are written over by the next step, and a step
+//! writes only where it takes at least 31 units, room for all it stores.
 
 use core::arch::x86_64::*;
 
@@ -29,6 +38,9 @@ pub(super) struct Short {
     more: bool,
     /// The greatest value of lengths 1 and 2 (`FFFF` past the forms).
     last: [__m512i; 2],
+    /// Whether the step takes every unit up to the greatest value of two
+    /// units as a single unit ([`Short::short`]).
+    short: bool,
     /// Each length's lead base.
     lead: [__m512i; 3],
     continuation: __m512i,
@@ -82,11 +94,41 @@ impl Short {
             take: take.map(|r| Range16::new(r.or(take[0]).unwrap_or_default())),
             more: take[2].is_some(),
             last: [last(0), last(1)],
+            short: n >= 2
+                && forms.last[1] <= 0xFFFF
+                && take.iter().flatten().any(|&(lo, hi)| lo == 0 && hi >= forms.last[1]),
             lead: [0, 1, 2].map(|k| _mm512_set1_epi16(i16::from(forms.lead[k]))),
             continuation: _mm512_set1_epi16(i16::from(forms.continuation)),
             triples: TRIPLES.map(|t| vector(&t)),
             pairs: pair.filter(|p| units.bytes == 2 && halves_apply(p, forms)).map(|p| Halves::new(p, forms)),
         })
+    }
+
+    /// The steps from byte `i` of `input`, written from byte `w` of `out`,
+    /// while a step takes units and 34 units remain: where they end.
+    ///
+    /// A step that writes takes at least 31 of its 32 units and stores whole
+    /// vectors: up to 112 bytes from where it writes, past the bytes it
+    /// writes (the next step, or the caller, writes over them).
+    ///
+    /// # Safety
+    /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `w <= 2 *
+    /// i`; `out` be valid for writes of 224 bytes past `out + w` wherever a
+    /// step takes 31 units from `i` (so `2 * input.len()` bytes will do:
+    /// `2 * (i + 68) - w >= 136` where a step runs).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    pub(super) unsafe fn run(&self, input: &[u8], (mut i, mut w): (usize, usize), out: *mut u8) -> (usize, usize) {
+        let b = self.bytes;
+        while i + 34 * b <= input.len() {
+            // SAFETY: 32 units readable from `i`; 112 bytes writable at `out
+            // + w` where the step writes (the caller's guarantee), and `w`
+            // grows by at most three bytes per unit of at least two.
+            match unsafe { self.step(input.as_ptr().add(i), out.add(w)) } {
+                Some((lanes, wrote)) => (i, w) = (i + lanes * b, w + wrote),
+                None => break,
+            }
+        }
+        (i, w)
     }
 
     /// Thirty-two units at `p`, written at `out` if every one is a unit the
@@ -96,16 +138,21 @@ impl Short {
     ///
     /// # Safety
     /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; 32 units
-    /// readable at `p`, `out .. out + 96` writable.
+    /// readable at `p`; `out .. out + 112` writable where the step takes 31
+    /// units or more (it writes nothing otherwise).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     #[inline]
-    pub(super) unsafe fn step(&self, p: *const u8, out: *mut u8) -> Option<(usize, usize)> {
+    unsafe fn step(&self, p: *const u8, out: *mut u8) -> Option<(usize, usize)> {
         // SAFETY: the caller's guarantee.
         let v = unsafe { self.load(p)? };
         if self.ascii && _mm512_cmpgt_epu16_mask(v, _mm512_set1_epi16(0x7F)) == 0 {
             // SAFETY: the caller's guarantee.
             unsafe { _mm256_storeu_si256(out.cast(), _mm512_cvtepi16_epi8(v)) };
             return Some((32, 32));
+        }
+        if self.short && _mm512_cmpgt_epu16_mask(v, self.last[1]) == 0 {
+            // SAFETY: the caller's guarantee.
+            return Some((32, unsafe { self.short(v, out) }));
         }
         let mut single = self.take[0].holds(v) | self.take[1].holds(v);
         if self.more {
@@ -141,11 +188,32 @@ impl Short {
         Some(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(lo)), _mm512_cvtepi32_epi16(hi)))
     }
 
+    /// Writes the 32 units of `v`, each a single unit of one or two bytes
+    /// (`short`), at `out`: the bytes written. The one-unit values' last
+    /// digit is dropped by the compress.
+    ///
+    /// # Safety
+    /// `out .. out + 64` writable.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
+    unsafe fn short(&self, v: __m512i, out: *mut u8) -> usize {
+        let two = _mm512_cmpgt_epu16_mask(v, self.last[0]);
+        let lead =
+            _mm512_mask_add_epi16(_mm512_add_epi16(self.lead[0], v), two, self.lead[1], _mm512_srli_epi16::<6>(v));
+        let pairs = _mm512_or_si512(
+            _mm512_and_si512(lead, _mm512_set1_epi16(0xFF)),
+            _mm512_slli_epi16::<8>(digit(self.continuation, v)),
+        );
+        let keep = 0x5555_5555_5555_5555 | _pdep_u64(u64::from(two), 0xAAAA_AAAA_AAAA_AAAA);
+        // SAFETY: 64 bytes, the caller's guarantee.
+        unsafe { store(out, keep, pairs) }
+    }
+
     /// Writes the lanes `kept` of `v` at `out`, `firsts` the lanes that
     /// start a pair, the others single units: the bytes written.
     ///
     /// # Safety
-    /// `out .. out + 96` writable.
+    /// `out .. out + 112` writable.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     #[inline]
     unsafe fn write(&self, v: __m512i, kept: u32, firsts: u32, out: *mut u8) -> usize {
@@ -166,7 +234,7 @@ impl Short {
             let pairs = _mm512_or_si512(lead, _mm512_slli_epi16::<8>(low));
             let keep =
                 _pdep_u64(u64::from(kept), 0x5555_5555_5555_5555) | _pdep_u64(u64::from(two), 0xAAAA_AAAA_AAAA_AAAA);
-            // SAFETY: at most 64 bytes.
+            // SAFETY: 64 bytes, the caller's guarantee.
             return unsafe { store(out, keep, pairs) };
         }
         // Lead and middle digit (the last one for two-unit values), then
@@ -179,7 +247,7 @@ impl Short {
             let bytes = _mm512_permutex2var_epi8(pairs, self.triples[half], low);
             let keep =
                 _pdep_u64(part(kept), FIRST) | _pdep_u64(part(two), FIRST << 1) | _pdep_u64(part(three), FIRST << 2);
-            // SAFETY: at most 48 bytes after the `wrote <= 48` before.
+            // SAFETY: 64 bytes after the `wrote <= 48` before, within 112.
             wrote += unsafe { store(out.add(wrote), keep, bytes) };
         }
         wrote
@@ -308,18 +376,18 @@ fn vector<T>(bytes: &[T]) -> __m512i {
     unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
 }
 
-/// Packs the bytes `keep` of `bytes` at `out`: how many.
+/// Packs the bytes `keep` of `bytes` at `out`: how many. The whole vector is
+/// stored (a masked store costs more), the bytes past those packed left for
+/// the next step to write over.
 ///
 /// # Safety
-/// `out` writable for `keep`'s count of bytes.
+/// `out .. out + 64` writable.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 #[inline]
 unsafe fn store(out: *mut u8, keep: u64, bytes: __m512i) -> usize {
-    let n = keep.count_ones();
-    let store = if n == 64 { u64::MAX } else { (1 << n) - 1 };
     // SAFETY: the caller's guarantee.
-    unsafe { _mm512_mask_storeu_epi8(out.cast(), store, _mm512_maskz_compress_epi8(keep, bytes)) };
-    n as usize
+    unsafe { _mm512_storeu_si512(out.cast(), _mm512_maskz_compress_epi8(keep, bytes)) };
+    keep.count_ones() as usize
 }
 
 /// The 16-bit code units that are single units, which `forms` writes in at

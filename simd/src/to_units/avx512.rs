@@ -151,37 +151,81 @@ unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
     // Invariant: `w <= 4 * i`. Each window reads 65 units from `i` and
     // writes at most four bytes per unit it takes.
     while i + 65 <= input.len() {
+        // SAFETY (both): the caller's guarantees, and the invariant.
+        (i, w) = match &c.lanes {
+            Lanes::Short(short) => unsafe {
+                fast(c, input, (i, w), out, |p, _, leads, next_is_lead, out| short.window(p, leads, next_is_lead, out))
+            },
+            Lanes::Quarters(quarters) => unsafe {
+                fast(c, input, (i, w), out, |_, x, leads, next_is_lead, out| {
+                    quarters.window(x, leads, next_is_lead, out)
+                })
+            },
+        };
+        if i + 65 > input.len() {
+            break;
+        }
+        #[cfg(all(test, feature = "std"))]
+        GENERAL.with(|n| n.set(n.get() + 1));
         // SAFETY: `i + 64 <= input.len()`.
         let x = unsafe { _mm512_loadu_si512(input.as_ptr().add(i).cast()) };
-        let cont = _mm512_cmple_epu8_mask(_mm512_sub_epi8(x, c.first), c.span);
-        let leads = !cont;
-        let next_is_lead = input[i + 64].wrapping_sub(c.first_unit) > c.span_unit;
+        let (leads, next_is_lead) = marks(c, x, input[i + 64]);
         // Bit `j` set where unit `j` is the last of its sequence.
         let ends = leads >> 1 | u64::from(next_is_lead) << 63;
+        // SAFETY: 65 units readable from `i`; `w <= 4 * i`, and a window
+        // writes at most four bytes per unit it takes.
+        let (took, wrote, whole) = unsafe { window(c, x, leads, ends, out.add(w)) };
+        (i, w) = (i + took, w + wrote);
+        if !whole || took == 0 {
+            break;
+        }
+    }
+    (i, w)
+}
+
+/// The leads of the 64 units of `x`, and whether the unit after them,
+/// `next`, is one.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+#[inline]
+fn marks(c: &Consts, x: __m512i, next: u8) -> (u64, bool) {
+    let cont = _mm512_cmple_epu8_mask(_mm512_sub_epi8(x, c.first), c.span);
+    (!cont, next.wrapping_sub(c.first_unit) > c.span_unit)
+}
+
+/// The windows from `i` (written from `w`) that are ASCII or that `window`
+/// takes (given the window's address, its units, their leads and whether
+/// the unit after them is one, and where to write): where they end.
+///
+/// # Safety
+/// As [`windows`], with `w <= 4 * i`; `window` must read at most 65 units
+/// and write at most four bytes per unit it takes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+#[inline]
+unsafe fn fast<F>(
+    c: &Consts,
+    input: &[u8],
+    (mut i, mut w): (usize, usize),
+    out: *mut u8,
+    mut window: F,
+) -> (usize, usize)
+where
+    F: FnMut(*const u8, __m512i, u64, bool, *mut u8) -> Option<(usize, usize)>,
+{
+    while i + 65 <= input.len() {
+        // SAFETY: `i + 64 <= input.len()`.
+        let (p, x) = unsafe { (input.as_ptr().add(i), _mm512_loadu_si512(input.as_ptr().add(i).cast())) };
+        let (leads, next_is_lead) = marks(c, x, input[i + 64]);
         if leads == u64::MAX && next_is_lead && c.ascii_direct {
             // SAFETY: 64 units taken, at most `4 * 64` bytes written.
             w += unsafe { widen64(c.bytes, c.swap.is_some(), x, out.add(w)) };
             i += 64;
             continue;
         }
-        // SAFETY: 65 units readable from `i`; `w <= 4 * i`, and a window
-        // writes at most four bytes per unit it takes.
-        let fast = match &c.lanes {
-            Lanes::Short(short) => unsafe { short.window(input.as_ptr().add(i), leads, next_is_lead, out.add(w)) },
-            // SAFETY: as above.
-            Lanes::Quarters(quarters) => unsafe { quarters.window(x, leads, next_is_lead, out.add(w)) },
-        };
-        if let Some((took, wrote)) = fast {
-            (i, w) = (i + took, w + wrote);
-            continue;
-        }
-        #[cfg(all(test, feature = "std"))]
-        GENERAL.with(|n| n.set(n.get() + 1));
-        // SAFETY: as above.
-        let (took, wrote, whole) = unsafe { window(c, x, leads, ends, out.add(w)) };
-        (i, w) = (i + took, w + wrote);
-        if !whole || took == 0 {
-            break;
+        // SAFETY: the caller's guarantee for `window`: 65 units readable
+        // from `p`, and `w <= 4 * i`.
+        match window(p, x, leads, next_is_lead, unsafe { out.add(w) }) {
+            Some((took, wrote)) => (i, w) = (i + took, w + wrote),
+            None => break,
         }
     }
     (i, w)
