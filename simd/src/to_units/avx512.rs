@@ -115,7 +115,7 @@ pub(super) unsafe fn convert(
     // (Made here, once, and not returned: the constants are kilobytes.)
     let c = consts(shape, units, pair);
     // SAFETY: the caller's guarantee.
-    let (mut taken, mut written) = unsafe { windows(&c, input, out) };
+    let (mut taken, mut written) = unsafe { windows::<true>(&c, input, out) };
     // The last units, which the kernel's windows do not reach, once more from
     // a copy followed by a sequence too long for the kernel, which stops it.
     let rest = &input[taken..];
@@ -126,7 +126,7 @@ pub(super) unsafe fn convert(
         padded[rest.len()] = if last < 0xFF { last + 1 } else { first - 1 };
         // SAFETY: as above; the copy's sequences are the input's, so the
         // kernel writes at most four bytes per unit of `rest` it takes.
-        let (t, w) = unsafe { windows(&c, &padded, out.add(written)) };
+        let (t, w) = unsafe { windows::<false>(&c, &padded, out.add(written)) };
         (taken, written) = (taken + t.min(rest.len()), written + w);
     }
     (taken, written)
@@ -139,14 +139,18 @@ std::thread_local! {
     pub(super) static GENERAL: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
-/// The kernel's windows: units taken and bytes written.
+/// The kernel's windows: units taken and bytes written. With `WHOLE`, the
+/// fast windows store whole vectors, past the units they write (up to four
+/// bytes per unit of the window: within `out` as every window starts 65
+/// units before the input's end and `w <= 4 * i`); else only what they
+/// write (for the padded copy of the last units, past which `out` ends).
 ///
 /// # Safety
 /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2, `c` be made
 /// by [`consts`] from units and a pair as [`convert`] asks them, and `out` be
 /// valid for writes of `4 * input.len()` bytes.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
+unsafe fn windows<const WHOLE: bool>(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
     let (mut i, mut w) = (0, 0);
     // Invariant: `w <= 4 * i`. Each window reads 65 units from `i` and
     // writes at most four bytes per unit it takes.
@@ -154,11 +158,13 @@ unsafe fn windows(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
         // SAFETY (both): the caller's guarantees, and the invariant.
         (i, w) = match &c.lanes {
             Lanes::Short(short) => unsafe {
-                fast(c, input, (i, w), out, |p, _, leads, next_is_lead, out| short.window(p, leads, next_is_lead, out))
+                fast(c, input, (i, w), out, |p, _, leads, next_is_lead, out| {
+                    short.window::<WHOLE>(p, leads, next_is_lead, out)
+                })
             },
             Lanes::Quarters(quarters) => unsafe {
                 fast(c, input, (i, w), out, |_, x, leads, next_is_lead, out| {
-                    quarters.window(x, leads, next_is_lead, out)
+                    quarters.window::<WHOLE>(x, leads, next_is_lead, out)
                 })
             },
         };

@@ -405,6 +405,32 @@ mod tests {
     }
 
     #[test]
+    fn the_kernel_stores_nothing_past_four_bytes_per_byte_of_input() {
+        // The AVX-512 windows store whole vectors past the units they write:
+        // a mark after the room `decode_to_units` reserves must stay,
+        // whatever the input's length and where its last units are.
+        let shape = shape();
+        let utf16 = Units { bytes: 2, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
+        let pair = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
+        let mixes: [&[usize]; 6] = [&[1], &[1, 2], &[2], &[3], &[1, 4], &[1, 2, 3, 4]];
+        for isa in Isa::all().into_iter().flatten() {
+            for (mix, n) in mixes.iter().flat_map(|m| (0..150).map(move |n| (m, n))) {
+                let input = text(n as u64, mix, n);
+                for units in [utf16, Units { bytes: 4, ..utf16 }] {
+                    let room = 4 * input.len();
+                    let mut out = vec![0xA5u8; room + 512];
+                    out.clear();
+                    decode_to_units(isa, &shape, &units, Some(&pair), &input, &mut out);
+                    let written = out.len();
+                    let past = &out.spare_capacity_mut()[room - written..];
+                    // SAFETY: the bytes were initialised by `vec!` (`clear` keeps them).
+                    assert!(past.iter().all(|b| unsafe { b.assume_init() } == 0xA5), "{isa:?} {mix:?} {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn any_input_is_converted_within_bounds() {
         for isa in Isa::all().into_iter().flatten() {
             within_bounds(isa);

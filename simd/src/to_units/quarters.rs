@@ -71,10 +71,11 @@ impl Quarters {
     ///
     /// # Safety
     /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `out`
-    /// writable for four bytes per unit of the window.
+    /// writable for four bytes per unit taken, and with `WHOLE` (which
+    /// stores whole vectors) for four bytes per unit of the window.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     #[inline]
-    pub(super) unsafe fn window(
+    pub(super) unsafe fn window<const WHOLE: bool>(
         &self,
         x: __m512i,
         leads: u64,
@@ -102,8 +103,14 @@ impl Quarters {
             let units = _mm512_maskz_compress_epi32(keep, v);
             let units = self.swap.map_or(units, |s| _mm512_shuffle_epi8(units, s));
             let n = keep.count_ones() as usize;
-            // SAFETY: `n` units of the quarter, four bytes each.
-            unsafe { _mm512_mask_storeu_epi32(out.add(wrote).cast(), keep_low(n), units) };
+            if WHOLE {
+                // SAFETY: 64 bytes from `wrote <= 192`, within the 256 of the
+                // caller's guarantee.
+                unsafe { _mm512_storeu_si512(out.add(wrote).cast(), units) };
+            } else {
+                // SAFETY: `n` units of the quarter, four bytes each.
+                unsafe { _mm512_mask_storeu_epi32(out.add(wrote).cast(), keep_low(n), units) };
+            }
             wrote += 4 * n;
         }
         Some((took, wrote))

@@ -118,10 +118,12 @@ impl Short {
     ///
     /// # Safety
     /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `p .. p +
-    /// 65` readable; `out` writable for four bytes per unit of the window.
+    /// 65` readable; `out` writable for four bytes per unit taken, and with
+    /// `WHOLE` (which stores whole vectors) for four bytes per unit of the
+    /// window.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     #[inline]
-    pub(super) unsafe fn window(
+    pub(super) unsafe fn window<const WHOLE: bool>(
         &self,
         p: *const u8,
         leads: u64,
@@ -149,8 +151,9 @@ impl Short {
         }
         let mut wrote = 0;
         for (h, (v, _)) in halves.iter().zip(values) {
-            // SAFETY: at most four bytes per unit of the half.
-            wrote += unsafe { self.store(v, h.written(), out.add(wrote)) };
+            // SAFETY: at most four bytes per unit of the half taken (with
+            // `WHOLE`, 64 bytes from `wrote <= 64`, within the window's 256).
+            wrote += unsafe { self.store::<WHOLE>(v, h.written(), out.add(wrote)) };
         }
         Some((took, wrote))
     }
@@ -195,19 +198,27 @@ impl Short {
         self.single.map_or(0, |[a, b]| a.holds(v) | b.holds(v))
     }
 
-    /// Writes the lanes `keep` of `v` as code units: the bytes written.
+    /// Writes the lanes `keep` of `v` as code units: the bytes written. With
+    /// `WHOLE`, the whole vector is stored (a masked store costs more), the
+    /// bytes past those written left for what comes next to write over.
     ///
     /// # Safety
-    /// `out` writable for four bytes per lane kept.
+    /// `out` writable for four bytes per lane kept; with `WHOLE`, for 64
+    /// bytes.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     #[inline]
-    unsafe fn store(&self, v: __m512i, keep: u32, out: *mut u8) -> usize {
+    unsafe fn store<const WHOLE: bool>(&self, v: __m512i, keep: u32, out: *mut u8) -> usize {
         let n = keep.count_ones();
         let words = _mm512_maskz_compress_epi16(keep, v);
         let words = self.swap.map_or(words, |s| _mm512_shuffle_epi8(words, s));
-        let mask = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
-        // SAFETY: `n` words.
-        unsafe { _mm512_mask_storeu_epi16(out.cast(), mask, words) };
+        if WHOLE {
+            // SAFETY: 64 bytes, the caller's guarantee.
+            unsafe { _mm512_storeu_si512(out.cast(), words) };
+        } else {
+            let mask = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+            // SAFETY: `n` words.
+            unsafe { _mm512_mask_storeu_epi16(out.cast(), mask, words) };
+        }
         2 * n as usize
     }
 }
