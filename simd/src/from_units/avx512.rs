@@ -55,6 +55,10 @@ pub(super) struct Consts {
     continuation: __m512i,
     /// The step of thirty-two 16-bit units without pairs.
     short: Option<Short>,
+    /// The unit the kernel stops at ([`stop_unit`]) in the source's byte
+    /// order, repeated: the last units are copied over its start; `None`
+    /// where no unit stops the kernel.
+    padding: Option<[u8; 2 * TAIL * 4]>,
 }
 
 /// The kernel's constants for a source of `units` (normalised, a width of 2
@@ -92,49 +96,41 @@ pub(super) unsafe fn consts(units: &Units, pair: Option<&Pair>, forms: &ByteForm
         shift: _mm512_setr_epi32(0, 6, 12, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
         continuation: _mm512_set1_epi32(i32::from(forms.continuation)),
         short: Short::new(units, pair, forms),
+        padding: stop_unit(units, pair).map(|stop| {
+            let b = units.bytes;
+            let unit = if units.big_endian { (stop << (32 - 8 * b)).to_be_bytes() } else { stop.to_le_bytes() };
+            core::array::from_fn(|k| unit[k & (b - 1)])
+        }),
     }
 }
 
 /// The kernel over `input`, its last units from a padded copy followed by
-/// `stop` units (where the source has a unit it stops at): bytes of input
-/// taken and bytes written.
+/// units it stops at (where the source has one): bytes of input taken and
+/// bytes written.
 ///
 /// # Safety
 /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `c` be made
 /// by [`consts`] from units normalised with a width of 2 or 4, a pair that
-/// fits 16 bits and comes only with a width of 2, and usable forms, and
-/// `stop` be [`stop_unit`] of those units and pair; `out` be valid for
-/// writes of `2 * input.len()` bytes.
+/// fits 16 bits and comes only with a width of 2, and usable forms; `out` be
+/// valid for writes of `2 * input.len()` bytes.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(super) unsafe fn convert(
-    c: &Consts,
-    stop: Option<u32>,
-    big_endian: bool,
-    input: &[u8],
-    out: *mut u8,
-) -> (usize, usize) {
+pub(super) unsafe fn convert(c: &Consts, input: &[u8], out: *mut u8) -> (usize, usize) {
     // SAFETY: the caller's guarantee.
     let (mut taken, mut written) = unsafe { steps(c, input, out) };
     // The last units, which the kernel's steps do not reach, once more from a
     // copy followed by units it stops at.
     let b = c.bytes;
     let rest = &input[taken..input.len() / b * b];
-    if let (true, Some(stop)) = (rest.len() < TAIL * b, stop) {
-        let mut padded = [0u8; 2 * TAIL * 4];
+    if let (true, Some(padding)) = (rest.len() < TAIL * b, &c.padding) {
+        // (`rest` is whole units: the stop units after it start at a unit.)
+        let mut padded = *padding;
         padded[..rest.len()].copy_from_slice(rest);
-        // The stop unit's `b` bytes in the source's order, repeated (a byte
-        // at a time: a copy per unit would be a call per unit).
-        let unit = if big_endian { (stop << (32 - 8 * b)).to_be_bytes() } else { stop.to_le_bytes() };
-        let padded = &mut padded[..rest.len() + TAIL * b];
-        for (k, byte) in padded[rest.len()..].iter_mut().enumerate() {
-            *byte = unit[k & (b - 1)];
-        }
         // SAFETY: as above; the kernel stops before the first stop unit, so it
         // writes at most two bytes per byte of `rest` it takes; a step of
         // `Short` that stores whole vectors takes 31 units of `rest` or more,
         // so `out` has room for the 112 bytes it stores (`2 * 62 - 2` past
         // what the steps before it wrote, at most two per byte taken).
-        let (t, w) = unsafe { steps(c, &padded[..], out.add(written)) };
+        let (t, w) = unsafe { steps(c, &padded[..rest.len() + TAIL * b], out.add(written)) };
         (taken, written) = (taken + t.min(rest.len()), written + w);
     }
     (taken, written)
@@ -294,7 +290,7 @@ const TAIL: usize = 34;
 /// A code unit the kernel stops at, however many follow it: no single unit
 /// and no pair's second unit (so it completes no pair, and a pair's first
 /// unit followed by it starts none).
-pub(super) fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
+fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
     let top = if units.bytes == 2 { 0xFFFF } else { u32::MAX };
     let taken = |u: u32| {
         units.single.iter().any(|&(lo, hi)| lo <= u && u <= hi)

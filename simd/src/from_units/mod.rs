@@ -225,12 +225,7 @@ pub struct UnitsEncoder {
 /// The kernel an encoder runs, with its constants.
 enum Kernel {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    Avx512 {
-        consts: alloc::boxed::Box<avx512::Consts>,
-        /// The unit the kernel's last steps pad with.
-        stop: Option<u32>,
-        big_endian: bool,
-    },
+    Avx512(alloc::boxed::Box<avx512::Consts>),
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     Sse41(lanes::Plan, alloc::boxed::Box<x86::sse41::Consts>),
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -261,7 +256,7 @@ impl UnitsEncoder {
         if isa == Isa::Avx512 {
             // SAFETY: `new` checked that the machine has AVX-512 (with BMI2).
             let consts = alloc::boxed::Box::new(unsafe { avx512::consts(units, pair, forms) });
-            return Some(Kernel::Avx512 { consts, stop: avx512::stop_unit(units, pair), big_endian: units.big_endian });
+            return Some(Kernel::Avx512(consts));
         }
         let plan = lanes::Plan::new(units, pair, forms)?;
         // SAFETY (both): `new` checked that the machine has `isa`.
@@ -291,17 +286,16 @@ impl UnitsEncoder {
     pub fn encode(&self, input: &[u8], out: &mut Vec<u8>) -> usize {
         match &self.kernel {
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            Kernel::Avx512 { consts, stop, big_endian } => {
+            Kernel::Avx512(consts) => {
                 // At most four bytes per code unit taken, each two bytes or more.
                 out.reserve(2 * input.len());
                 let start = out.len();
                 // SAFETY: `new` checked that the machine has AVX-512 (with
-                // BMI2) and made the constants and the stop unit from units
+                // BMI2) and made the constants from units
                 // of a width of 2 or 4 (with a pair only for 2, fitting 16
                 // bits) and usable forms; `out` has room for `2 * input.len()`
                 // more bytes.
-                let (taken, written) =
-                    unsafe { avx512::convert(consts, *stop, *big_endian, input, out.as_mut_ptr().add(start)) };
+                let (taken, written) = unsafe { avx512::convert(consts, input, out.as_mut_ptr().add(start)) };
                 // SAFETY: the kernel initialised `written <= 2 * taken` bytes
                 // after `start`, within the capacity reserved.
                 unsafe { out.set_len(start + written) };
