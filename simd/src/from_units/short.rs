@@ -117,6 +117,7 @@ impl Short {
     /// step takes 31 units from `i` (so `2 * input.len()` bytes will do:
     /// `2 * (i + 68) - w >= 136` where a step runs).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+    #[inline]
     pub(super) unsafe fn run(&self, input: &[u8], (mut i, mut w): (usize, usize), out: *mut u8) -> (usize, usize) {
         let b = self.bytes;
         while i + 34 * b <= input.len() {
