@@ -204,7 +204,8 @@ fn marks(c: &Consts, x: __m512i, next: u8) -> (u64, bool) {
 ///
 /// # Safety
 /// As [`windows`], with `w <= 4 * i`; `window` must read at most 65 units
-/// and write at most four bytes per unit it takes.
+/// from its address and write within four bytes per unit of its window
+/// (which `windows` leaves room for: see its docs).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 #[inline]
 unsafe fn fast<F>(
