@@ -39,8 +39,8 @@ pub(super) struct Short {
     /// The greatest value of lengths 1 and 2 (`FFFF` past the forms).
     last: [__m512i; 2],
     /// Whether the step takes every unit up to the greatest value of two
-    /// units as a single unit ([`Short::short`]).
-    short: bool,
+    /// units as a single unit ([`Short::write_two`]).
+    up_to_two: bool,
     /// Each length's lead base.
     lead: [__m512i; 3],
     continuation: __m512i,
@@ -94,7 +94,7 @@ impl Short {
             take: take.map(|r| Range16::new(r.or(take[0]).unwrap_or_default())),
             more: take[2].is_some(),
             last: [last(0), last(1)],
-            short: n >= 2
+            up_to_two: n >= 2
                 && forms.last[1] <= 0xFFFF
                 && take.iter().flatten().any(|&(lo, hi)| lo == 0 && hi >= forms.last[1]),
             lead: [0, 1, 2].map(|k| _mm512_set1_epi16(i16::from(forms.lead[k]))),
@@ -151,9 +151,9 @@ impl Short {
             unsafe { _mm256_storeu_si256(out.cast(), _mm512_cvtepi16_epi8(v)) };
             return Some((32, 32));
         }
-        if self.short && _mm512_cmpgt_epu16_mask(v, self.last[1]) == 0 {
+        if self.up_to_two && _mm512_cmpgt_epu16_mask(v, self.last[1]) == 0 {
             // SAFETY: the caller's guarantee.
-            return Some((32, unsafe { self.short(v, out) }));
+            return Some((32, unsafe { self.write_two(v, out) }));
         }
         let mut single = self.take[0].holds(v) | self.take[1].holds(v);
         if self.more {
@@ -190,14 +190,14 @@ impl Short {
     }
 
     /// Writes the 32 units of `v`, each a single unit of one or two bytes
-    /// (`short`), at `out`: the bytes written. The one-unit values' last
+    /// (`up_to_two`), at `out`: the bytes written. The one-unit values' last
     /// digit is dropped by the compress.
     ///
     /// # Safety
     /// `out .. out + 64` writable.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
     #[inline]
-    unsafe fn short(&self, v: __m512i, out: *mut u8) -> usize {
+    unsafe fn write_two(&self, v: __m512i, out: *mut u8) -> usize {
         let two = _mm512_cmpgt_epu16_mask(v, self.last[0]);
         let lead =
             _mm512_mask_add_epi16(_mm512_add_epi16(self.lead[0], v), two, self.lead[1], _mm512_srli_epi16::<6>(v));
