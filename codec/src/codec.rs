@@ -244,6 +244,33 @@ impl CodecInfo {
         self.min <= value && value <= self.max && self.excluded.get(next).is_none_or(|&(lo, _)| value < lo)
     }
 
+    /// The values the codec takes (`min..=max` less what it excludes), as
+    /// ranges in order; of an unsigned codec (a signed one's, as patterns,
+    /// are not ordered so).
+    ///
+    /// ```
+    /// use placemat_codec::{CodecInfo, Unit};
+    /// let info = CodecInfo::new("utf8", "", Unit::Byte, 21, 0, 0x10_FFFF, &[(0xD800, 0xDFFF)], Some(4));
+    /// assert_eq!(info.value_ranges(), [(0, 0xD7FF), (0xE000, 0x10_FFFF)]);
+    /// ```
+    pub fn value_ranges(&self) -> Vec<(u64, u64)> {
+        let (mut ranges, mut at) = (Vec::new(), Some(self.min));
+        for &(lo, hi) in self.excluded.iter() {
+            match at {
+                Some(a) if hi < a => {}
+                Some(a) => {
+                    if lo > a {
+                        ranges.push((a, (lo - 1).min(self.max)));
+                    }
+                    at = hi.checked_add(1);
+                }
+                None => break,
+            }
+        }
+        ranges.extend(at.filter(|&a| a <= self.max).map(|a| (a, self.max)));
+        ranges
+    }
+
     /// The range as text, `U+0000..=U+10FFFF except U+D800..=U+DFFF`, or in
     /// decimal for a signed codec: `-2147483647..=2147483647`.
     ///

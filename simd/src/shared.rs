@@ -441,6 +441,25 @@ impl Range16 {
     }
 }
 
+/// Whether `convert`, given an empty `Vec` with capacity past `room` bytes
+/// (a mark in every byte of it), leaves the bytes past `room` as they were:
+/// for the kernels that store whole vectors past what they write.
+#[cfg(test)]
+pub(crate) fn stores_within(room: usize, convert: impl FnOnce(&mut Vec<u8>)) -> bool {
+    // The bytes past the room are initialised by `vec!` and kept by `clear`;
+    // what `convert` writes there would change them.
+    let mut out = vec![MARK; room + 512];
+    out.clear();
+    convert(&mut out);
+    let written = out.len();
+    // SAFETY: every byte of the capacity was initialised above.
+    out.spare_capacity_mut()[room - written..].iter().all(|b| unsafe { b.assume_init() } == MARK)
+}
+
+/// The byte [`stores_within`] fills the memory past the room with.
+#[cfg(test)]
+const MARK: u8 = 0xA5;
+
 /// What the one-pass kernels' tests (`to_units/`, `from_units/`) check of a
 /// run: `out` (after one byte the test put there) is the definition's output
 /// for the prefix taken, `prefix` (the units the definition converts of that

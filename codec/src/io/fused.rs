@@ -347,29 +347,10 @@ fn writes_every_value(units: &Units, pair: Option<&Pair>, info: &CodecInfo) -> b
     let top = if units.bytes == 2 { 0xFFFF } else { u64::from(u32::MAX) };
     let single = units.single.map(|(lo, hi)| (u64::from(lo), u64::from(hi)));
     let paired = pair.filter(|_| units.bytes == 2).map(|p| [(u64::from(p.lo), u64::from(p.hi))]);
-    values(info).into_iter().all(|(lo, hi)| {
+    info.value_ranges().into_iter().all(|(lo, hi)| {
         (lo > top || covered((lo, hi.min(top)), &single))
             && (hi <= top || paired.is_some_and(|p| covered((lo.max(top + 1), hi), &p)))
     })
-}
-
-/// The values `info` decodes to, as ranges in order.
-fn values(info: &CodecInfo) -> Vec<(u64, u64)> {
-    let (mut ranges, mut at) = (Vec::new(), Some(info.min));
-    for &(lo, hi) in info.excluded.iter() {
-        match at {
-            Some(a) if hi < a => {}
-            Some(a) => {
-                if lo > a {
-                    ranges.push((a, (lo - 1).min(info.max)));
-                }
-                at = hi.checked_add(1);
-            }
-            None => break,
-        }
-    }
-    ranges.extend(at.filter(|&a| a <= info.max).map(|a| (a, info.max)));
-    ranges
 }
 
 /// Whether the ranges `by` hold every value of `lo..=hi`.

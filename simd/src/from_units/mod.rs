@@ -537,14 +537,10 @@ mod tests {
                     } else {
                         values.flat_map(u32::to_le_bytes).collect()
                     };
-                    let room = 2 * input.len();
-                    let mut out = vec![0xA5u8; room + 256];
-                    out.clear();
-                    encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
-                    let written = out.len();
-                    let past = &out.spare_capacity_mut()[room - written..];
-                    // SAFETY: the bytes were initialised by `vec!` (`clear` keeps them).
-                    assert!(past.iter().all(|b| unsafe { b.assume_init() } == 0xA5), "{isa:?} {width} {text:X?} {len}");
+                    let convert = |out: &mut Vec<u8>| {
+                        encode_from_units(isa, &units, Some(&UTF16), &forms, &input, out);
+                    };
+                    assert!(crate::shared::stores_within(2 * input.len(), convert), "{isa:?} {width} {text:X?} {len}");
                 }
             }
         }

@@ -113,7 +113,7 @@ impl Short {
     ///
     /// # Safety
     /// The machine must have AVX-512 F/BW/VL/VBMI/VBMI2 and BMI2; `w <= 2 *
-    /// i`; `out` be valid for writes of 224 bytes past `out + w` wherever a
+    /// i`; `out` be valid for writes of 112 bytes past `out + w` wherever a
     /// step takes 31 units from `i` (so `2 * input.len()` bytes will do:
     /// `2 * (i + 68) - w >= 136` where a step runs).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]

@@ -417,14 +417,10 @@ mod tests {
             for (mix, n) in mixes.iter().flat_map(|m| (0..150).map(move |n| (m, n))) {
                 let input = text(n as u64, mix, n);
                 for units in [utf16, Units { bytes: 4, ..utf16 }] {
-                    let room = 4 * input.len();
-                    let mut out = vec![0xA5u8; room + 512];
-                    out.clear();
-                    decode_to_units(isa, &shape, &units, Some(&pair), &input, &mut out);
-                    let written = out.len();
-                    let past = &out.spare_capacity_mut()[room - written..];
-                    // SAFETY: the bytes were initialised by `vec!` (`clear` keeps them).
-                    assert!(past.iter().all(|b| unsafe { b.assume_init() } == 0xA5), "{isa:?} {mix:?} {n}");
+                    let convert = |out: &mut Vec<u8>| {
+                        decode_to_units(isa, &shape, &units, Some(&pair), &input, out);
+                    };
+                    assert!(crate::shared::stores_within(4 * input.len(), convert), "{isa:?} {mix:?} {n}");
                 }
             }
         }
