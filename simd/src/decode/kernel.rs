@@ -50,6 +50,19 @@ macro_rules! decode_kernel {
             /// # Safety
             /// As [`Sink::four`].
             unsafe fn one(&mut self, v: u64) -> bool;
+            /// The 64-unit window at `p` whole, where the sink has a way to
+            /// convert it faster than the steps (`leads` has its units that
+            /// are no continuation, `next_is_lead` whether the unit after it
+            /// is one): the units taken, at the end of a sequence, or 0 where
+            /// it has none or refuses the window, which the steps then take.
+            ///
+            /// # Safety
+            /// As [`Sink::four`], with `p .. p + 64 + MARGIN` readable.
+            #[inline]
+            unsafe fn window(&mut self, p: *const u8, leads: u64, next_is_lead: bool) -> usize {
+                let _ = (p, leads, next_is_lead);
+                0
+            }
         }
 
         /// The decoder's sink: every value a word at `out`, `w` written.
@@ -118,7 +131,8 @@ macro_rules! decode_kernel {
             while i + 64 + MARGIN <= input.len() {
                 // SAFETY: `i + 64 <= input.len()`.
                 let marks = unsafe { leads(&c, input.as_ptr().add(i)) };
-                if marks == u64::MAX && input[i + 64].wrapping_sub(first) > last - first {
+                let next_is_lead = input[i + 64].wrapping_sub(first) > last - first;
+                if marks == u64::MAX && next_is_lead {
                     // 64 single-unit values (the unit after them is a lead).
                     for k in 0..4 {
                         // SAFETY: `i + 16 * k + 16 <= i + 64`; the sink as
@@ -132,6 +146,12 @@ macro_rules! decode_kernel {
                 }
                 // SAFETY: `i + 64 + MARGIN <= input.len()`; the sink as the
                 // caller vouches.
+                let took = unsafe { sink.window(input.as_ptr().add(i), marks, next_is_lead) };
+                if took > 0 {
+                    i += took;
+                    continue;
+                }
+                // SAFETY: as above.
                 let (at, done) = unsafe { window(&c, shape, input, i, marks, sink) };
                 i += at;
                 if at == 0 || !done {

@@ -32,9 +32,13 @@
 //! Sixty-four single-unit values in a row (ASCII) are widened without the
 //! gather.
 //!
-//! With 16-byte vectors (SSE4.1, AVX2, NEON: `x86.rs`, `neon.rs`), the
-//! decoding kernel of `decode/` makes up to four values a step in 32-bit
-//! lanes, and a sink takes them where they are: it checks them against the
+//! With AVX2 but not AVX-512 VBMI2, a window of 64 units whose sequences
+//! have one to three units goes first through `short_avx2.rs`, the window
+//! of `short.rs` sixteen units at a time in 32-byte vectors, its compress
+//! done by a byte shuffle from a table per eight lanes. Other windows, and
+//! all of them with 16-byte vectors (SSE4.1, NEON: `x86.rs`, `neon.rs`), go
+//! through the decoding kernel of `decode/`, which makes up to four values
+//! a step in 32-bit lanes, and a sink takes them where they are: it checks them against the
 //! target's ranges, packs them to 16 bits or stores them as they are, or,
 //! where a step holds a pair, makes each lane one unit or two and packs them
 //! with one byte shuffle. A step it refuses, and the last units, which the
@@ -164,6 +168,10 @@ fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8]
         let target = lanes::Target::new(shape, units, pair);
         // SAFETY: every instruction set listed on x86-64 has SSSE3 and SSE4.1.
         let mut sink = unsafe { x86::Lanes::new(&target) };
+        if isa == Isa::Avx2 {
+            // SAFETY: the machine has AVX2, and the sink goes to its kernel.
+            sink = unsafe { sink.with_window(shape, &target) };
+        }
         return lanes::drive(&target, shape, input, out, |piece, at| {
             (sink.out, sink.written) = (at, 0);
             // SAFETY: the machine has `isa` (SSE4.1 at least); the sink
@@ -244,6 +252,8 @@ mod neon;
 mod quarters;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod short;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod short_avx2;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86;
 
@@ -346,6 +356,26 @@ mod tests {
     }
 
     #[test]
+    fn leads_whose_values_pass_sixteen_bits_are_left_to_the_steps() {
+        // A shape whose three-unit leads are worth 16 more: E0–EF give
+        // values of 17 bits, which the windows decoding in 16-bit lanes
+        // cannot make; the conversion must still be the definition's.
+        let mut shape = shape();
+        shape.lead_base[3] -= 16;
+        let input = text(11, &[1, 3, 3, 2], 1500);
+        for isa in Isa::all().into_iter().flatten() {
+            for (bytes, single) in [(4, [(0, 0x1F_FFFF); 2]), (2, [(0, 0xFFFF); 2])] {
+                let units = Units { bytes, big_endian: false, single };
+                let mut out = vec![9];
+                let taken = decode_to_units(isa, &shape, &units, None, &input, &mut out);
+                let (stop, _) = reference(&shape, &units, None, &input);
+                let prefix = reference(&shape, &units, None, &input[..taken]);
+                crate::shared::check_run(true, taken, &out, prefix, stop, &format!("{isa:?}, {bytes} bytes"));
+            }
+        }
+    }
+
+    #[test]
     fn utf8_text_converts_whole_into_utf16_and_utf32_in_either_order() {
         for isa in Isa::all().into_iter().flatten() {
             converts_whole(isa);
@@ -357,12 +387,13 @@ mod tests {
         let utf16 = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
         // Characters drawn from ranges: ASCII, Cyrillic, CJK, emoji, and
         // mixes of them (every window shape of the kernel's steps).
-        let ranges: [&[(u32, u32)]; 5] = [
+        let ranges: [&[(u32, u32)]; 6] = [
             &[(0x20, 0x7E), (0x1_F600, 0x1_F64F)],
             &[(0x4E00, 0x9FFF), (0x1_F300, 0x1_F5FF)],
             &[(0x410, 0x44F), (0x20, 0x7E)],
             &[(0x20, 0x7E), (0x410, 0x44F), (0x4E00, 0x9FFF), (0x1_0000, 0x10_FFFF), (0xE000, 0xFFFF)],
             &[(0x1_F600, 0x1_F64F)],
+            &[(0x20, 0x7E), (0x410, 0x44F), (0x4E00, 0x9FFF), (0x80, 0x7FF), (0xE000, 0xFFFF)],
         ];
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for (m, ranges) in ranges.iter().enumerate() {
@@ -385,6 +416,8 @@ mod tests {
                         lanes::ONE_BY_ONE.with(|n| n.set(0));
                         #[cfg(all(feature = "std", target_arch = "x86_64"))]
                         avx512::GENERAL.with(|n| n.set(0));
+                        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                        x86::REFUSED.with(|n| n.set(0));
                         let taken = decode_to_units(isa, &shape, &units, pair, input, &mut out);
                         // Only the last units, which the 16-byte kernels
                         // leave, go one by one; with AVX-512, every window
@@ -395,6 +428,12 @@ mod tests {
                         assert!(lanes::ONE_BY_ONE.with(|n| n.get()) <= 80 + 3, "{isa:?}: ranges {m}");
                         #[cfg(all(feature = "std", target_arch = "x86_64"))]
                         assert!(avx512::GENERAL.with(|n| n.get()) <= 3, "{isa:?}: ranges {m}, {bytes} bytes");
+                        // With AVX2, text without sequences of four units
+                        // goes through the window that decodes at every unit.
+                        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                        if isa == Isa::Avx2 && ranges.iter().all(|&(_, hi)| hi <= 0xFFFF) {
+                            assert_eq!(x86::REFUSED.with(|n| n.get()), 0, "{isa:?}: ranges {m}, {bytes} bytes");
+                        }
                         let prefix = reference(&shape, &units, pair, &input[..taken]);
                         let case = format!("{isa:?}: ranges {m}, {bytes} bytes, big {big_endian}, skip {skip}");
                         crate::shared::check_run(true, taken, &out, prefix, input.len(), &case);

@@ -15,6 +15,7 @@
 use core::arch::x86_64::*;
 
 use super::lanes::{Target, PAIR_SHUFFLES};
+use super::short_avx2::ShortAvx2;
 
 type V = __m128i;
 type V32 = __m128i;
@@ -35,6 +36,9 @@ pub(super) struct Lanes {
     k1: u32,
     /// Whether every single-unit sequence's value (0–FF) is a single unit.
     bytes_single: bool,
+    /// The window that decodes at every unit, made only where the machine
+    /// has AVX2 (by [`Lanes::with_window`]).
+    short: Option<ShortAvx2>,
 }
 
 impl Lanes {
@@ -58,7 +62,20 @@ impl Lanes {
             swap: target.big_endian.then(|| unsafe { _mm_loadu_si128(swap.as_ptr().cast()) }),
             k1: target.k1,
             bytes_single: target.bytes_single(),
+            short: None,
         }
+    }
+
+    /// The sink with the AVX2 window of `short_avx2.rs` for `shape` into
+    /// `target`, which the AVX2 instantiation of the kernel tries at each
+    /// window before its steps.
+    ///
+    /// # Safety
+    /// The machine must have AVX2, and the sink be given only to the AVX2
+    /// kernel.
+    pub(super) unsafe fn with_window(self, shape: &crate::Shape, target: &Target) -> Lanes {
+        // SAFETY: the caller's guarantee.
+        Lanes { short: Some(unsafe { ShortAvx2::new(shape, target) }), ..self }
     }
 
     /// The lanes of `v` in `lo..=lo + span`, as all-ones lanes.
@@ -94,6 +111,13 @@ impl Lanes {
             self.written += 2 * count;
         }
     }
+}
+
+#[cfg(all(test, feature = "std"))]
+std::thread_local! {
+    /// The windows the AVX2 window refused on this thread, for the tests
+    /// that check it does the work.
+    pub(super) static REFUSED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
 }
 
 /// The sink for the decoding kernel's instantiation `$sink` (`sse41`, `avx2`).
@@ -135,6 +159,20 @@ macro_rules! sink {
             #[target_feature(enable = $features)]
             #[inline]
             unsafe fn sixteen(&mut self, _: &crate::decode::x86::$sink::Consts, x: V) -> bool {
+                if !self.wide && self.bytes_single {
+                    // Each unit less `K(1)` in a 16-bit lane: two stores of eight.
+                    let k1 = _mm_set1_epi16(self.k1 as i16);
+                    let zero = _mm_setzero_si128();
+                    let halves = [_mm_unpacklo_epi8(x, zero), _mm_unpackhi_epi8(x, zero)];
+                    for (h, units) in halves.into_iter().enumerate() {
+                        let units = self.swapped(_mm_sub_epi16(units, k1));
+                        // SAFETY: the kernel leaves 16 units for the step: 64
+                        // bytes, of which these are 32.
+                        unsafe { _mm_storeu_si128(self.out.wrapping_add(self.written + 16 * h).cast(), units) };
+                    }
+                    self.written += 32;
+                    return true;
+                }
                 let k1 = _mm_set1_epi32(self.k1 as i32);
                 let quarters = [x, _mm_srli_si128::<4>(x), _mm_srli_si128::<8>(x), _mm_srli_si128::<12>(x)];
                 let values = quarters.map(|q| _mm_sub_epi32(_mm_cvtepu8_epi32(q), k1));
@@ -160,6 +198,25 @@ macro_rules! sink {
             unsafe fn one(&mut self, _: u64) -> bool {
                 // Sequences of five units or more end the run.
                 false
+            }
+
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn window(&mut self, p: *const u8, leads: u64, next_is_lead: bool) -> usize {
+                let Some(short) = &self.short else { return 0 };
+                // SAFETY: `short` is made only for the AVX2 kernel, on a
+                // machine with AVX2 (`with_window`); `p .. p + 66` is
+                // readable (the kernel's margin); the sink may write four
+                // bytes per unit left, 80 at least: 320 bytes, of which the
+                // window writes at most 288 (its contract).
+                let done = unsafe { short.window(p, leads, next_is_lead, self.out.wrapping_add(self.written)) };
+                let Some((took, wrote)) = done else {
+                    #[cfg(all(test, feature = "std"))]
+                    REFUSED.with(|n| n.set(n.get() + 1));
+                    return 0;
+                };
+                self.written += wrote;
+                took
             }
         }
     };
