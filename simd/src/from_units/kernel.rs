@@ -30,8 +30,10 @@
 //! 32-bit units as 16-bit ones, if all fit); `bytes16`/`bytes32` (whether
 //! every unit of the `B`s lies below `bytes_below`) and `narrow16`/`narrow32`
 //! (their bytes, `unsafe`); `plain16` (what eight 16-bit units are: `Plain`)
-//! and `pack_two` (eight of `Plain::Two` as their forms, `unsafe`); and
-//! `pack` (the table's shuffle of `L`, stored, `unsafe`).
+//! and `pack_two` (eight of `Plain::Two` as their forms, `unsafe`);
+//! `plain_wide` (eight single units of `Plain::Any` as their forms in one
+//! wider vector, where the instruction set has one, `unsafe`); and `pack`
+//! (the table's shuffle of `L`, stored, `unsafe`).
 
 /// Instantiates `convert` for the instruction set whose helpers are in scope.
 macro_rules! from_units_kernel {
@@ -183,7 +185,7 @@ macro_rules! from_units_kernel {
             if ok != 15 {
                 return Err(ok & 1 == 1 && bits(seconds) & 1 == 1);
             }
-            let whole = forms(c, v, [m2, m3, m4]);
+            let whole = forms((&c.lead, c.continuation), v, [m2, m3, m4]);
             let bytes = select(firsts, shl::<16>(whole), select(seconds, and(whole, splat(0xFFFF_0000)), whole));
             // Lengths less one (2 for a pair's halves): the low bits are
             // the parity of the three comparisons, the high bits the second.
@@ -205,6 +207,10 @@ macro_rules! from_units_kernel {
                 // SAFETY: the caller's guarantee.
                 Plain::Two => Some(unsafe { pack_two(c, x, out) }),
                 Plain::Any => {
+                    // SAFETY: the caller's guarantee.
+                    if let Some(written) = unsafe { plain_wide(c, x, out) } {
+                        return Some(written);
+                    }
                     let (u0, u1) = halves(x);
                     let (bytes, index) = plain_group(c, u0);
                     // SAFETY: the caller's guarantee, 16 of its 32 bytes.
@@ -223,12 +229,33 @@ macro_rules! from_units_kernel {
         #[target_feature(enable = $features)]
         #[inline]
         fn plain_group(c: &Consts, v: L) -> (L, usize) {
-            let [m2, m3, m4] = c.last.map(|last| gt(v, last));
-            let low = xor(xor(m2, m3), m4);
-            (forms(c, v, [m2, m3, m4]), (bits(low) | bits(m3) << 4) as usize)
+            let (m, low) = lengths(&c.last, v);
+            (forms((&c.lead, c.continuation), v, m), (bits(low) | bits(m[1]) << 4) as usize)
         }
 
-        /// Each lane's form as `[lead, c2, c1, c0]`, its last `n` bytes the
+        $crate::from_units::kernel::forms_fn!($features);
+    };
+}
+pub(crate) use from_units_kernel;
+
+/// Defines `lengths` and `forms` over the lane operations in scope (`splat`,
+/// `add`, `and`, `or`, `xor`, `gt`, `select`, `shl`, `shr`): for the
+/// kernel's lanes and for wider ones (`x86.rs`'s AVX2 groups of eight).
+macro_rules! forms_fn {
+    ($features:literal) => {
+        /// The lanes of `v` of two units or more, three or more, and four (by
+        /// the forms' last values `last`), and the parity of the three: the
+        /// low bit of each lane's length less one.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn lengths(last: &[L; 3], v: L) -> ([L; 3], L) {
+            let [m2, m3, m4] = last.map(|last| gt(v, last));
+            ([m2, m3, m4], xor(xor(m2, m3), m4))
+        }
+
+        /// Each lane's form as `[lead, c2, c1, c0]` (`lead` the leads' bases
+        /// by length, each in its byte, `continuation` the continuation
+        /// units' base in the three low digits' bytes), its last `n` bytes the
         /// form (`m2`, `m3`, `m4`: the lanes of two units or more, three or
         /// more, four). The lead of `n` units is `lead[n − 1] + (v >> 6(n −
         /// 1))`, cut to a byte, in byte `4 − n`; every byte after it a
@@ -236,17 +263,17 @@ macro_rules! from_units_kernel {
         /// bytes serve both.
         #[target_feature(enable = $features)]
         #[inline]
-        fn forms(c: &Consts, v: L, [m2, m3, m4]: [L; 3]) -> L {
+        fn forms((lead, continuation): (&[L; 4], L), v: L, [m2, m3, m4]: [L; 3]) -> L {
             let (a, b, d, e) = (shl::<24>(v), shl::<10>(v), shr::<4>(v), shr::<18>(v));
             let digits = or(or(and(a, splat(0x3F00_0000)), and(b, splat(0x003F_0000))), and(d, splat(0x3F00)));
-            let digits = add(digits, c.continuation);
+            let digits = add(digits, continuation);
             let leads = select(
                 m4,
-                and(add(e, c.lead[3]), splat(0xFF)),
+                and(add(e, lead[3]), splat(0xFF)),
                 select(
                     m3,
-                    and(add(d, c.lead[2]), splat(0xFF00)),
-                    select(m2, and(add(b, c.lead[1]), splat(0xFF_0000)), add(a, c.lead[0])),
+                    and(add(d, lead[2]), splat(0xFF00)),
+                    select(m2, and(add(b, lead[1]), splat(0xFF_0000)), add(a, lead[0])),
                 ),
             );
             let keep = or(or(and(m2, splat(0xFF00_0000)), and(m3, splat(0x00FF_0000))), and(m4, splat(0x0000_FF00)));
@@ -254,4 +281,4 @@ macro_rules! from_units_kernel {
         }
     };
 }
-pub(crate) use from_units_kernel;
+pub(crate) use forms_fn;

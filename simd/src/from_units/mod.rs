@@ -484,6 +484,8 @@ mod tests {
                     for (m, widths) in mixes.iter().enumerate() {
                         let input = text(m as u64 + 11, widths, &units, 3000, false);
                         lanes::ONE_BY_ONE.with(|n| n.set(0));
+                        #[cfg(target_arch = "x86_64")]
+                        x86::avx2::WIDE.with(|n| n.set(0));
                         let mut out = vec![5];
                         let taken = encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
                         let case = format!("{isa:?}: {bytes} bytes, big {big_endian}, mix {m}");
@@ -491,6 +493,13 @@ mod tests {
                         crate::shared::check_run(true, taken, &out, prefix, input.len(), &case);
                         let by_one = lanes::ONE_BY_ONE.with(|n| n.get());
                         assert!(by_one <= 2 + lanes::TAIL + 8, "{case}: {by_one} units one by one");
+                        // With AVX2, single units of three bytes go eight at
+                        // a time through the 32-byte vectors.
+                        #[cfg(target_arch = "x86_64")]
+                        if isa == Isa::Avx2 && widths == &[16] {
+                            let wide = x86::avx2::WIDE.with(|n| n.get());
+                            assert!(wide > 3000 / 8 / 2, "{case}: {wide} groups of eight in 32-byte vectors");
+                        }
                     }
                 }
             }

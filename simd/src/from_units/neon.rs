@@ -292,4 +292,10 @@ unsafe fn pack(bytes: L, index: usize, out: *mut u8) {
     }
 }
 
+/// No wider vectors: the kernel's groups of four make the forms.
+#[inline]
+unsafe fn plain_wide(_: &Consts, _: B, _: *mut u8) -> Option<usize> {
+    None
+}
+
 crate::from_units::kernel::from_units_kernel!("neon");

@@ -310,9 +310,132 @@ macro_rules! helpers {
 /// The kernel with SSSE3 and SSE4.1.
 pub(super) mod sse41 {
     helpers!("ssse3,sse4.1");
+
+    /// No wider vectors: the kernel's groups of four make the forms.
+    #[inline]
+    unsafe fn plain_wide(_: &Consts, _: B, _: *mut u8) -> Option<usize> {
+        None
+    }
 }
 
-/// The kernel with AVX2.
+/// The kernel with AVX2: its groups of four in 16-byte vectors, but eight
+/// single units that are plain (`Plain::Any`) in one 32-byte vector.
 pub(super) mod avx2 {
     helpers!("avx2");
+
+    /// Eight single units (`x`, of `Plain::Any`) as their forms at `out`: the
+    /// bytes written.
+    ///
+    /// # Safety
+    /// `out .. out + 32` must be writable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn plain_wide(c: &Consts, x: B, out: *mut u8) -> Option<usize> {
+        #[cfg(all(test, feature = "std"))]
+        WIDE.with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's guarantee.
+        Some(unsafe { wide::plain8(c, x, out) })
+    }
+
+    #[cfg(all(test, feature = "std"))]
+    std::thread_local! {
+        /// The groups of eight [`plain_wide`] made on this thread, for the
+        /// tests that check it does the work.
+        pub(crate) static WIDE: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    }
+
+    /// The forms of eight lanes at once, in 32-byte vectors: the kernel's
+    /// `forms` over the same lane operations, twice as wide.
+    mod wide {
+        use core::arch::x86_64::*;
+
+        use super::{Consts, B};
+        use crate::from_units::lanes::{LENGTHS, SHUFFLES};
+
+        type L = __m256i;
+
+        /// Eight single units as their forms at `out` (16 bytes at most per
+        /// four): the bytes written.
+        ///
+        /// # Safety
+        /// `out .. out + 32` must be writable.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        pub(super) unsafe fn plain8(c: &Consts, x: B, out: *mut u8) -> usize {
+            let wide = |l: __m128i| _mm256_broadcastsi128_si256(l);
+            let v = _mm256_cvtepu16_epi32(x);
+            let (m, low) = lengths(&c.last.map(wide), v);
+            let bytes = forms((&c.lead.map(wide), wide(c.continuation)), v, m);
+            let (low, m3) = (bits(low), bits(m[1]));
+            // The shuffle of each half's four lanes, as the kernel's groups.
+            let index = [low & 15 | (m3 & 15) << 4, low >> 4 | (m3 >> 4) << 4];
+            // SAFETY: two 16-byte rows of the table.
+            let rows =
+                unsafe { _mm256_loadu2_m128i(SHUFFLES[index[1]].as_ptr().cast(), SHUFFLES[index[0]].as_ptr().cast()) };
+            let packed = _mm256_shuffle_epi8(bytes, rows);
+            let first = usize::from(LENGTHS[index[0]]);
+            // SAFETY: 16 bytes at `out` and at `out + first`, `first <= 16`:
+            // within the caller's 32.
+            unsafe {
+                _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(packed));
+                _mm_storeu_si128(out.add(first).cast(), _mm256_extracti128_si256::<1>(packed));
+            }
+            first + usize::from(LENGTHS[index[1]])
+        }
+
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn splat(x: u32) -> L {
+            _mm256_set1_epi32(x as i32)
+        }
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn add(a: L, b: L) -> L {
+            _mm256_add_epi32(a, b)
+        }
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn and(a: L, b: L) -> L {
+            _mm256_and_si256(a, b)
+        }
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn or(a: L, b: L) -> L {
+            _mm256_or_si256(a, b)
+        }
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn xor(a: L, b: L) -> L {
+            _mm256_xor_si256(a, b)
+        }
+        /// `a > b` for lanes below 2^31, as the kernel's.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn gt(a: L, b: L) -> L {
+            _mm256_cmpgt_epi32(a, b)
+        }
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn select(mask: L, a: L, b: L) -> L {
+            _mm256_blendv_epi8(b, a, mask)
+        }
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn shl<const N: i32>(v: L) -> L {
+            _mm256_slli_epi32::<N>(v)
+        }
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn shr<const N: i32>(v: L) -> L {
+            _mm256_srli_epi32::<N>(v)
+        }
+        /// A bit per lane of `mask` (lane `k` bit `k`).
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn bits(mask: L) -> usize {
+            _mm256_movemask_ps(_mm256_castsi256_ps(mask)) as usize
+        }
+
+        crate::from_units::kernel::forms_fn!("avx2");
+    }
 }
