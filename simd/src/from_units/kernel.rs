@@ -32,7 +32,9 @@
 //! (their bytes, `unsafe`); `plain16` (what eight 16-bit units are: `Plain`)
 //! and `pack_two` (eight of `Plain::Two` as their forms, `unsafe`);
 //! `plain_wide` (eight single units of `Plain::Any` as their forms in one
-//! wider vector, where the instruction set has one, `unsafe`); and `pack`
+//! wider vector, where the instruction set has one, `unsafe`) and
+//! `plain_wide16` (sixteen 16-bit units, if all are plain, told apart in one
+//! wider vector, `unsafe`); and `pack`
 //! (the table's shuffle of `L`, stored, `unsafe`).
 
 /// Instantiates `convert` for the instruction set whose helpers are in scope.
@@ -78,6 +80,11 @@ macro_rules! from_units_kernel {
                     // SAFETY: 16 bytes at `w`, for 16 units taken.
                     unsafe { narrow16(c, x, y, out.add(w)) };
                     (i, w) = (i + 16, w + 16);
+                    continue;
+                }
+                // SAFETY: 64 bytes at `w`, for sixteen units taken.
+                if let Some(written) = unsafe { plain_wide16(c, x, y, out.add(w)) } {
+                    (i, w, open) = (i + 16, w + written, false);
                     continue;
                 }
                 // SAFETY: 32 bytes at `w`, for eight units taken.
@@ -133,6 +140,14 @@ macro_rules! from_units_kernel {
                     unsafe { narrow32(c, &x, out.add(w)) };
                     (i, w) = (i + 16, w + 16);
                     continue;
+                }
+                // Sixteen units below 10000 take the 16-bit units' wide step.
+                if let (Some(a), Some(b)) = (pack32(x[0], x[1]), pack32(x[2], x[3])) {
+                    // SAFETY: 64 bytes at `w`, for sixteen units taken.
+                    if let Some(written) = unsafe { plain_wide16(c, a, b, out.add(w)) } {
+                        (i, w) = (i + 16, w + written);
+                        continue;
+                    }
                 }
                 for [a, b] in [[x[0], x[1]], [x[2], x[3]]] {
                     // Eight units below 10000 take the 16-bit units' steps.

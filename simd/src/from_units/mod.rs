@@ -37,7 +37,10 @@
 //! one byte shuffle (by the four lengths) packs them. Eight single units
 //! the target writes in one or two units (Cyrillic, Greek, …) are made in
 //! 16-bit lanes, eight at a time, with one shuffle; 32-bit units below
-//! 10000 are packed to 16 bits and take the same steps. What a group
+//! 10000 are packed to 16 bits and take the same steps. With AVX2, sixteen
+//! single units are told apart in one 32-byte vector and the forms of eight
+//! are made in one (`x86.rs`'s `avx2::wide`, the same `forms` over wider
+//! lanes), where SSE4.1 makes them four at a time. What a group
 //! refuses, the first value and the last units are converted one at a time
 //! (`lanes.rs`), so a run stops exactly where the AVX-512 kernel's does.
 //!

@@ -316,6 +316,12 @@ pub(super) mod sse41 {
     unsafe fn plain_wide(_: &Consts, _: B, _: *mut u8) -> Option<usize> {
         None
     }
+
+    /// No wider vectors: the kernel takes eight units at a time.
+    #[inline]
+    unsafe fn plain_wide16(_: &Consts, _: B, _: B, _: *mut u8) -> Option<usize> {
+        None
+    }
 }
 
 /// The kernel with AVX2: its groups of four in 16-byte vectors, but eight
@@ -331,16 +337,47 @@ pub(super) mod avx2 {
     #[target_feature(enable = "avx2")]
     #[inline]
     unsafe fn plain_wide(c: &Consts, x: B, out: *mut u8) -> Option<usize> {
-        #[cfg(all(test, feature = "std"))]
-        WIDE.with(|n| n.set(n.get() + 1));
         // SAFETY: the caller's guarantee.
         Some(unsafe { wide::plain8(c, x, out) })
     }
 
+    /// Sixteen 16-bit units (`x`, then `y`), if all are single units the
+    /// target writes (`Plain`), told apart in one 32-byte vector and written
+    /// as their forms at `out`: the bytes written.
+    ///
+    /// # Safety
+    /// `out .. out + 64` must be writable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn plain_wide16(c: &Consts, x: B, y: B, out: *mut u8) -> Option<usize> {
+        let (Some([a, b]), Some([_, last, ..])) = (c.plain, c.two) else { return None };
+        let v = _mm256_set_m128i(y, x);
+        let wide = |l: B| _mm256_broadcastsi128_si256(l);
+        let within = |(lo, width): Range| {
+            let d = _mm256_sub_epi16(v, wide(lo));
+            _mm256_cmpeq_epi16(_mm256_min_epu16(d, wide(width)), d)
+        };
+        if _mm256_movemask_epi8(_mm256_or_si256(within(a), within(b))) != -1 {
+            return None;
+        }
+        let over = _mm256_subs_epu16(v, wide(last));
+        // SAFETY (both arms): 32 bytes at `out`, and 32 more after what the
+        // first eight wrote (at most 32), within the caller's 64.
+        Some(unsafe {
+            if _mm256_testz_si256(over, over) == 1 {
+                let first = pack_two(c, x, out);
+                first + pack_two(c, y, out.add(first))
+            } else {
+                let first = wide::plain8(c, x, out);
+                first + wide::plain8(c, y, out.add(first))
+            }
+        })
+    }
+
     #[cfg(all(test, feature = "std"))]
     std::thread_local! {
-        /// The groups of eight [`plain_wide`] made on this thread, for the
-        /// tests that check it does the work.
+        /// The groups of eight made in 32-byte vectors on this thread, for
+        /// the tests that check they do the work.
         pub(crate) static WIDE: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     }
 
@@ -362,6 +399,8 @@ pub(super) mod avx2 {
         #[target_feature(enable = "avx2")]
         #[inline]
         pub(super) unsafe fn plain8(c: &Consts, x: B, out: *mut u8) -> usize {
+            #[cfg(all(test, feature = "std"))]
+            super::WIDE.with(|n| n.set(n.get() + 1));
             let wide = |l: __m128i| _mm256_broadcastsi128_si256(l);
             let v = _mm256_cvtepu16_epi32(x);
             let (m, low) = lengths(&c.last.map(wide), v);
