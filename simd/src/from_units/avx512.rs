@@ -96,11 +96,7 @@ pub(super) unsafe fn consts(units: &Units, pair: Option<&Pair>, forms: &ByteForm
         shift: _mm512_setr_epi32(0, 6, 12, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
         continuation: _mm512_set1_epi32(i32::from(forms.continuation)),
         short: Short::new(units, pair, forms),
-        padding: stop_unit(units, pair).map(|stop| {
-            let b = units.bytes;
-            let unit = if units.big_endian { (stop << (32 - 8 * b)).to_be_bytes() } else { stop.to_le_bytes() };
-            core::array::from_fn(|k| unit[k & (b - 1)])
-        }),
+        padding: super::stop_unit(units, pair).map(|unit| core::array::from_fn(|k| unit[k & (units.bytes - 1)])),
     }
 }
 
@@ -286,16 +282,3 @@ unsafe fn write(c: &Consts, v: __m512i, firsts: u16, out: *mut u8) -> usize {
 /// Code units left after the kernel's run go through it once more, padded
 /// (its steps read 34 units).
 const TAIL: usize = 34;
-
-/// A code unit the kernel stops at, however many follow it: no single unit
-/// and no pair's second unit (so it completes no pair, and a pair's first
-/// unit followed by it starts none).
-fn stop_unit(units: &Units, pair: Option<&Pair>) -> Option<u32> {
-    let top = if units.bytes == 2 { 0xFFFF } else { u32::MAX };
-    let taken = |u: u32| {
-        units.single.iter().any(|&(lo, hi)| lo <= u && u <= hi)
-            || pair.is_some_and(|p| p.low <= u && u - p.low < 1 << p.low_bits)
-    };
-    let high = pair.map_or(top, |p| p.high);
-    [top, top - 1, high, 0].into_iter().find(|&u| !taken(u))
-}

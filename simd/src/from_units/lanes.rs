@@ -44,6 +44,9 @@ pub(super) struct Plan {
     /// forms have two lengths or more, the second's last below 8000, and the
     /// source's units are 16 bits and plain.
     pub(super) two: bool,
+    /// The copy the kernel converts the last units from, before they are
+    /// copied in: a unit it stops at ([`super::stop_unit`]) in every unit.
+    pub(super) padding: Option<[u8; PADDED]>,
 }
 
 /// What eight 16-bit units are, for the kernel's steps that need no checks.
@@ -85,6 +88,7 @@ impl Plan {
     /// lanes, each deciding alone, do not handle.
     pub(super) fn new(units: &Units, pair: Option<&Pair>, forms: &ByteForms) -> Option<Plan> {
         let single = units.single.map(span);
+        let padding = super::stop_unit(units, pair).map(|unit| core::array::from_fn(|k| unit[k % units.bytes]));
         let pair = pair.map(|p| PlanPair {
             high: span((p.high, p.units(p.hi).0)),
             low: span((p.low, p.low + (1 << p.low_bits) - 1)),
@@ -118,6 +122,7 @@ impl Plan {
             plain: false,
             single16: [(0, 0); 2],
             two: false,
+            padding,
         };
         plan.bytes_below = plan.byte_run();
         let written = |(lo, width): (u32, u32)| {
@@ -196,8 +201,10 @@ pub(super) const TAIL: usize = 16;
 /// Runs `kernel` (given a piece of input, a pointer and how many code units
 /// before the piece are readable, the code units it takes and the bytes it
 /// writes, at most four per code unit taken, within 16 bytes past them) over
-/// `input` and converts one by one what it leaves: the first value of the
-/// run, the last [`TAIL`] units, and after a refusal the next 16 units;
+/// `input`, and once more over a copy of the last [`TAIL`] units or fewer
+/// that it leaves, followed by units it stops at ([`Plan::padding`]); converts
+/// one by one what it leaves then: the first value of the run, the units
+/// before the first stop unit, and after a refusal the next 16 units;
 /// returns the bytes of `input` taken, stopping where [`Plan::one`] stops.
 pub(super) fn drive(
     plan: &Plan,
@@ -207,21 +214,27 @@ pub(super) fn drive(
 ) -> usize {
     let units = input.len() / plan.bytes;
     out.reserve(4 * units + 16);
-    let mut i = 0;
+    // Whether the last units went through the kernel from a padded copy
+    // (where the plan has a unit to stop at): then one by one what is left.
+    let (mut i, mut padded) = (0, plan.padding.is_none());
     loop {
         // (The kernel reads the unit before its piece: not at the start.)
         if i > 0 && units - i > TAIL {
-            let start = out.len();
-            let (took, written) = kernel(&input[(i - 1) * plan.bytes..], out.as_mut_ptr().wrapping_add(start));
-            debug_assert!(written <= 4 * took && start + written <= out.capacity());
-            // SAFETY: the kernel initialised `written` bytes after `start`,
-            // at most four per code unit taken: within the capacity reserved.
-            unsafe { out.set_len(start + written) };
-            i += took;
+            i += run(&input[(i - 1) * plan.bytes..], out, &mut kernel);
+        }
+        if let (true, Some(padding)) = (i > 0 && i < units && units - i <= TAIL && !padded, &plan.padding) {
+            // The last units once more, from a copy followed by units the
+            // kernel stops at: it leaves at most the three before the first
+            // stop unit (a group of four refused).
+            let rest = &input[(i - 1) * plan.bytes..units * plan.bytes];
+            let mut copy = *padding;
+            copy[..rest.len()].copy_from_slice(rest);
+            i += run(&copy[..rest.len() + STOPS * plan.bytes], out, &mut kernel).min(units - i);
+            padded = true;
         }
         // (One value before the first run of the kernel, 16 units after a refusal.)
         let resume = if i == 0 { 1 } else { i + 16 };
-        while i < units && (i < resume || units - i <= TAIL) {
+        while i < units && (i < resume || units - i <= TAIL && padded) {
             match plan.one(input, i, out) {
                 Some(len) => {
                     #[cfg(all(test, feature = "std"))]
@@ -236,6 +249,27 @@ pub(super) fn drive(
         }
     }
 }
+
+/// Runs `kernel` once over `piece` (its first unit the one before those it
+/// converts), appending what it writes to `out`: the code units taken.
+fn run(piece: &[u8], out: &mut Vec<u8>, kernel: &mut impl FnMut(&[u8], *mut u8) -> (usize, usize)) -> usize {
+    let start = out.len();
+    let (took, written) = kernel(piece, out.as_mut_ptr().wrapping_add(start));
+    debug_assert!(written <= 4 * took && start + written <= out.capacity());
+    // SAFETY: the kernel initialised `written` bytes after `start`, at most
+    // four per code unit taken (`drive` reserved room for four per unit of
+    // its input, and 16 past them): within the capacity reserved.
+    unsafe { out.set_len(start + written) };
+    took
+}
+
+/// The stop units after the last units in their copy: as many as a step of
+/// the kernel reads past its first unit.
+const STOPS: usize = 20;
+
+/// The bytes of that copy: the unit before the last units, the at most
+/// [`TAIL`] of them, and the stop units, of at most four bytes each.
+const PADDED: usize = 4 * (1 + TAIL + STOPS);
 
 /// For each pattern of four lanes' lengths (`n − 1` of lane `k`: bit `k` its
 /// low bit, bit `k + 4` its high bit), the byte shuffle that packs the last
