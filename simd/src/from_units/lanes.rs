@@ -42,7 +42,8 @@ pub(super) struct Plan {
     pub(super) single16: [(u32, u32); 2],
     /// Whether values of one and two units can be made in 16-bit lanes: the
     /// forms have two lengths or more, the second's last below 8000, and the
-    /// source's units are 16 bits and plain.
+    /// source's units are plain (32-bit units below 10000 are packed to 16
+    /// bits first).
     pub(super) two: bool,
     /// The copy the kernel converts the last units from, before they are
     /// copied in: a unit it stops at ([`super::stop_unit`]) in every unit.
@@ -139,7 +140,7 @@ impl Plan {
                 [(0, 0); 2]
             }
         };
-        plan.two = plan.plain && plan.bytes == 2 && n >= 2 && forms.last[1] < 0x8000;
+        plan.two = plan.plain && n >= 2 && forms.last[1] < 0x8000;
         Some(plan)
     }
 

@@ -350,7 +350,7 @@ pub(super) mod avx2 {
     #[target_feature(enable = "avx2")]
     #[inline]
     unsafe fn plain_wide16(c: &Consts, x: B, y: B, out: *mut u8) -> Option<usize> {
-        let (Some([a, b]), Some([_, last, ..])) = (c.plain, c.two) else { return None };
+        let Some([a, b]) = c.plain else { return None };
         let v = _mm256_set_m128i(y, x);
         let wide = |l: B| _mm256_broadcastsi128_si256(l);
         let within = |(lo, width): Range| {
@@ -360,11 +360,15 @@ pub(super) mod avx2 {
         if _mm256_movemask_epi8(_mm256_or_si256(within(a), within(b))) != -1 {
             return None;
         }
-        let over = _mm256_subs_epu16(v, wide(last));
+        // Whether all sixteen take one or two units each.
+        let two = c.two.is_some_and(|[_, last, ..]| {
+            let over = _mm256_subs_epu16(v, wide(last));
+            _mm256_testz_si256(over, over) == 1
+        });
         // SAFETY (both arms): 32 bytes at `out`, and 32 more after what the
         // first eight wrote (at most 32), within the caller's 64.
         Some(unsafe {
-            if _mm256_testz_si256(over, over) == 1 {
+            if two {
                 let first = pack_two(c, x, out);
                 first + pack_two(c, y, out.add(first))
             } else {
