@@ -350,7 +350,7 @@ pub(super) mod avx2 {
     #[target_feature(enable = "avx2")]
     #[inline]
     unsafe fn plain_wide16(c: &Consts, x: B, y: B, out: *mut u8) -> Option<usize> {
-        let Some([a, b]) = c.plain else { return None };
+        let [a, b] = c.plain?;
         let v = _mm256_set_m128i(y, x);
         let wide = |l: B| _mm256_broadcastsi128_si256(l);
         let within = |(lo, width): Range| {
