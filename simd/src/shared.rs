@@ -8,6 +8,22 @@
 /// The kernels check for errors once per chunk of this many bytes.
 pub const CHUNK: usize = 64;
 
+/// How many bits each byte has set: the lanes a byte shuffle's row keeps,
+/// for kernels that may not ask for `popcnt` (AVX2 does not imply it).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(crate) static ONES: [u8; 256] = ones();
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+const fn ones() -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = (byte as u32).count_ones() as u8;
+        byte += 1;
+    }
+    table
+}
+
 /// An instruction set the kernel is built for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Isa {

@@ -27,9 +27,9 @@
 //! `join(c, high, low)` (a pair's value from its two units), `bits` (a bit
 //! per all-ones lane); `within(v, range)`; `halves` (the eight 16-bit units
 //! of `B` as two `L`), `lanes` (four 32-bit units as `L`), `pack32` (eight
-//! 32-bit units as 16-bit ones, if all fit); `bytes16`/`bytes32` (whether
-//! every unit of the `B`s lies below `bytes_below`) and `narrow16`/`narrow32`
-//! (their bytes, `unsafe`); `plain16` (what eight 16-bit units are: `Plain`)
+//! 32-bit units as 16-bit ones, if all fit); `bytes16` (whether every unit
+//! of the two `B`s lies below `bytes_below`) and `narrow16` (their bytes,
+//! `unsafe`); `plain16` (what eight 16-bit units are: `Plain`)
 //! and `pack_two` (eight of `Plain::Two` as their forms, `unsafe`);
 //! `plain_wide` (eight single units of `Plain::Any` as their forms in one
 //! wider vector, where the instruction set has one, `unsafe`) and
@@ -135,23 +135,25 @@ macro_rules! from_units_kernel {
             while i + 16 <= units {
                 // SAFETY: units `i .. i + 16` are in `piece`.
                 let x: [B; 4] = core::array::from_fn(|k| unsafe { load(c, piece.as_ptr().add(4 * i + 16 * k)) });
-                if bytes32(c, &x) {
-                    // SAFETY: 16 bytes at `w`, for 16 units taken.
-                    unsafe { narrow32(c, &x, out.add(w)) };
-                    (i, w) = (i + 16, w + 16);
-                    continue;
-                }
-                // Sixteen units below 10000 take the 16-bit units' wide step.
-                if let (Some(a), Some(b)) = (pack32(x[0], x[1]), pack32(x[2], x[3])) {
+                let packed = [pack32(x[0], x[1]), pack32(x[2], x[3])];
+                if let [Some(a), Some(b)] = packed {
+                    // Sixteen units below 10000: bytes, or the 16-bit units'
+                    // wide step.
+                    if bytes16(c, a, b) {
+                        // SAFETY: 16 bytes at `w`, for 16 units taken.
+                        unsafe { narrow16(c, a, b, out.add(w)) };
+                        (i, w) = (i + 16, w + 16);
+                        continue;
+                    }
                     // SAFETY: 64 bytes at `w`, for sixteen units taken.
                     if let Some(written) = unsafe { plain_wide16(c, a, b, out.add(w)) } {
                         (i, w) = (i + 16, w + written);
                         continue;
                     }
                 }
-                for [a, b] in [[x[0], x[1]], [x[2], x[3]]] {
+                for ([a, b], packed) in [[x[0], x[1]], [x[2], x[3]]].into_iter().zip(packed) {
                     // Eight units below 10000 take the 16-bit units' steps.
-                    if let Some(x) = pack32(a, b) {
+                    if let Some(x) = packed {
                         // SAFETY: 32 bytes at `w`, for eight units taken.
                         if let Some(written) = unsafe { plain8(c, x, out.add(w)) } {
                             (i, w) = (i + 8, w + written);

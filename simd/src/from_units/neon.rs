@@ -204,14 +204,6 @@ fn bytes16(c: &Consts, x: B, y: B) -> bool {
     let Some((t, _)) = c.below else { return false };
     u32::from(vmaxvq_u16(vmaxq_u16(vreinterpretq_u16_u8(x), vreinterpretq_u16_u8(y)))) <= t
 }
-/// Whether all sixteen 32-bit units of `x` are below `bytes_below`.
-#[target_feature(enable = "neon")]
-#[inline]
-fn bytes32(c: &Consts, x: &[B; 4]) -> bool {
-    let Some((t, _)) = c.below else { return false };
-    let [a, b, d, e] = x.map(|v| vreinterpretq_u32_u8(v));
-    vmaxvq_u32(vmaxq_u32(vmaxq_u32(a, b), vmaxq_u32(d, e))) <= t
-}
 /// Sixteen 16-bit units below `bytes_below` as their bytes.
 ///
 /// # Safety
@@ -224,19 +216,6 @@ unsafe fn narrow16(c: &Consts, x: B, y: B, out: *mut u8) {
     let y = vaddq_u16(vreinterpretq_u16_u8(y), lead);
     // SAFETY: the caller's guarantee.
     unsafe { vst1q_u8(out, vcombine_u8(vmovn_u16(x), vmovn_u16(y))) };
-}
-/// Sixteen 32-bit units below `bytes_below` as their bytes.
-///
-/// # Safety
-/// `out .. out + 16` must be writable.
-#[target_feature(enable = "neon")]
-#[inline]
-unsafe fn narrow32(c: &Consts, x: &[B; 4], out: *mut u8) {
-    let [a, b, d, e] = x.map(|v| vreinterpretq_u32_u8(v));
-    let x = vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(a), vmovn_u32(b)));
-    let y = vreinterpretq_u8_u16(vcombine_u16(vmovn_u32(d), vmovn_u32(e)));
-    // SAFETY: the caller's guarantee.
-    unsafe { narrow16(c, x, y, out) };
 }
 /// What the eight 16-bit units of `x` are ([`Plain`]).
 #[target_feature(enable = "neon")]

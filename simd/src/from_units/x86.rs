@@ -214,17 +214,6 @@ macro_rules! helpers {
             let over = _mm_or_si128(_mm_subs_epu16(x, t), _mm_subs_epu16(y, t));
             _mm_testz_si128(over, over) == 1
         }
-        /// Whether all sixteen 32-bit units of `x` are below `bytes_below`.
-        #[target_feature(enable = $features)]
-        #[inline]
-        fn bytes32(c: &Consts, x: &[B; 4]) -> bool {
-            let Some((t, _)) = c.below else { return false };
-            // (Units of 32 bits below 10000 pack to 16 bits as they are.)
-            let high = _mm_or_si128(_mm_or_si128(x[0], x[1]), _mm_or_si128(x[2], x[3]));
-            let packed = [_mm_packus_epi32(x[0], x[1]), _mm_packus_epi32(x[2], x[3])];
-            let over = _mm_or_si128(_mm_subs_epu16(packed[0], t), _mm_subs_epu16(packed[1], t));
-            _mm_testz_si128(high, _mm_set1_epi32(0xFFFF_0000u32 as i32)) == 1 && _mm_testz_si128(over, over) == 1
-        }
         /// Sixteen 16-bit units below `bytes_below` as their bytes.
         ///
         /// # Safety
@@ -237,17 +226,6 @@ macro_rules! helpers {
             let (x, y) = (_mm_and_si128(_mm_add_epi16(x, lead), byte), _mm_and_si128(_mm_add_epi16(y, lead), byte));
             // SAFETY: the caller's guarantee.
             unsafe { _mm_storeu_si128(out.cast(), _mm_packus_epi16(x, y)) };
-        }
-        /// Sixteen 32-bit units below `bytes_below` as their bytes.
-        ///
-        /// # Safety
-        /// `out .. out + 16` must be writable.
-        #[target_feature(enable = $features)]
-        #[inline]
-        unsafe fn narrow32(c: &Consts, x: &[B; 4], out: *mut u8) {
-            let (x, y) = (_mm_packus_epi32(x[0], x[1]), _mm_packus_epi32(x[2], x[3]));
-            // SAFETY: the caller's guarantee.
-            unsafe { narrow16(c, x, y, out) };
         }
         /// What the eight 16-bit units of `x` are ([`Plain`]).
         #[target_feature(enable = $features)]
@@ -369,8 +347,7 @@ pub(super) mod avx2 {
         // first eight wrote (at most 32), within the caller's 64.
         Some(unsafe {
             if two {
-                let first = pack_two(c, x, out);
-                first + pack_two(c, y, out.add(first))
+                wide::pack_two(c, v, out)
             } else {
                 let first = wide::plain8(c, x, out);
                 first + wide::plain8(c, y, out.add(first))
@@ -391,7 +368,8 @@ pub(super) mod avx2 {
         use core::arch::x86_64::*;
 
         use super::{Consts, B};
-        use crate::from_units::lanes::{LENGTHS, SHUFFLES};
+        use crate::from_units::lanes::{LENGTHS, SHUFFLES, TWO_SHUFFLES};
+        use crate::shared::ONES;
 
         type L = __m256i;
 
@@ -424,6 +402,42 @@ pub(super) mod avx2 {
                 _mm_storeu_si128(out.add(first).cast(), _mm256_extracti128_si256::<1>(packed));
             }
             first + usize::from(LENGTHS[index[1]])
+        }
+
+        /// Sixteen 16-bit units of `Plain::Two` (eight of `x` low, eight of
+        /// `y` high) as their forms at `out`, as the kernel's `pack_two` makes
+        /// eight: the bytes written.
+        ///
+        /// # Safety
+        /// `out .. out + 32` must be writable.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        pub(super) unsafe fn pack_two(c: &Consts, v: L, out: *mut u8) -> usize {
+            let Some([last, _, lead0, lead1, continuation]) = c.two else { return 0 };
+            let wide = |l: B| _mm256_broadcastsi128_si256(l);
+            // (Units at most the second length's last, below 8000: signed.)
+            let twos = _mm256_cmpgt_epi16(v, wide(last));
+            let low = _mm256_and_si256(_mm256_slli_epi16::<8>(v), _mm256_set1_epi16(0x3F00));
+            let lead =
+                _mm256_and_si256(_mm256_add_epi16(_mm256_srli_epi16::<6>(v), wide(lead1)), _mm256_set1_epi16(0xFF));
+            let two = _mm256_add_epi16(_mm256_or_si256(low, lead), wide(continuation));
+            let one = _mm256_slli_epi16::<8>(_mm256_add_epi16(v, wide(lead0)));
+            // The lanes of two bytes, a byte each, per half: bits 0–7 and 16–23.
+            let twos_bits = _mm256_movemask_epi8(_mm256_packs_epi16(twos, twos)) as u32;
+            let index = [(twos_bits & 0xFF) as usize, (twos_bits >> 16 & 0xFF) as usize];
+            // SAFETY: two 16-byte rows of the table.
+            let rows = unsafe {
+                _mm256_loadu2_m128i(TWO_SHUFFLES[index[1]].as_ptr().cast(), TWO_SHUFFLES[index[0]].as_ptr().cast())
+            };
+            let packed = _mm256_shuffle_epi8(_mm256_blendv_epi8(one, two, twos), rows);
+            let first = 8 + usize::from(ONES[index[0]]);
+            // SAFETY: 16 bytes at `out` and at `out + first`, `first <= 16`:
+            // within the caller's 32.
+            unsafe {
+                _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(packed));
+                _mm_storeu_si128(out.add(first).cast(), _mm256_extracti128_si256::<1>(packed));
+            }
+            first + 8 + usize::from(ONES[index[1]])
         }
 
         #[target_feature(enable = "avx2")]

@@ -22,14 +22,12 @@ use core::arch::x86_64::*;
 
 use super::lanes::Target;
 use super::marks::Marks;
+use crate::shared::ONES;
 use crate::Shape;
 
 /// For each set of eight 16-bit lanes (bit `k` for lane `k`), the byte
 /// shuffle that packs those lanes' words to the front.
 static PACK: [[u8; 16]; 256] = pack();
-
-/// How many lanes each set of [`PACK`] keeps.
-static KEPT: [u8; 256] = kept();
 
 const fn pack() -> [[u8; 16]; 256] {
     let mut table = [[0x80u8; 16]; 256];
@@ -44,16 +42,6 @@ const fn pack() -> [[u8; 16]; 256] {
             }
             lane += 1;
         }
-        set += 1;
-    }
-    table
-}
-
-const fn kept() -> [u8; 256] {
-    let mut table = [0u8; 256];
-    let mut set = 0;
-    while set < 256 {
-        table[set] = (set as u32).count_ones() as u8;
         set += 1;
     }
     table
@@ -193,7 +181,7 @@ impl ShortAvx2 {
         let rows =
             unsafe { _mm256_loadu2_m128i(PACK[hi].as_ptr().cast::<__m128i>(), PACK[lo].as_ptr().cast::<__m128i>()) };
         let packed = _mm256_shuffle_epi8(v, rows);
-        let (n_lo, n_hi) = (usize::from(KEPT[lo]), usize::from(KEPT[hi]));
+        let (n_lo, n_hi) = (usize::from(ONES[lo]), usize::from(ONES[hi]));
         let halves = [_mm256_castsi256_si128(packed), _mm256_extracti128_si256::<1>(packed)];
         let unit = if self.wide { 4 } else { 2 };
         let mut at = 0;
