@@ -299,3 +299,23 @@ macro_rules! forms_fn {
     };
 }
 pub(crate) use forms_fn;
+
+/// Defines the kernel's `plain_wide` and `plain_wide16` for an instruction
+/// set without vectors wider than 16 bytes (SSE4.1, NEON): they take
+/// nothing, and the kernel's groups of four and steps of eight do the work.
+macro_rules! no_wider_vectors {
+    () => {
+        /// No wider vectors: the kernel's groups of four make the forms.
+        #[inline]
+        unsafe fn plain_wide(_: &Consts, _: B, _: *mut u8) -> Option<usize> {
+            None
+        }
+
+        /// No wider vectors: the kernel takes eight units at a time.
+        #[inline]
+        unsafe fn plain_wide16(_: &Consts, _: B, _: B, _: *mut u8) -> Option<usize> {
+            None
+        }
+    };
+}
+pub(crate) use no_wider_vectors;

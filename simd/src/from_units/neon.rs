@@ -271,16 +271,6 @@ unsafe fn pack(bytes: L, index: usize, out: *mut u8) {
     }
 }
 
-/// No wider vectors: the kernel's groups of four make the forms.
-#[inline]
-unsafe fn plain_wide(_: &Consts, _: B, _: *mut u8) -> Option<usize> {
-    None
-}
-
-/// No wider vectors: the kernel takes eight units at a time.
-#[inline]
-unsafe fn plain_wide16(_: &Consts, _: B, _: B, _: *mut u8) -> Option<usize> {
-    None
-}
+crate::from_units::kernel::no_wider_vectors!();
 
 crate::from_units::kernel::from_units_kernel!("neon");

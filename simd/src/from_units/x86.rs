@@ -288,18 +288,7 @@ macro_rules! helpers {
 /// The kernel with SSSE3 and SSE4.1.
 pub(super) mod sse41 {
     helpers!("ssse3,sse4.1");
-
-    /// No wider vectors: the kernel's groups of four make the forms.
-    #[inline]
-    unsafe fn plain_wide(_: &Consts, _: B, _: *mut u8) -> Option<usize> {
-        None
-    }
-
-    /// No wider vectors: the kernel takes eight units at a time.
-    #[inline]
-    unsafe fn plain_wide16(_: &Consts, _: B, _: B, _: *mut u8) -> Option<usize> {
-        None
-    }
+    crate::from_units::kernel::no_wider_vectors!();
 }
 
 /// The kernel with AVX2: its groups of four in 16-byte vectors, but eight
