@@ -22,6 +22,11 @@ use super::marks::Marks;
 use crate::shared::Range16;
 use crate::{Pair, Shape, Units};
 
+/// The most a lead's share (`a − lead_base[n]`) may be for a sequence of
+/// one, two and three units, for its value to be exact in 16 bits (the
+/// windows that decode in 16-bit lanes: this one, and `short_avx2.rs`).
+pub(super) const MOST_SHARE: [u32; 3] = [255, 1023, 15];
+
 /// Byte `k` of the vector is `k`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 fn iota() -> __m512i {
@@ -184,7 +189,8 @@ impl Short {
         let v = _mm512_mask_mov_epi16(share[0], h.two, two);
         let v = _mm512_mask_mov_epi16(v, h.three, three);
         let over = |x: __m512i, most: i16| _mm512_cmpgt_epu16_mask(x, _mm512_set1_epi16(most));
-        let bad = over(share[0], 255) & h.one | over(share[1], 1023) & h.two | over(share[2], 15) & h.three;
+        let most = MOST_SHARE.map(|m| m as i16);
+        let bad = over(share[0], most[0]) & h.one | over(share[1], most[1]) & h.two | over(share[2], most[2]) & h.three;
         match &self.quads {
             Some(q) if h.four | h.seconds != 0 => q.pairs(h, v, (b, c), bad),
             _ => (v, bad),

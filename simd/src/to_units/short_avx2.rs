@@ -22,6 +22,7 @@ use core::arch::x86_64::*;
 
 use super::lanes::Target;
 use super::marks::Marks;
+use super::short::MOST_SHARE;
 use crate::shared::ONES;
 use crate::Shape;
 
@@ -86,7 +87,7 @@ impl ShortAvx2 {
         let swap: [u8; 32] = core::array::from_fn(|k| (k ^ (target.bytes - 1)) as u8);
         ShortAvx2 {
             lead: [1, 2, 3].map(|n| set(u32::from(shape.lead_base[n]))),
-            most: [255, 1023, 15].map(set),
+            most: MOST_SHARE.map(set),
             first: set(u32::from(first)),
             span: set(u32::from(last - first)),
             single,
