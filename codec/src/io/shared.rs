@@ -12,6 +12,8 @@
 //! `placemat_variants`' suite (`apart.rs`) holds it for the built-in codecs,
 //! CESU-8 into UTF-8 read apart at `ED` alone, for instance.
 
+use std::collections::HashMap;
+use std::string::{String, ToString};
 use std::sync::Mutex;
 use std::vec::Vec;
 
@@ -22,12 +24,19 @@ use crate::{ApartLeads, DynCodec, Step, Strategy};
 /// them).
 const MIN_RUN: usize = 4;
 
-/// Pairs of codecs whose fact is kept (the oldest goes first past this).
-const KEPT: usize = 64;
+/// The most codecs (distinct names and descriptions) whose pairs' facts are
+/// kept: past it, all are forgotten and kept anew. Memory stays bounded
+/// (their descriptions, and a fact per pair met) whatever a process loads.
+const CODECS: usize = 128;
 
-/// The fact of each pair of descriptions met so far, by their names and texts.
-type Kept = Vec<((String, String), Option<ApartLeads>)>;
-static KEPT_FACTS: Mutex<Kept> = Mutex::new(Vec::new());
+/// The codecs met so far and the fact of each pair of them met.
+struct Kept {
+    /// Names and descriptions, a codec's place its number in `facts`.
+    codecs: Vec<(String, String)>,
+    facts: HashMap<(usize, usize), Option<ApartLeads>>,
+}
+
+static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
 
 /// The leads after which `to` may read valid input of `from` apart from it
 /// ([`Dfa::leads_apart`](crate::dfa::Dfa::leads_apart)); `None` where
@@ -38,30 +47,56 @@ pub fn leads_apart(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<ApartLeads>
     if from.description().is_empty() || to.description().is_empty() {
         return work_out();
     }
-    let key = |from: &dyn DynCodec, to: &dyn DynCodec| {
-        (format!("{}\n{}", from.info().name, from.description()), format!("{}\n{}", to.info().name, to.description()))
-    };
-    let found = |kept: &Kept| kept.iter().find(|((a, b), _)| same(a, from) && same(b, to)).map(|(_, fact)| *fact);
-    if let Some(fact) = found(&KEPT_FACTS.lock().unwrap_or_else(|e| e.into_inner())) {
-        return fact;
-    }
-    let fact = work_out();
-    let mut kept = KEPT_FACTS.lock().unwrap_or_else(|e| e.into_inner());
-    if found(&kept).is_none() {
-        if kept.len() == KEPT {
-            kept.remove(0);
+    let (a, b) = (from.info(), to.info());
+    kept_fact(&KEPT, [(&a.name, from.description()), (&b.name, to.description())], work_out)
+}
+
+/// The fact of the pair of codecs `key` (names and descriptions) in `kept`,
+/// worked out by `work_out` and kept if it is not there.
+fn kept_fact(
+    kept: &Mutex<Option<Kept>>,
+    [from, to]: [(&str, &str); 2],
+    work_out: impl FnOnce() -> Option<ApartLeads>,
+) -> Option<ApartLeads> {
+    let lock = || kept.lock().unwrap_or_else(|e| e.into_inner());
+    let pair = {
+        let mut kept = lock();
+        let kept = kept.get_or_insert_with(|| Kept { codecs: Vec::new(), facts: HashMap::new() });
+        let pair = (kept.place(from), kept.place(to));
+        if let Some(&fact) = kept.facts.get(&pair) {
+            return fact;
         }
-        kept.push((key(from, to), fact));
+        pair
+    };
+    // Worked out without the lock (other threads' pairs go on meanwhile).
+    let fact = work_out();
+    // Kept unless the codecs were forgotten meanwhile (their places may now
+    // be other codecs').
+    if let Some(kept) = lock().as_mut().filter(|k| k.holds(pair.0, from) && k.holds(pair.1, to)) {
+        kept.facts.insert(pair, fact);
     }
     fact
 }
 
-/// Whether `key` is `codec`'s name and description.
-fn same(key: &str, codec: &dyn DynCodec) -> bool {
-    let name = &codec.info().name;
-    key.len() == name.len() + 1 + codec.description().len()
-        && key.starts_with(name.as_ref())
-        && key.ends_with(codec.description())
+impl Kept {
+    /// The place of the codec named `name` with the description `text`,
+    /// given it if it has none (all forgotten first if [`CODECS`] are kept).
+    fn place(&mut self, (name, text): (&str, &str)) -> usize {
+        if let Some(place) = (0..self.codecs.len()).find(|&k| self.holds(k, (name, text))) {
+            return place;
+        }
+        if self.codecs.len() == CODECS {
+            self.codecs.clear();
+            self.facts.clear();
+        }
+        self.codecs.push((name.to_string(), text.to_string()));
+        self.codecs.len() - 1
+    }
+
+    /// Whether the codec named `name` with the description `text` is in `place`.
+    fn holds(&self, place: usize, (name, text): (&str, &str)) -> bool {
+        self.codecs.get(place).is_some_and(|(n, t)| n == name && t == text)
+    }
 }
 
 /// Converts a prefix of `block`, read by `from` from context 0, into `to`,
@@ -149,6 +184,39 @@ pub(super) fn cluster_end(leads: &ApartLeads, block: &[u8], max_units: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pairs_fact_is_worked_out_once_while_its_codecs_are_kept() {
+        let kept = Mutex::new(None);
+        let names: Vec<String> = (0..40).map(|k| format!("codec {k}")).collect();
+        let mut worked = 0;
+        let fact = |a: usize, b: usize| (a < b).then(|| ApartLeads::new([a as u64, b as u64, 0, 0]));
+        // Every pair of 40 codecs, twice: 1600 pairs, more than the few
+        // dozen a cache by pairs would keep.
+        for _ in 0..2 {
+            for (a, from) in names.iter().enumerate() {
+                for (b, to) in names.iter().enumerate() {
+                    let got = kept_fact(&kept, [(from, "text"), (to, "text")], || {
+                        worked += 1;
+                        fact(a, b)
+                    });
+                    assert_eq!(got, fact(a, b), "{from} -> {to}");
+                }
+            }
+        }
+        assert_eq!(worked, 40 * 40);
+        // Another description under a known name is another codec.
+        let other = kept_fact(&kept, [("codec 0", "other text"), ("codec 1", "text")], || None);
+        assert_eq!(other, None);
+        // Past CODECS codecs, all are forgotten and worked out again.
+        for k in 0..CODECS {
+            kept_fact(&kept, [(&format!("more {k}"), "text"), ("codec 0", "text")], || None);
+        }
+        let held = kept.lock().unwrap().as_ref().map(|k| k.codecs.len());
+        assert!(held.is_some_and(|n| n <= CODECS), "{held:?} codecs kept");
+        let again = kept_fact(&kept, [("codec 0", "text"), ("codec 1", "text")], || None);
+        assert_eq!(again, None, "the pair was forgotten: worked out anew");
+    }
 
     #[test]
     fn a_cluster_ends_after_its_last_lead_before_a_long_run() {
