@@ -34,12 +34,15 @@
 //! `plain_wide` (eight single units of `Plain::Any` as their forms in one
 //! wider vector, where the instruction set has one, `unsafe`) and
 //! `plain_wide16` (sixteen 16-bit units, if all are plain, told apart in one
-//! wider vector, `unsafe`); and `pack`
+//! wider vector, `unsafe`); `group_wide` (eight 16-bit units, pairs
+//! too, if the groups of four would take them all, made in one wider vector,
+//! `unsafe`); and `pack`
 //! (the table's shuffle of `L`, stored, `unsafe`).
 
 /// Instantiates `convert` for the instruction set whose helpers are in scope.
 macro_rules! from_units_kernel {
     ($features:literal) => {
+        use $crate::from_units::kernel::Lanes;
         use $crate::from_units::lanes::{Plain, LENGTHS};
 
         /// Converts from code unit 1 of `piece` (unit 0 is the one before
@@ -92,10 +95,15 @@ macro_rules! from_units_kernel {
                     (i, w, open) = (i + 8, w + written, false);
                     continue;
                 }
-                let (u0, u1) = halves(x);
                 // SAFETY: units `i - 1 .. i + 9` are in `piece`.
                 let (prev, next) =
                     unsafe { (load(c, piece.as_ptr().add(2 * i - 2)), load(c, piece.as_ptr().add(2 * i + 2))) };
+                // SAFETY: 32 bytes at `w`, for eight units taken.
+                if let Some((written, ends_open)) = unsafe { group_wide(c, x, next, prev, out.add(w)) } {
+                    (i, w, open) = (i + 8, w + written, ends_open);
+                    continue;
+                }
+                let (u0, u1) = halves(x);
                 let [(n0, n1), (p0, p1)] = [halves(next), halves(prev)];
                 for (u, n, p) in [(u0, n0, p0), (u1, n1, p1)] {
                     match group(c, u, n, p) {
@@ -178,37 +186,10 @@ macro_rules! from_units_kernel {
         #[target_feature(enable = $features)]
         #[inline]
         fn group(c: &Consts, u: L, next: L, prev: L) -> Result<(L, usize, bool), bool> {
-            let single = or(within(u, c.single[0]), within(u, c.single[1]));
-            let (v, firsts, seconds) = match &c.pair {
-                None => (u, splat(0), splat(0)),
-                Some(p) => {
-                    let firsts = and(within(u, p.high), within(next, p.low));
-                    let seconds = and(within(u, p.low), within(prev, p.high));
-                    let v = select(firsts, join(p, u, next), select(seconds, join(p, prev, u), u));
-                    (v, firsts, seconds)
-                }
-            };
-            let halves = or(firsts, seconds);
-            let pairs = match &c.pair {
-                Some(p) => and(halves, within(v, p.values)),
-                None => halves,
-            };
-            let [m2, m3, m4] = c.last.map(|last| gt(v, last));
-            let taken = and(
-                and(or(within(v, c.allowed[0]), within(v, c.allowed[1])), within(v, c.forms)),
-                or(single, and(pairs, m4)),
-            );
-            let ok = bits(taken);
-            if ok != 15 {
-                return Err(ok & 1 == 1 && bits(seconds) & 1 == 1);
+            match lanes_of(c, u, next, prev) {
+                Ok(Lanes { bytes, low, high, firsts }) => Ok((bytes, (low | high << 4) as usize, firsts & 8 != 0)),
+                Err((taken, seconds)) => Err(taken & 1 == 1 && seconds & 1 == 1),
             }
-            let whole = forms((&c.lead, c.continuation), v, [m2, m3, m4]);
-            let bytes = select(firsts, shl::<16>(whole), select(seconds, and(whole, splat(0xFFFF_0000)), whole));
-            // Lengths less one (2 for a pair's halves): the low bits are
-            // the parity of the three comparisons, the high bits the second.
-            let low = select(halves, splat(u32::MAX), xor(xor(m2, m3), m4));
-            let high = andnot(m3, halves);
-            Ok((bytes, (bits(low) | bits(high) << 4) as usize, bits(firsts) & 8 != 0))
         }
 
         /// Eight 16-bit units `x`, if all are single units the target writes
@@ -251,9 +232,78 @@ macro_rules! from_units_kernel {
         }
 
         $crate::from_units::kernel::forms_fn!($features);
+        $crate::from_units::kernel::lanes_fn!(, $features, |x| x);
     };
 }
 pub(crate) use from_units_kernel;
+
+/// What a group's lanes are and make, where all are taken: their bytes
+/// (`[lead, c2, c1, c0]`, as [`forms_fn`]'s, a pair's halves two each), and
+/// per lane (bit `k` for lane `k`) the low bit of its length less one (set
+/// for a pair's halves: they keep two bytes, as lengths of three), its high
+/// bit, and whether it is a pair's first unit.
+pub(crate) struct Lanes<L> {
+    pub(crate) bytes: L,
+    pub(crate) low: u32,
+    pub(crate) high: u32,
+    pub(crate) firsts: u32,
+}
+
+/// Defines `lanes_of(c, u, next, prev)` (visible as `$vis`), the work of a group of lanes `u`
+/// (the units after each `next`, before each `prev`), over the lane
+/// operations in scope (`forms_fn!`'s, and `within`, `join`, `andnot`,
+/// `bits`) and the plan's vectors `c` made lanes by `$wide` (the identity
+/// for the kernel's own lanes, a broadcast for `x86.rs`'s AVX2 groups of
+/// eight): [`Lanes`], or `Err` with the bits of the lanes taken and of the
+/// pairs' second units where a lane is refused.
+macro_rules! lanes_fn {
+    ($vis:vis, $features:literal, $wide:expr) => {
+        /// What the lanes `u` are and make ([`Lanes`]), or which are taken
+        /// and which are pairs' second units where one is refused.
+        #[target_feature(enable = $features)]
+        #[inline]
+        $vis fn lanes_of(
+            c: &Consts,
+            u: L,
+            next: L,
+            prev: L,
+        ) -> Result<$crate::from_units::kernel::Lanes<L>, (u32, u32)> {
+            let wide = $wide;
+            let single = or(within(u, c.single[0]), within(u, c.single[1]));
+            let (v, firsts, seconds) = match &c.pair {
+                None => (u, splat(0), splat(0)),
+                Some(p) => {
+                    let firsts = and(within(u, p.high), within(next, p.low));
+                    let seconds = and(within(u, p.low), within(prev, p.high));
+                    let v = select(firsts, join(p, u, next), select(seconds, join(p, prev, u), u));
+                    (v, firsts, seconds)
+                }
+            };
+            let halves = or(firsts, seconds);
+            let pairs = match &c.pair {
+                Some(p) => and(halves, within(v, p.values)),
+                None => halves,
+            };
+            let [m2, m3, m4] = c.last.map(|last| gt(v, wide(last)));
+            let taken = and(
+                and(or(within(v, c.allowed[0]), within(v, c.allowed[1])), within(v, c.forms)),
+                or(single, and(pairs, m4)),
+            );
+            let ok = bits(taken);
+            if ok != bits(splat(u32::MAX)) {
+                return Err((ok, bits(seconds)));
+            }
+            let whole = forms((&c.lead.map(wide), wide(c.continuation)), v, [m2, m3, m4]);
+            let bytes = select(firsts, shl::<16>(whole), select(seconds, and(whole, splat(0xFFFF_0000)), whole));
+            // Lengths less one (2 for a pair's halves): the low bits are
+            // the parity of the three comparisons, the high bits the second.
+            let low = select(halves, splat(u32::MAX), xor(xor(m2, m3), m4));
+            let high = andnot(m3, halves);
+            Ok($crate::from_units::kernel::Lanes { bytes, low: bits(low), high: bits(high), firsts: bits(firsts) })
+        }
+    };
+}
+pub(crate) use lanes_fn;
 
 /// Defines `lengths` and `forms` over the lane operations in scope (`splat`,
 /// `add`, `and`, `or`, `xor`, `gt`, `select`, `shl`, `shr`): for the
@@ -300,7 +350,7 @@ macro_rules! forms_fn {
 }
 pub(crate) use forms_fn;
 
-/// Defines the kernel's `plain_wide` and `plain_wide16` for an instruction
+/// Defines the kernel's `plain_wide`, `plain_wide16` and `group_wide` for an instruction
 /// set without vectors wider than 16 bytes (SSE4.1, NEON): they take
 /// nothing, and the kernel's groups of four and steps of eight do the work.
 macro_rules! no_wider_vectors {
@@ -314,6 +364,12 @@ macro_rules! no_wider_vectors {
         /// No wider vectors: the kernel takes eight units at a time.
         #[inline]
         unsafe fn plain_wide16(_: &Consts, _: B, _: B, _: *mut u8) -> Option<usize> {
+            None
+        }
+
+        /// No wider vectors: the kernel's groups of four take the units.
+        #[inline]
+        unsafe fn group_wide(_: &Consts, _: B, _: B, _: B, _: *mut u8) -> Option<(usize, bool)> {
             None
         }
     };

@@ -511,6 +511,8 @@ mod tests {
                         lanes::ONE_BY_ONE.with(|n| n.set(0));
                         #[cfg(target_arch = "x86_64")]
                         x86::avx2::WIDE.with(|n| n.set(0));
+                        #[cfg(target_arch = "x86_64")]
+                        x86::avx2::GROUPS.with(|n| n.set(0));
                         let mut out = vec![5];
                         let taken = encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
                         let case = format!("{isa:?}: {bytes} bytes, big {big_endian}, mix {m}");
@@ -526,6 +528,12 @@ mod tests {
                         if isa == Isa::Avx2 && widths == &[16] {
                             let wide = x86::avx2::WIDE.with(|n| n.get());
                             assert!(wide > 3000 / 8 / 2, "{case}: {wide} groups of eight in 32-byte vectors");
+                        }
+                        // And 16-bit units of pairs, eight at a time too.
+                        #[cfg(target_arch = "x86_64")]
+                        if isa == Isa::Avx2 && bytes == 2 && widths == &[0] {
+                            let groups = x86::avx2::GROUPS.with(|n| n.get());
+                            assert!(groups > 3000 / 8 / 2, "{case}: {groups} groups of pairs in 32-byte vectors");
                         }
                     }
                 }

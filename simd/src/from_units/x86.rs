@@ -319,7 +319,7 @@ pub(super) mod avx2 {
     unsafe fn plain_wide16(c: &Consts, x: B, y: B, out: *mut u8) -> Option<usize> {
         let [a, b] = c.plain?;
         let v = _mm256_set_m128i(y, x);
-        let wide = |l: B| _mm256_broadcastsi128_si256(l);
+        let wide = |l| wide::wide(l);
         let within = |(lo, width): Range| {
             let d = _mm256_sub_epi16(v, wide(lo));
             _mm256_cmpeq_epi16(_mm256_min_epu16(d, wide(width)), d)
@@ -344,19 +344,40 @@ pub(super) mod avx2 {
         })
     }
 
+    /// Eight 16-bit units `x` (the unit after each in `next`, before each in
+    /// `prev`), if the kernel's groups would take all eight, told apart and
+    /// made in one 32-byte vector and written at `out`: the bytes written and
+    /// whether the last is a pair's first unit.
+    ///
+    /// # Safety
+    /// `out .. out + 32` must be writable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn group_wide(c: &Consts, x: B, next: B, prev: B, out: *mut u8) -> Option<(usize, bool)> {
+        let lanes = |b: B| _mm256_cvtepu16_epi32(b);
+        let Lanes { bytes, low, high, firsts } = wide::lanes_of(c, lanes(x), lanes(next), lanes(prev)).ok()?;
+        #[cfg(all(test, feature = "std"))]
+        GROUPS.with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's guarantee.
+        Some((unsafe { wide::pack(bytes, low, high, out) }, firsts & 0x80 != 0))
+    }
+
     #[cfg(all(test, feature = "std"))]
     std::thread_local! {
-        /// The groups of eight made in 32-byte vectors on this thread, for
-        /// the tests that check they do the work.
+        /// The groups of eight single units made in 32-byte vectors on this
+        /// thread, for the tests that check they do the work.
         pub(crate) static WIDE: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+        /// The groups of eight units of any kind (pairs too) made in 32-byte
+        /// vectors on this thread.
+        pub(crate) static GROUPS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     }
 
     /// The forms of eight lanes at once, in 32-byte vectors: the kernel's
-    /// `forms` over the same lane operations, twice as wide.
+    /// `forms` and `lanes_of` over the same lane operations, twice as wide.
     mod wide {
         use core::arch::x86_64::*;
 
-        use super::{Consts, B};
+        use super::{Consts, PairConsts, Range, B};
         use crate::from_units::lanes::{LENGTHS, SHUFFLES, TWO_SHUFFLES};
         use crate::shared::ONES;
 
@@ -372,13 +393,23 @@ pub(super) mod avx2 {
         pub(super) unsafe fn plain8(c: &Consts, x: B, out: *mut u8) -> usize {
             #[cfg(all(test, feature = "std"))]
             super::WIDE.with(|n| n.set(n.get() + 1));
-            let wide = |l: __m128i| _mm256_broadcastsi128_si256(l);
             let v = _mm256_cvtepu16_epi32(x);
-            let (m, low) = lengths(&c.last.map(wide), v);
-            let bytes = forms((&c.lead.map(wide), wide(c.continuation)), v, m);
-            let (low, m3) = (bits(low), bits(m[1]));
-            // The shuffle of each half's four lanes, as the kernel's groups.
-            let index = [low & 15 | (m3 & 15) << 4, low >> 4 | (m3 >> 4) << 4];
+            let (m, low) = lengths(&c.last.map(|l| wide(l)), v);
+            let bytes = forms((&c.lead.map(|l| wide(l)), wide(c.continuation)), v, m);
+            // SAFETY: the caller's guarantee.
+            unsafe { pack(bytes, bits(low), bits(m[1]), out) }
+        }
+
+        /// The eight lanes' forms `bytes`, each half's four packed as the
+        /// kernel's groups (by the low and high bits of their lengths less
+        /// one, `low` and `high`), at `out`: the bytes written.
+        ///
+        /// # Safety
+        /// `out .. out + 32` must be writable.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        pub(super) unsafe fn pack(bytes: L, low: u32, high: u32, out: *mut u8) -> usize {
+            let index = [(low & 15 | (high & 15) << 4) as usize, (low >> 4 | (high >> 4) << 4) as usize];
             // SAFETY: two 16-byte rows of the table.
             let rows =
                 unsafe { _mm256_loadu2_m128i(SHUFFLES[index[1]].as_ptr().cast(), SHUFFLES[index[0]].as_ptr().cast()) };
@@ -403,7 +434,6 @@ pub(super) mod avx2 {
         #[inline]
         pub(super) unsafe fn pack_two(c: &Consts, v: L, out: *mut u8) -> usize {
             let Some([last, _, lead0, lead1, continuation]) = c.two else { return 0 };
-            let wide = |l: B| _mm256_broadcastsi128_si256(l);
             // (Units at most the second length's last, below 8000: signed.)
             let twos = _mm256_cmpgt_epi16(v, wide(last));
             let low = _mm256_and_si256(_mm256_slli_epi16::<8>(v), _mm256_set1_epi16(0x3F00));
@@ -475,13 +505,40 @@ pub(super) mod avx2 {
         fn shr<const N: i32>(v: L) -> L {
             _mm256_srli_epi32::<N>(v)
         }
+        /// `a & !b`.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn andnot(a: L, b: L) -> L {
+            _mm256_andnot_si256(b, a)
+        }
         /// A bit per lane of `mask` (lane `k` bit `k`).
         #[target_feature(enable = "avx2")]
         #[inline]
-        fn bits(mask: L) -> usize {
-            _mm256_movemask_ps(_mm256_castsi256_ps(mask)) as usize
+        fn bits(mask: L) -> u32 {
+            _mm256_movemask_ps(_mm256_castsi256_ps(mask)) as u32
+        }
+        /// One of the plan's vectors in both halves.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        pub(super) fn wide(l: B) -> L {
+            _mm256_broadcastsi128_si256(l)
+        }
+        /// The lanes of `v` in the range, as all-ones lanes.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn within(v: L, (lo, width): Range) -> L {
+            let d = _mm256_sub_epi32(v, wide(lo));
+            _mm256_cmpeq_epi32(_mm256_min_epu32(d, wide(width)), d)
+        }
+        /// A pair's value from its two units.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn join(p: &PairConsts, high: L, low: L) -> L {
+            let high = _mm256_sll_epi32(_mm256_sub_epi32(high, wide(p.high_base)), p.shift);
+            add(_mm256_or_si256(high, _mm256_sub_epi32(low, wide(p.low_base))), wide(p.bias))
         }
 
         crate::from_units::kernel::forms_fn!("avx2");
+        crate::from_units::kernel::lanes_fn!(pub(super), "avx2", |l| wide(l));
     }
 }
