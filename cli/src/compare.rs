@@ -217,13 +217,14 @@ impl Progress {
 }
 
 /// Analyses `codecs` on the built-in corpora with the default options, reporting
-/// progress on stderr.
+/// progress on stderr. The corpora are generated once for all of them.
 pub fn analyse(codecs: &[&dyn DynCodec]) -> Result<Vec<Analysis>, CliError> {
     let progress = Progress::new(codecs.len());
+    let texts = corpus::all();
     let mut out = Vec::new();
     for (i, &codec) in codecs.iter().enumerate() {
         let started = std::time::Instant::now();
-        let analysis = analyse_one(codec, &mut |m| progress.stage(i, m))?;
+        let analysis = analyse_on(codec, &texts, &mut |m| progress.stage(i, m))?;
         progress.finished(i, &analysis.name, started.elapsed().as_secs_f64());
         out.push(analysis);
     }
@@ -233,7 +234,15 @@ pub fn analyse(codecs: &[&dyn DynCodec]) -> Result<Vec<Analysis>, CliError> {
 /// Analyses one codec on the built-in corpora with the default options,
 /// telling `stage` what it does.
 pub fn analyse_one(codec: &dyn DynCodec, stage: &mut dyn FnMut(&str)) -> Result<Analysis, CliError> {
-    let texts = corpus::all();
+    analyse_on(codec, &corpus::all(), stage)
+}
+
+/// Analyses one codec on `texts` with the default options.
+fn analyse_on(
+    codec: &dyn DynCodec,
+    texts: &[corpus::Corpus],
+    stage: &mut dyn FnMut(&str),
+) -> Result<Analysis, CliError> {
     let corpora: Vec<Corpus<'_>> = texts.iter().map(|c| Corpus { name: c.name, values: &c.text }).collect();
     let subject = Subject::from_dyn(codec).map_err(|e| CliError::msg(e.to_string()))?;
     Ok(analysis::analyze(&subject, &corpora, &Options::default(), stage))
