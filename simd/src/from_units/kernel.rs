@@ -43,7 +43,7 @@
 macro_rules! from_units_kernel {
     ($features:literal) => {
         use $crate::from_units::kernel::Lanes;
-        use $crate::from_units::lanes::{Plain, LENGTHS};
+        use $crate::from_units::lanes::{Plain, LENGTHS, THREE};
 
         /// Converts from code unit 1 of `piece` (unit 0 is the one before
         /// it) while a group of units and the unit after it remain; returns
@@ -204,6 +204,16 @@ macro_rules! from_units_kernel {
                 Plain::No => None,
                 // SAFETY: the caller's guarantee.
                 Plain::Two => Some(unsafe { pack_two(c, x, out) }),
+                Plain::Three => {
+                    let (all, none) = (splat(u32::MAX), splat(0));
+                    for (k, u) in <[L; 2]>::from(halves(x)).into_iter().enumerate() {
+                        let bytes = forms((&c.lead, c.continuation), u, [all, all, none]);
+                        // SAFETY: 16 bytes at `out + 12 k`, `k <= 1`: within
+                        // the caller's 32.
+                        unsafe { pack(bytes, THREE, out.add(12 * k)) };
+                    }
+                    Some(24)
+                }
                 Plain::Any => {
                     // SAFETY: the caller's guarantee.
                     if let Some(written) = unsafe { plain_wide(c, x, out) } {

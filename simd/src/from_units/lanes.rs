@@ -45,6 +45,11 @@ pub(super) struct Plan {
     /// source's units are plain (32-bit units below 10000 are packed to 16
     /// bits first).
     pub(super) two: bool,
+    /// The least value of three units, where every 16-bit unit from it up
+    /// that is a single unit is written in three (the third length reaches
+    /// FFFF) and the source's units are plain: eight such units then take
+    /// one shuffle, the same for all ([`THREE`]).
+    pub(super) three: Option<u32>,
     /// The copy the kernel converts the last units from, before they are
     /// copied in: a unit it stops at ([`super::stop_unit`]) in every unit.
     pub(super) padding: Option<[u8; PADDED]>,
@@ -57,6 +62,8 @@ pub(super) enum Plain {
     /// Single units the target writes in one or two units each
     /// ([`Plan::two`]).
     Two,
+    /// Single units the target writes in three units each ([`Plan::three`]).
+    Three,
     /// Single units the target writes, some in three units or more.
     Any,
 }
@@ -123,6 +130,7 @@ impl Plan {
             plain: false,
             single16: [(0, 0); 2],
             two: false,
+            three: None,
             padding,
         };
         plan.bytes_below = plan.byte_run();
@@ -141,6 +149,7 @@ impl Plan {
             }
         };
         plan.two = plan.plain && n >= 2 && forms.last[1] < 0x8000;
+        plan.three = (plan.plain && n >= 3 && last[1] < 0xFFFF && last[2] >= 0xFFFF).then(|| last[1] + 1);
         Some(plan)
     }
 
@@ -277,6 +286,11 @@ const PADDED: usize = 4 * (1 + TAIL + STOPS);
 /// `n` bytes of each lane, and how many bytes that is.
 pub(super) static SHUFFLES: [[u8; 16]; 256] = shuffles().0;
 pub(super) static LENGTHS: [u8; 256] = shuffles().1;
+
+/// The pattern of four lanes of three units each (lengths less one 2: the
+/// high bits set), whose row of [`SHUFFLES`] packs them into 12 bytes.
+pub(super) const THREE: usize = 0xF0;
+const _: () = assert!(shuffles().1[THREE] == 12);
 
 /// For each set of eight 16-bit lanes that hold two bytes (bit `k` for lane
 /// `k`; the others hold one, in their high byte), the byte shuffle that packs

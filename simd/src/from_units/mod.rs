@@ -513,6 +513,8 @@ mod tests {
                         x86::avx2::WIDE.with(|n| n.set(0));
                         #[cfg(target_arch = "x86_64")]
                         x86::avx2::GROUPS.with(|n| n.set(0));
+                        #[cfg(target_arch = "x86_64")]
+                        x86::avx2::THREES.with(|n| n.set(0));
                         let mut out = vec![5];
                         let taken = encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
                         let case = format!("{isa:?}: {bytes} bytes, big {big_endian}, mix {m}");
@@ -527,7 +529,11 @@ mod tests {
                         #[cfg(target_arch = "x86_64")]
                         if isa == Isa::Avx2 && widths == &[16] {
                             let wide = x86::avx2::WIDE.with(|n| n.get());
-                            assert!(wide > 3000 / 8 / 2, "{case}: {wide} groups of eight in 32-byte vectors");
+                            let threes = x86::avx2::THREES.with(|n| n.get());
+                            let case = format!("{case}: {wide} groups of eight, {threes} of three-unit forms");
+                            assert!(wide + threes > 3000 / 8 / 2 && wide > 0, "{case} in 32-byte vectors");
+                            // Sixteen values of 16 bits all above 7FF: 3 % each below.
+                            assert!(threes > 3000 / 16 / 4, "{case} in 32-byte vectors");
                         }
                         // And 16-bit units of pairs, eight at a time too.
                         #[cfg(target_arch = "x86_64")]

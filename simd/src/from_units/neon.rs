@@ -41,6 +41,8 @@ pub(crate) struct Consts {
     /// of one unit and of two, `lead[0]`, `lead[1]` and the continuation base
     /// above a byte, in every 16-bit lane.
     two: Option<[uint16x8_t; 5]>,
+    /// `Plan::three` in every 16-bit lane.
+    three: Option<uint16x8_t>,
 }
 
 /// The plan's constants.
@@ -71,6 +73,7 @@ pub(crate) fn consts(plan: &Plan) -> Consts {
             let [l0, l1, ..] = plan.lead.map(u32::from);
             [half(plan.last[0]), half(plan.last[1]), half(l0), half(l1), half(u32::from(plan.continuation) << 8)]
         }),
+        three: plan.three.map(|t| half(t)),
     }
 }
 
@@ -227,8 +230,9 @@ fn plain16(c: &Consts, x: B) -> Plain {
     if vminvq_u16(vorrq_u16(within(a), within(b))) == 0 {
         return Plain::No;
     }
-    match c.two {
-        Some([_, last, ..]) if vmaxvq_u16(x) <= vgetq_lane_u16::<0>(last) => Plain::Two,
+    match (c.two, c.three) {
+        (Some([_, last, ..]), _) if vmaxvq_u16(x) <= vgetq_lane_u16::<0>(last) => Plain::Two,
+        (_, Some(least)) if vminvq_u16(x) >= vgetq_lane_u16::<0>(least) => Plain::Three,
         _ => Plain::Any,
     }
 }

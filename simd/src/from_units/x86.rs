@@ -47,6 +47,8 @@ macro_rules! helpers {
             /// last of one unit and of two, `lead[0]`, `lead[1]` and the
             /// continuation base above a byte, in every 16-bit lane.
             two: Option<[B; 5]>,
+            /// `Plan::three` in every 16-bit lane.
+            three: Option<B>,
         }
 
         /// The plan's constants.
@@ -85,6 +87,7 @@ macro_rules! helpers {
                         half(u32::from(plan.continuation) << 8),
                     ]
                 }),
+                three: plan.three.map(|t| half(t)),
             }
         }
 
@@ -239,8 +242,10 @@ macro_rules! helpers {
             if _mm_movemask_epi8(_mm_or_si128(within(a), within(b))) != 0xFFFF {
                 return Plain::No;
             }
-            match c.two {
-                Some([_, last, ..]) if _mm_testz_si128(_mm_subs_epu16(x, last), _mm_set1_epi8(-1)) == 1 => Plain::Two,
+            let ones = _mm_set1_epi8(-1);
+            match (c.two, c.three) {
+                (Some([_, last, ..]), _) if _mm_testz_si128(_mm_subs_epu16(x, last), ones) == 1 => Plain::Two,
+                (_, Some(least)) if _mm_testz_si128(_mm_subs_epu16(least, x), ones) == 1 => Plain::Three,
                 _ => Plain::Any,
             }
         }
@@ -332,11 +337,19 @@ pub(super) mod avx2 {
             let over = _mm256_subs_epu16(v, wide(last));
             _mm256_testz_si256(over, over) == 1
         });
-        // SAFETY (both arms): 32 bytes at `out`, and 32 more after what the
+        // Whether all sixteen take three units each.
+        let three = !two
+            && c.three.is_some_and(|least| {
+                let under = _mm256_subs_epu16(wide(least), v);
+                _mm256_testz_si256(under, under) == 1
+            });
+        // SAFETY (all arms): 32 bytes at `out`, and 32 more after what the
         // first eight wrote (at most 32), within the caller's 64.
         Some(unsafe {
             if two {
                 wide::pack_two(c, v, out)
+            } else if three {
+                wide::three8(c, x, out) + wide::three8(c, y, out.add(24))
             } else {
                 let first = wide::plain8(c, x, out);
                 first + wide::plain8(c, y, out.add(first))
@@ -370,6 +383,9 @@ pub(super) mod avx2 {
         /// The groups of eight units of any kind (pairs too) made in 32-byte
         /// vectors on this thread.
         pub(crate) static GROUPS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+        /// The groups of eight units of three units each made in 32-byte
+        /// vectors by one shuffle on this thread.
+        pub(crate) static THREES: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     }
 
     /// The forms of eight lanes at once, in 32-byte vectors: the kernel's
@@ -378,7 +394,7 @@ pub(super) mod avx2 {
         use core::arch::x86_64::*;
 
         use super::{Consts, PairConsts, Range, B};
-        use crate::from_units::lanes::{LENGTHS, SHUFFLES, TWO_SHUFFLES};
+        use crate::from_units::lanes::{LENGTHS, SHUFFLES, THREE, TWO_SHUFFLES};
         use crate::shared::ONES;
 
         type L = __m256i;
@@ -398,6 +414,30 @@ pub(super) mod avx2 {
             let bytes = forms((&c.lead.map(|l| wide(l)), wide(c.continuation)), v, m);
             // SAFETY: the caller's guarantee.
             unsafe { pack(bytes, bits(low), bits(m[1]), out) }
+        }
+
+        /// Eight single units of three units each (`Plan::three`) as their
+        /// forms at `out`: 24 bytes.
+        ///
+        /// # Safety
+        /// `out .. out + 28` must be writable.
+        #[target_feature(enable = "avx2")]
+        #[inline(never)]
+        pub(super) unsafe fn three8(c: &Consts, x: B, out: *mut u8) -> usize {
+            #[cfg(all(test, feature = "std"))]
+            super::THREES.with(|n| n.set(n.get() + 1));
+            let v = _mm256_cvtepu16_epi32(x);
+            let (all, none) = (splat(u32::MAX), splat(0));
+            let bytes = forms((&c.lead.map(|l| wide(l)), wide(c.continuation)), v, [all, all, none]);
+            // SAFETY: a 16-byte row of the table.
+            let row = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(SHUFFLES[THREE].as_ptr().cast())) };
+            let packed = _mm256_shuffle_epi8(bytes, row);
+            // SAFETY: 16 bytes at `out` and at `out + 12`: within the caller's 28.
+            unsafe {
+                _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(packed));
+                _mm_storeu_si128(out.add(12).cast(), _mm256_extracti128_si256::<1>(packed));
+            }
+            24
         }
 
         /// The eight lanes' forms `bytes`, each half's four packed as the
