@@ -36,7 +36,8 @@
 //! `plain_wide16` (sixteen 16-bit units, if all are plain, told apart in one
 //! wider vector, `unsafe`); `group_wide` (eight 16-bit units, pairs
 //! too, if the groups of four would take them all, made in one wider vector,
-//! `unsafe`); and `pack`
+//! `unsafe`); `bytes_wide32` (runs of sixteen 32-bit units below
+//! `bytes_below` narrowed to their bytes in wider vectors, `unsafe`); and `pack`
 //! (the table's shuffle of `L`, stored, `unsafe`).
 
 /// Instantiates `convert` for the instruction set whose helpers are in scope.
@@ -151,6 +152,13 @@ macro_rules! from_units_kernel {
                         // SAFETY: 16 bytes at `w`, for 16 units taken.
                         unsafe { narrow16(c, a, b, out.add(w)) };
                         (i, w) = (i + 16, w + 16);
+                        // The run goes on in wider vectors, where there are
+                        // (tried only after a step of bytes: text outside
+                        // ASCII does not pay for the test). SAFETY: units
+                        // `i .. i + 16 k` are in `piece` for every step `k`
+                        // it takes; 16 bytes at `w` for each 16 units.
+                        let run = unsafe { bytes_wide32(c, piece.as_ptr().add(4 * i), (units - i) / 16, out.add(w)) };
+                        (i, w) = (i + run, w + run);
                         continue;
                     }
                     // SAFETY: 64 bytes at `w`, for sixteen units taken.
@@ -375,6 +383,12 @@ macro_rules! no_wider_vectors {
         #[inline]
         unsafe fn plain_wide16(_: &Consts, _: B, _: B, _: *mut u8) -> Option<usize> {
             None
+        }
+
+        /// No wider vectors: the kernel narrows sixteen units a step.
+        #[inline]
+        unsafe fn bytes_wide32(_: &Consts, _: *const u8, _: usize, _: *mut u8) -> usize {
+            0
         }
 
         /// No wider vectors: the kernel's groups of four take the units.

@@ -515,6 +515,8 @@ mod tests {
                         x86::avx2::GROUPS.with(|n| n.set(0));
                         #[cfg(target_arch = "x86_64")]
                         x86::avx2::THREES.with(|n| n.set(0));
+                        #[cfg(target_arch = "x86_64")]
+                        x86::avx2::BYTES32.with(|n| n.set(0));
                         let mut out = vec![5];
                         let taken = encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
                         let case = format!("{isa:?}: {bytes} bytes, big {big_endian}, mix {m}");
@@ -534,6 +536,12 @@ mod tests {
                             assert!(wide + threes > 3000 / 8 / 2 && wide > 0, "{case} in 32-byte vectors");
                             // Sixteen values of 16 bits all above 7FF: 3 % each below.
                             assert!(threes > 3000 / 16 / 4, "{case} in 32-byte vectors");
+                        }
+                        // ASCII in 32-bit units, sixteen a step in 32-byte vectors.
+                        #[cfg(target_arch = "x86_64")]
+                        if isa == Isa::Avx2 && bytes == 4 && widths == &[7] {
+                            let steps = x86::avx2::BYTES32.with(|n| n.get());
+                            assert!(steps > 3000 / 16 / 2, "{case}: {steps} steps of 32-bit units narrowed to bytes");
                         }
                         // And 16-bit units of pairs, eight at a time too.
                         #[cfg(target_arch = "x86_64")]

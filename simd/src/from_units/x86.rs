@@ -375,8 +375,47 @@ pub(super) mod avx2 {
         Some((unsafe { wide::pack(bytes, low, high, out) }, firsts & 0x80 != 0))
     }
 
+    /// Sixteen 32-bit units at a time from `p`, for up to `steps` steps,
+    /// while all are below `bytes_below`, as their bytes at `out`: the units
+    /// taken (as many as the bytes written).
+    ///
+    /// # Safety
+    /// `p .. p + 64 steps` must be readable and `out .. out + 16 steps`
+    /// writable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn bytes_wide32(c: &Consts, p: *const u8, steps: usize, out: *mut u8) -> usize {
+        let Some((below, lead)) = c.below else { return 0 };
+        let (below, lead) = (_mm256_cvtepu16_epi32(below), _mm_packus_epi16(lead, lead));
+        let swap = c.swap.map(|s| wide::wide(s));
+        // Each half's two 4-byte groups of `a`'s units and `b`'s, in order.
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5);
+        let mut k = 0;
+        while k < steps {
+            // SAFETY: 64 bytes of step `k`, readable by the caller's guarantee.
+            let [a, b] = [0, 32].map(|at| unsafe { _mm256_loadu_si256(p.add(64 * k + at).cast()) });
+            let [a, b] = [a, b].map(|x| swap.map_or(x, |s| _mm256_shuffle_epi8(x, s)));
+            let most = _mm256_max_epu32(a, b);
+            let over = _mm256_xor_si256(_mm256_min_epu32(most, below), most);
+            if _mm256_testz_si256(over, over) == 0 {
+                break;
+            }
+            let bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_setzero_si256());
+            let bytes = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(bytes, order));
+            // SAFETY: 16 bytes of step `k`, writable by the caller's guarantee.
+            unsafe { _mm_storeu_si128(out.add(16 * k).cast(), _mm_add_epi8(bytes, lead)) };
+            k += 1;
+        }
+        #[cfg(all(test, feature = "std"))]
+        BYTES32.with(|n| n.set(n.get() + k));
+        16 * k
+    }
+
     #[cfg(all(test, feature = "std"))]
     std::thread_local! {
+        /// The steps of sixteen 32-bit units narrowed to bytes in 32-byte
+        /// vectors on this thread.
+        pub(crate) static BYTES32: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
         /// The groups of eight single units made in 32-byte vectors on this
         /// thread, for the tests that check they do the work.
         pub(crate) static WIDE: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
