@@ -267,13 +267,13 @@ pub(crate) struct Lanes<L> {
     pub(crate) firsts: u32,
 }
 
-/// Defines `lanes_of(c, u, next, prev)` (visible as `$vis`), the work of a group of lanes `u`
-/// (the units after each `next`, before each `prev`), over the lane
-/// operations in scope (`forms_fn!`'s, and `within`, `join`, `andnot`,
-/// `bits`) and the plan's vectors `c` made lanes by `$wide` (the identity
-/// for the kernel's own lanes, a broadcast for `x86.rs`'s AVX2 groups of
-/// eight): [`Lanes`], or `Err` with the bits of the lanes taken and of the
-/// pairs' second units where a lane is refused.
+/// Defines `lanes_of(c, u, next, prev)` (visible as `$vis`), the work of a
+/// group of lanes `u` (the units after each `next`, before each `prev`),
+/// over the lane operations in scope (`forms_fn!`'s, and `within`, `join`,
+/// `andnot`, `bits`) and the plan's vectors `c` made lanes by `$wide` (the
+/// identity for the kernel's own lanes, a broadcast for `x86.rs`'s AVX2
+/// groups of eight): [`Lanes`], or `Err` with the bits of the lanes taken
+/// and of the pairs' second units where a lane is refused.
 macro_rules! lanes_fn {
     ($vis:vis, $features:literal, $wide:expr) => {
         /// What the lanes `u` are and make ([`Lanes`]), or which are taken
@@ -368,9 +368,10 @@ macro_rules! forms_fn {
 }
 pub(crate) use forms_fn;
 
-/// Defines the kernel's `plain_wide`, `plain_wide16` and `group_wide` for an instruction
-/// set without vectors wider than 16 bytes (SSE4.1, NEON): they take
-/// nothing, and the kernel's groups of four and steps of eight do the work.
+/// Defines the kernel's `plain_wide`, `plain_wide16`, `group_wide` and
+/// `bytes_wide32` for an instruction set without vectors wider than 16 bytes
+/// (SSE4.1, NEON): they take nothing, and the kernel's groups of four and
+/// steps of eight and sixteen do the work.
 macro_rules! no_wider_vectors {
     () => {
         /// No wider vectors: the kernel's groups of four make the forms.
