@@ -43,7 +43,7 @@
 /// Instantiates `convert` for the instruction set whose helpers are in scope.
 macro_rules! from_units_kernel {
     ($features:literal) => {
-        use $crate::from_units::kernel::Lanes;
+        use $crate::from_units::kernel::GroupForms;
         use $crate::from_units::lanes::{Plain, LENGTHS, THREE};
 
         /// Converts from code unit 1 of `piece` (unit 0 is the one before
@@ -194,8 +194,8 @@ macro_rules! from_units_kernel {
         #[target_feature(enable = $features)]
         #[inline]
         fn group(c: &Consts, u: L, next: L, prev: L) -> Result<(L, usize, bool), bool> {
-            match lanes_of(c, u, next, prev) {
-                Ok(Lanes { bytes, low, high, firsts }) => Ok((bytes, (low | high << 4) as usize, firsts & 8 != 0)),
+            match group_forms(c, u, next, prev) {
+                Ok(GroupForms { bytes, low, high, firsts }) => Ok((bytes, (low | high << 4) as usize, firsts & 8 != 0)),
                 Err((taken, seconds)) => Err(taken & 1 == 1 && seconds & 1 == 1),
             }
         }
@@ -250,7 +250,7 @@ macro_rules! from_units_kernel {
         }
 
         $crate::from_units::kernel::forms_fn!($features);
-        $crate::from_units::kernel::lanes_fn!(, $features, |x| x);
+        $crate::from_units::kernel::group_fn!(, $features, |x| x);
     };
 }
 pub(crate) use from_units_kernel;
@@ -260,32 +260,32 @@ pub(crate) use from_units_kernel;
 /// per lane (bit `k` for lane `k`) the low bit of its length less one (set
 /// for a pair's halves: they keep two bytes, as lengths of three), its high
 /// bit, and whether it is a pair's first unit.
-pub(crate) struct Lanes<L> {
+pub(crate) struct GroupForms<L> {
     pub(crate) bytes: L,
     pub(crate) low: u32,
     pub(crate) high: u32,
     pub(crate) firsts: u32,
 }
 
-/// Defines `lanes_of(c, u, next, prev)` (visible as `$vis`), the work of a
+/// Defines `group_forms(c, u, next, prev)` (visible as `$vis`), the work of a
 /// group of lanes `u` (the units after each `next`, before each `prev`),
 /// over the lane operations in scope (`forms_fn!`'s, and `within`, `join`,
 /// `andnot`, `bits`) and the plan's vectors `c` made lanes by `$wide` (the
 /// identity for the kernel's own lanes, a broadcast for `x86.rs`'s AVX2
-/// groups of eight): [`Lanes`], or `Err` with the bits of the lanes taken
+/// groups of eight): [`GroupForms`], or `Err` with the bits of the lanes taken
 /// and of the pairs' second units where a lane is refused.
-macro_rules! lanes_fn {
+macro_rules! group_fn {
     ($vis:vis, $features:literal, $wide:expr) => {
-        /// What the lanes `u` are and make ([`Lanes`]), or which are taken
+        /// What the lanes `u` are and make ([`GroupForms`]), or which are taken
         /// and which are pairs' second units where one is refused.
         #[target_feature(enable = $features)]
         #[inline]
-        $vis fn lanes_of(
+        $vis fn group_forms(
             c: &Consts,
             u: L,
             next: L,
             prev: L,
-        ) -> Result<$crate::from_units::kernel::Lanes<L>, (u32, u32)> {
+        ) -> Result<$crate::from_units::kernel::GroupForms<L>, (u32, u32)> {
             let wide = $wide;
             let single = or(within(u, c.single[0]), within(u, c.single[1]));
             let (v, firsts, seconds) = match &c.pair {
@@ -317,11 +317,11 @@ macro_rules! lanes_fn {
             // the parity of the three comparisons, the high bits the second.
             let low = select(halves, splat(u32::MAX), xor(xor(m2, m3), m4));
             let high = andnot(m3, halves);
-            Ok($crate::from_units::kernel::Lanes { bytes, low: bits(low), high: bits(high), firsts: bits(firsts) })
+            Ok($crate::from_units::kernel::GroupForms { bytes, low: bits(low), high: bits(high), firsts: bits(firsts) })
         }
     };
 }
-pub(crate) use lanes_fn;
+pub(crate) use group_fn;
 
 /// Defines `lengths` and `forms` over the lane operations in scope (`splat`,
 /// `add`, `and`, `or`, `xor`, `gt`, `select`, `shl`, `shr`): for the

@@ -368,7 +368,7 @@ pub(super) mod avx2 {
     #[inline]
     unsafe fn group_wide(c: &Consts, x: B, next: B, prev: B, out: *mut u8) -> Option<(usize, bool)> {
         let lanes = |b: B| _mm256_cvtepu16_epi32(b);
-        let Lanes { bytes, low, high, firsts } = wide::lanes_of(c, lanes(x), lanes(next), lanes(prev)).ok()?;
+        let GroupForms { bytes, low, high, firsts } = wide::group_forms(c, lanes(x), lanes(next), lanes(prev)).ok()?;
         #[cfg(all(test, feature = "std"))]
         GROUPS.with(|n| n.set(n.get() + 1));
         // SAFETY: the caller's guarantee.
@@ -428,7 +428,7 @@ pub(super) mod avx2 {
     }
 
     /// The forms of eight lanes at once, in 32-byte vectors: the kernel's
-    /// `forms` and `lanes_of` over the same lane operations, twice as wide.
+    /// `forms` and `group_forms` over the same lane operations, twice as wide.
     mod wide {
         use core::arch::x86_64::*;
 
@@ -618,6 +618,6 @@ pub(super) mod avx2 {
         }
 
         crate::from_units::kernel::forms_fn!("avx2");
-        crate::from_units::kernel::lanes_fn!(pub(super), "avx2", |l| wide(l));
+        crate::from_units::kernel::group_fn!(pub(super), "avx2", |l| wide(l));
     }
 }
