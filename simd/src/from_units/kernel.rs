@@ -29,8 +29,9 @@
 //! of `B` as two `L`), `lanes` (four 32-bit units as `L`), `pack32` (eight
 //! 32-bit units as 16-bit ones, if all fit); `bytes16` (whether every unit
 //! of the two `B`s lies below `bytes_below`) and `narrow16` (their bytes,
-//! `unsafe`); `plain16` (what eight 16-bit units are: `Plain`)
-//! and `pack_two` (eight of `Plain::Two` as their forms, `unsafe`);
+//! `unsafe`); `plain16` (what eight 16-bit units are: `Plain`),
+//! `pack_two` and `pack_one_three` (eight of `Plain::Two`, of
+//! `Plain::OneThree`, as their forms, `unsafe`);
 //! `plain_wide` (eight single units of `Plain::Any` as their forms in one
 //! wider vector, where the instruction set has one, `unsafe`) and
 //! `plain_wide16` (sixteen 16-bit units, if all are plain, told apart in one
@@ -44,7 +45,7 @@
 macro_rules! from_units_kernel {
     ($features:literal) => {
         use $crate::from_units::kernel::GroupForms;
-        use $crate::from_units::lanes::{Plain, LENGTHS, THREE};
+        use $crate::from_units::lanes::{Plain, LENGTHS};
 
         /// Converts from code unit 1 of `piece` (unit 0 is the one before
         /// it) while a group of units and the unit after it remain; returns
@@ -212,16 +213,8 @@ macro_rules! from_units_kernel {
                 Plain::No => None,
                 // SAFETY: the caller's guarantee.
                 Plain::Two => Some(unsafe { pack_two(c, x, out) }),
-                Plain::Three => {
-                    let (all, none) = (splat(u32::MAX), splat(0));
-                    for (k, u) in <[L; 2]>::from(halves(x)).into_iter().enumerate() {
-                        let bytes = forms((&c.lead, c.continuation), u, [all, all, none]);
-                        // SAFETY: 16 bytes at `out + 12 k`, `k <= 1`: within
-                        // the caller's 32.
-                        unsafe { pack(bytes, THREE, out.add(12 * k)) };
-                    }
-                    Some(24)
-                }
+                // SAFETY: the caller's guarantee.
+                Plain::OneThree => Some(unsafe { pack_one_three(c, x, out) }),
                 Plain::Any => {
                     // SAFETY: the caller's guarantee.
                     if let Some(written) = unsafe { plain_wide(c, x, out) } {

@@ -47,8 +47,9 @@ pub(super) struct Plan {
     pub(super) two: bool,
     /// The least value of three units, where every 16-bit unit from it up
     /// that is a single unit is written in three (the third length reaches
-    /// FFFF) and the source's units are plain: eight such units then take
-    /// one shuffle, the same for all ([`THREE`]).
+    /// FFFF) and the source's units are plain: eight units of one or three
+    /// units each are then made in 16-bit lanes ([`Plain::OneThree`]), packed
+    /// four at a time by the row [`one_three_row`] of their lengths.
     pub(super) three: Option<u32>,
     /// The copy the kernel converts the last units from, before they are
     /// copied in: a unit it stops at ([`super::stop_unit`]) in every unit.
@@ -62,8 +63,9 @@ pub(super) enum Plain {
     /// Single units the target writes in one or two units each
     /// ([`Plan::two`]).
     Two,
-    /// Single units the target writes in three units each ([`Plan::three`]).
-    Three,
+    /// Single units the target writes in one unit or in three each
+    /// ([`Plan::three`]: ASCII, Hangul and Han).
+    OneThree,
     /// Single units the target writes, some in three units or more.
     Any,
 }
@@ -287,10 +289,14 @@ const PADDED: usize = 4 * (1 + TAIL + STOPS);
 pub(super) static SHUFFLES: [[u8; 16]; 256] = shuffles().0;
 pub(super) static LENGTHS: [u8; 256] = shuffles().1;
 
-/// The pattern of four lanes of three units each (lengths less one 2: the
-/// high bits set), whose row of [`SHUFFLES`] packs them into 12 bytes.
-pub(super) const THREE: usize = 0xF0;
-const _: () = assert!(shuffles().1[THREE] == 12);
+/// The row of [`SHUFFLES`] that packs four lanes of one unit or three each
+/// (bit `k` of `threes` set where lane `k` takes three): lengths less one 0
+/// and 2, so only the high bits are set.
+pub(super) const fn one_three_row(threes: u32) -> usize {
+    ((threes & 15) << 4) as usize
+}
+const _: () = assert!(shuffles().1[one_three_row(0)] == 4 && shuffles().1[one_three_row(0b0101)] == 8);
+const _: () = assert!(shuffles().1[one_three_row(15)] == 12);
 
 /// For each set of eight 16-bit lanes that hold two bytes (bit `k` for lane
 /// `k`; the others hold one, in their high byte), the byte shuffle that packs

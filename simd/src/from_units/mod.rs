@@ -36,8 +36,11 @@
 //! bytes as `[lead, c2, c1, c0]` so that its form is its last `n` bytes, and
 //! one byte shuffle (by the four lengths) packs them. Eight single units
 //! the target writes in one or two units (Cyrillic, Greek, …) are made in
-//! 16-bit lanes, eight at a time, with one shuffle; 32-bit units below
-//! 10000 are packed to 16 bits and take the same steps. With AVX2, sixteen
+//! 16-bit lanes, eight at a time, with one shuffle; eight it writes in one
+//! or three (Hangul or Han between spaces and ASCII punctuation) in 16-bit
+//! lanes too, leads apart from digits, interleaved into the groups' bytes
+//! and packed four at a time; 32-bit units below 10000 are packed to 16
+//! bits and take the same steps. With AVX2, sixteen
 //! single units are told apart in one 32-byte vector and the forms of eight
 //! are made in one (`x86.rs`'s `avx2::wide`, the same `forms` over wider
 //! lanes), where SSE4.1 makes them four at a time. What a group
@@ -468,8 +471,8 @@ mod tests {
             },
         ];
         // (Width 0 stands for values above FFFF, 21 for any of 21 bits.)
-        let mixes: [&[u32]; 8] =
-            [&[7], &[11], &[16], &[21], &[7, 7, 7, 11, 16, 21], &[7, 0], &[11, 11, 11, 0], &[16, 0]];
+        let mixes: [&[u32]; 9] =
+            [&[7], &[11], &[16], &[21], &[7, 7, 7, 11, 16, 21], &[7, 0], &[11, 11, 11, 0], &[16, 0], &[7, 16, 16]];
         for (t, forms) in targets.iter().enumerate() {
             for (bytes, single) in [(2, bmp), (4, scalar)] {
                 for big_endian in [false, true] {
@@ -501,7 +504,7 @@ mod tests {
     #[test]
     fn valid_text_is_the_kernels_work() {
         let forms = utf8_like(4, 0, [(0, 0xD7FF), (0xE000, 0x10_FFFF)]);
-        let mixes: [&[u32]; 6] = [&[7], &[11], &[16], &[7, 7, 7, 11, 16, 0], &[7, 0], &[0]];
+        let mixes: [&[u32]; 7] = [&[7], &[11], &[16], &[7, 7, 7, 11, 16, 0], &[7, 0], &[0], &[7, 16, 16]];
         for isa in Isa::all().into_iter().flatten().filter(|&isa| isa != Isa::Avx512) {
             for (bytes, single) in [(2, [(0, 0xD7FF), (0xE000, 0xFFFF)]), (4, [(0, 0xD7FF), (0xE000, 0x10_FFFF)])] {
                 for big_endian in [false, true] {
@@ -514,9 +517,9 @@ mod tests {
                         #[cfg(target_arch = "x86_64")]
                         x86::avx2::GROUPS.with(|n| n.set(0));
                         #[cfg(target_arch = "x86_64")]
-                        x86::avx2::THREES.with(|n| n.set(0));
-                        #[cfg(target_arch = "x86_64")]
                         x86::avx2::BYTES32.with(|n| n.set(0));
+                        #[cfg(target_arch = "x86_64")]
+                        x86::avx2::ONE_THREES.with(|n| n.set(0));
                         let mut out = vec![5];
                         let taken = encode_from_units(isa, &units, Some(&UTF16), &forms, &input, &mut out);
                         let case = format!("{isa:?}: {bytes} bytes, big {big_endian}, mix {m}");
@@ -526,22 +529,29 @@ mod tests {
                         // The first value, and the units of the last group
                         // before the copy's first stop unit.
                         assert!(by_one <= 2 + 4, "{case}: {by_one} units one by one");
-                        // With AVX2, single units of three bytes go eight at
-                        // a time through the 32-byte vectors.
+                        // With AVX2, sixteen single units of three bytes go
+                        // through 16-bit lanes, and blocks with a unit of
+                        // two bytes eight at a time through 32-byte vectors.
                         #[cfg(target_arch = "x86_64")]
                         if isa == Isa::Avx2 && widths == &[16] {
                             let wide = x86::avx2::WIDE.with(|n| n.get());
-                            let threes = x86::avx2::THREES.with(|n| n.get());
-                            let case = format!("{case}: {wide} groups of eight, {threes} of three-unit forms");
-                            assert!(wide + threes > 3000 / 8 / 2 && wide > 0, "{case} in 32-byte vectors");
+                            let steps = x86::avx2::ONE_THREES.with(|n| n.get());
+                            let case = format!("{case}: {wide} groups of eight, {steps} of one and three units");
                             // Sixteen values of 16 bits all above 7FF: 3 % each below.
-                            assert!(threes > 3000 / 16 / 4, "{case} in 32-byte vectors");
+                            assert!(steps > 3000 / 16 / 4 && wide > 0, "{case}");
                         }
                         // ASCII in 32-bit units, sixteen a step in 32-byte vectors.
                         #[cfg(target_arch = "x86_64")]
                         if isa == Isa::Avx2 && bytes == 4 && widths == &[7] {
                             let steps = x86::avx2::BYTES32.with(|n| n.get());
                             assert!(steps > 3000 / 16 / 2, "{case}: {steps} steps of 32-bit units narrowed to bytes");
+                        }
+                        // Units of one and three units (ASCII and Hangul),
+                        // sixteen a step in 16-bit lanes.
+                        #[cfg(target_arch = "x86_64")]
+                        if isa == Isa::Avx2 && widths == &[7, 16, 16] {
+                            let steps = x86::avx2::ONE_THREES.with(|n| n.get());
+                            assert!(steps > 3000 / 16 / 4, "{case}: {steps} steps of one and three units");
                         }
                         // And 16-bit units of pairs, eight at a time too.
                         #[cfg(target_arch = "x86_64")]

@@ -3,7 +3,7 @@
 
 use core::arch::aarch64::*;
 
-use super::lanes::{Plan, SHUFFLES, TWO_SHUFFLES};
+use super::lanes::{one_three_row, Plan, SHUFFLES, TWO_SHUFFLES};
 
 type L = uint32x4_t;
 type B = uint8x16_t;
@@ -41,8 +41,10 @@ pub(crate) struct Consts {
     /// of one unit and of two, `lead[0]`, `lead[1]` and the continuation base
     /// above a byte, in every 16-bit lane.
     two: Option<[uint16x8_t; 5]>,
-    /// `Plan::three` in every 16-bit lane.
-    three: Option<uint16x8_t>,
+    /// Where a unit is written in one unit or three (`Plan::three`): the
+    /// last of one unit, the least of three, `lead[0]` and `lead[2]` a byte
+    /// up, and the continuation base in both bytes, in every 16-bit lane.
+    one_three: Option<[uint16x8_t; 5]>,
 }
 
 /// The plan's constants.
@@ -73,7 +75,11 @@ pub(crate) fn consts(plan: &Plan) -> Consts {
             let [l0, l1, ..] = plan.lead.map(u32::from);
             [half(plan.last[0]), half(plan.last[1]), half(l0), half(l1), half(u32::from(plan.continuation) << 8)]
         }),
-        three: plan.three.map(|t| half(t)),
+        one_three: plan.three.map(|least| {
+            let [l0, _, l2, _] = plan.lead.map(u32::from);
+            let c = u32::from(plan.continuation);
+            [half(plan.last[0]), half(least), half(l0 << 8), half(l2 << 8), half(c << 8 | c)]
+        }),
     }
 }
 
@@ -230,11 +236,46 @@ fn plain16(c: &Consts, x: B) -> Plain {
     if vminvq_u16(vorrq_u16(within(a), within(b))) == 0 {
         return Plain::No;
     }
-    match (c.two, c.three) {
+    match (c.two, c.one_three) {
         (Some([_, last, ..]), _) if vmaxvq_u16(x) <= vgetq_lane_u16::<0>(last) => Plain::Two,
-        (_, Some(least)) if vminvq_u16(x) >= vgetq_lane_u16::<0>(least) => Plain::Three,
+        (_, Some([last, least, ..])) if vmaxvq_u16(vminq_u16(vqsubq_u16(x, last), vqsubq_u16(least, x))) == 0 => {
+            Plain::OneThree
+        }
         _ => Plain::Any,
     }
+}
+/// Eight 16-bit units of [`Plain::OneThree`] as their forms at `out`: the
+/// bytes written, as `x86.rs`'s: leads and digits in 16-bit lanes, zipped
+/// into the kernel's `[lead, c2, c1, c0]` bytes, packed four at a time.
+///
+/// # Safety
+/// `out .. out + 28` must be writable.
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn pack_one_three(c: &Consts, x: B, out: *mut u8) -> usize {
+    let Some([last, _, lead0, lead2, continuation]) = c.one_three else { return 0 };
+    let x = vreinterpretq_u16_u8(x);
+    let ones = vcleq_u16(x, last);
+    let digits = vorrq_u16(
+        vandq_u16(vshrq_n_u16::<6>(x), vdupq_n_u16(0x3F)),
+        vandq_u16(vshlq_n_u16::<8>(x), vdupq_n_u16(0x3F00)),
+    );
+    let one = vaddq_u16(vshlq_n_u16::<8>(x), lead0);
+    let hi = vbslq_u16(ones, one, vaddq_u16(digits, continuation));
+    let lo = vaddq_u16(vshlq_n_u16::<8>(vshrq_n_u16::<12>(x)), lead2);
+    let weights = [1u16, 2, 4, 8, 16, 32, 64, 128];
+    // SAFETY: eight readable halves.
+    let threes = u32::from(vaddvq_u16(vbicq_u16(unsafe { vld1q_u16(weights.as_ptr()) }, ones)));
+    let rows = [one_three_row(threes), one_three_row(threes >> 4)];
+    let first = usize::from(LENGTHS[rows[0]]);
+    // SAFETY: two 16-byte rows of the table; 16 bytes at `out` and at `out +
+    // first`, `first <= 12`: within the caller's 28.
+    unsafe {
+        let pack = |v: uint16x8_t, row: usize| vqtbl1q_u8(vreinterpretq_u8_u16(v), vld1q_u8(SHUFFLES[row].as_ptr()));
+        vst1q_u8(out, pack(vzip1q_u16(lo, hi), rows[0]));
+        vst1q_u8(out.add(first), pack(vzip2q_u16(lo, hi), rows[1]));
+    }
+    first + usize::from(LENGTHS[rows[1]])
 }
 /// Eight 16-bit units of [`Plain::Two`] as their forms at `out`: the bytes
 /// written.

@@ -4,7 +4,7 @@
 
 use core::arch::x86_64::*;
 
-use super::lanes::{Plan, SHUFFLES, TWO_SHUFFLES};
+use super::lanes::{one_three_row, Plan, SHUFFLES, TWO_SHUFFLES};
 
 /// The helpers `kernel.rs` needs, for `$features`.
 macro_rules! helpers {
@@ -47,8 +47,11 @@ macro_rules! helpers {
             /// last of one unit and of two, `lead[0]`, `lead[1]` and the
             /// continuation base above a byte, in every 16-bit lane.
             two: Option<[B; 5]>,
-            /// `Plan::three` in every 16-bit lane.
-            three: Option<B>,
+            /// Where a unit is written in one unit or three (`Plan::three`):
+            /// the last of one unit, the least of three, `lead[0]` and
+            /// `lead[2]` a byte up, and the continuation base in both bytes,
+            /// in every 16-bit lane.
+            one_three: Option<[B; 5]>,
         }
 
         /// The plan's constants.
@@ -87,7 +90,11 @@ macro_rules! helpers {
                         half(u32::from(plan.continuation) << 8),
                     ]
                 }),
-                three: plan.three.map(|t| half(t)),
+                one_three: plan.three.map(|least| {
+                    let [l0, _, l2, _] = plan.lead.map(u32::from);
+                    let c = u32::from(plan.continuation);
+                    [half(plan.last[0]), half(least), half(l0 << 8), half(l2 << 8), half(c << 8 | c)]
+                }),
             }
         }
 
@@ -243,11 +250,50 @@ macro_rules! helpers {
                 return Plain::No;
             }
             let ones = _mm_set1_epi8(-1);
-            match (c.two, c.three) {
+            match (c.two, c.one_three) {
                 (Some([_, last, ..]), _) if _mm_testz_si128(_mm_subs_epu16(x, last), ones) == 1 => Plain::Two,
-                (_, Some(least)) if _mm_testz_si128(_mm_subs_epu16(least, x), ones) == 1 => Plain::Three,
+                (_, Some([last, least, ..])) if one_or_three(x, last, least) => Plain::OneThree,
                 _ => Plain::Any,
             }
+        }
+        /// Whether every 16-bit unit of `x` is at most `last` or at least `least`.
+        #[target_feature(enable = $features)]
+        #[inline]
+        fn one_or_three(x: B, last: B, least: B) -> bool {
+            let short = _mm_min_epu16(_mm_subs_epu16(x, last), _mm_subs_epu16(least, x));
+            _mm_testz_si128(short, short) == 1
+        }
+        /// Eight 16-bit units of [`Plain::OneThree`] as their forms at `out`:
+        /// the bytes written. Each 16-bit lane makes its lead (`lo`) and its
+        /// two digits (`hi`, or its one byte) with fixed shifts; the lanes,
+        /// interleaved, are the kernel's `[lead, c2, c1, c0]` bytes, four
+        /// units a vector, each four packed by the row of its lengths.
+        ///
+        /// # Safety
+        /// `out .. out + 28` must be writable.
+        #[target_feature(enable = $features)]
+        #[inline]
+        unsafe fn pack_one_three(c: &Consts, x: B, out: *mut u8) -> usize {
+            let Some([last, _, lead0, lead2, continuation]) = c.one_three else { return 0 };
+            let ones = _mm_cmpeq_epi16(_mm_subs_epu16(x, last), _mm_setzero_si128());
+            let digits = _mm_or_si128(
+                _mm_and_si128(_mm_srli_epi16::<6>(x), _mm_set1_epi16(0x3F)),
+                _mm_and_si128(_mm_slli_epi16::<8>(x), _mm_set1_epi16(0x3F00)),
+            );
+            let one = _mm_add_epi16(_mm_slli_epi16::<8>(x), lead0);
+            let hi = _mm_blendv_epi8(_mm_add_epi16(digits, continuation), one, ones);
+            let lo = _mm_add_epi16(_mm_slli_epi16::<8>(_mm_srli_epi16::<12>(x)), lead2);
+            let threes = !(_mm_movemask_epi8(_mm_packs_epi16(ones, ones)) as u32);
+            let rows = [one_three_row(threes), one_three_row(threes >> 4)];
+            let first = usize::from(LENGTHS[rows[0]]);
+            // SAFETY: two 16-byte rows of the table; 16 bytes at `out` and at
+            // `out + first`, `first <= 12`: within the caller's 28.
+            unsafe {
+                let shuffle = |v, row: usize| _mm_shuffle_epi8(v, _mm_loadu_si128(SHUFFLES[row].as_ptr().cast()));
+                _mm_storeu_si128(out.cast(), shuffle(_mm_unpacklo_epi16(lo, hi), rows[0]));
+                _mm_storeu_si128(out.add(first).cast(), shuffle(_mm_unpackhi_epi16(lo, hi), rows[1]));
+            }
+            first + usize::from(LENGTHS[rows[1]])
         }
         /// Eight 16-bit units of [`Plain::Two`] as their forms at `out`: the
         /// bytes written.
@@ -315,7 +361,9 @@ pub(super) mod avx2 {
 
     /// Sixteen 16-bit units (`x`, then `y`), if all are single units the
     /// target writes (`Plain`), told apart in one 32-byte vector and written
-    /// as their forms at `out`: the bytes written.
+    /// as their forms at `out`: in 16-bit lanes where each takes one or two
+    /// units, or one or three (the kernel's `pack_one_three`, eight at a
+    /// time), else eight at a time in 32-bit lanes: the bytes written.
     ///
     /// # Safety
     /// `out .. out + 64` must be writable.
@@ -337,19 +385,14 @@ pub(super) mod avx2 {
             let over = _mm256_subs_epu16(v, wide(last));
             _mm256_testz_si256(over, over) == 1
         });
-        // Whether all sixteen take three units each.
-        let three = !two
-            && c.three.is_some_and(|least| {
-                let under = _mm256_subs_epu16(wide(least), v);
-                _mm256_testz_si256(under, under) == 1
-            });
         // SAFETY (all arms): 32 bytes at `out`, and 32 more after what the
-        // first eight wrote (at most 32), within the caller's 64.
+        // first eight wrote (at most 32), within the caller's 64; `one_three`
+        // asks for 52.
         Some(unsafe {
             if two {
                 wide::pack_two(c, v, out)
-            } else if three {
-                wide::three8(c, x, out) + wide::three8(c, y, out.add(24))
+            } else if let Some(written) = wide::one_three(c, v, x, y, out) {
+                written
             } else {
                 let first = wide::plain8(c, x, out);
                 first + wide::plain8(c, y, out.add(first))
@@ -422,9 +465,9 @@ pub(super) mod avx2 {
         /// The groups of eight units of any kind (pairs too) made in 32-byte
         /// vectors on this thread.
         pub(crate) static GROUPS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
-        /// The groups of eight units of three units each made in 32-byte
-        /// vectors by one shuffle on this thread.
-        pub(crate) static THREES: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+        /// The steps of sixteen units of one or three units each made in
+        /// 16-bit lanes on this thread.
+        pub(crate) static ONE_THREES: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     }
 
     /// The forms of eight lanes at once, in 32-byte vectors: the kernel's
@@ -433,7 +476,7 @@ pub(super) mod avx2 {
         use core::arch::x86_64::*;
 
         use super::{Consts, PairConsts, Range, B};
-        use crate::from_units::lanes::{LENGTHS, SHUFFLES, THREE, TWO_SHUFFLES};
+        use crate::from_units::lanes::{LENGTHS, SHUFFLES, TWO_SHUFFLES};
         use crate::shared::ONES;
 
         type L = __m256i;
@@ -455,28 +498,31 @@ pub(super) mod avx2 {
             unsafe { pack(bytes, bits(low), bits(m[1]), out) }
         }
 
-        /// Eight single units of three units each (`Plan::three`) as their
-        /// forms at `out`: 24 bytes.
+        /// Sixteen 16-bit units that are single units the target writes
+        /// (`v`: `x`, then `y`; checked by the caller), if each is written in
+        /// one unit or in three (`Plan::three`: Hangul or Han between spaces
+        /// and ASCII punctuation), told apart in one vector and written as
+        /// their forms at `out` by the kernel's `pack_one_three`, eight at a
+        /// time: the bytes written.
         ///
         /// # Safety
-        /// `out .. out + 28` must be writable.
+        /// `out .. out + 52` must be writable.
         #[target_feature(enable = "avx2")]
-        #[inline(never)]
-        pub(super) unsafe fn three8(c: &Consts, x: B, out: *mut u8) -> usize {
-            #[cfg(all(test, feature = "std"))]
-            super::THREES.with(|n| n.set(n.get() + 1));
-            let v = _mm256_cvtepu16_epi32(x);
-            let (all, none) = (splat(u32::MAX), splat(0));
-            let bytes = forms((&c.lead.map(|l| wide(l)), wide(c.continuation)), v, [all, all, none]);
-            // SAFETY: a 16-byte row of the table.
-            let row = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(SHUFFLES[THREE].as_ptr().cast())) };
-            let packed = _mm256_shuffle_epi8(bytes, row);
-            // SAFETY: 16 bytes at `out` and at `out + 12`: within the caller's 28.
-            unsafe {
-                _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(packed));
-                _mm_storeu_si128(out.add(12).cast(), _mm256_extracti128_si256::<1>(packed));
+        #[inline]
+        pub(super) unsafe fn one_three(c: &Consts, v: L, x: B, y: B, out: *mut u8) -> Option<usize> {
+            let [last, least, ..] = c.one_three?.map(|l| wide(l));
+            let short = _mm256_min_epu16(_mm256_subs_epu16(v, last), _mm256_subs_epu16(least, v));
+            if _mm256_testz_si256(short, short) == 0 {
+                return None;
             }
-            24
+            #[cfg(all(test, feature = "std"))]
+            super::ONE_THREES.with(|n| n.set(n.get() + 1));
+            // SAFETY: 28 bytes at `out`, and 28 after the first eight's 24 at
+            // most: within the caller's 52.
+            unsafe {
+                let first = super::pack_one_three(c, x, out);
+                Some(first + super::pack_one_three(c, y, out.add(first)))
+            }
         }
 
         /// The eight lanes' forms `bytes`, each half's four packed as the
