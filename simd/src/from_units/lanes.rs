@@ -52,8 +52,17 @@ pub(super) struct Plan {
     /// four at a time by the row [`one_three_row`] of their lengths.
     pub(super) three: Option<u32>,
     /// The copy the kernel converts the last units from, before they are
-    /// copied in: a unit it stops at ([`super::stop_unit`]) in every unit.
+    /// copied in: a unit it stops at ([`super::stop_unit`]) in every unit;
+    /// it leaves at most the three before the first (a group of four
+    /// refused).
     pub(super) padding: Option<[u8; PADDED]>,
+    /// Whether the copy may be padded with units of zero instead, where
+    /// zero is a single unit written as one byte ([`Plan::bytes_below`]):
+    /// the kernel takes them with the last units, and their bytes, one
+    /// each, are cut off after, so that nothing is left to convert one
+    /// value at a time. [`drive`] does so where the stores stay within two
+    /// bytes per byte of its input.
+    pub(super) zeros: bool,
 }
 
 /// What eight 16-bit units are, for the kernel's steps that need no checks.
@@ -134,8 +143,10 @@ impl Plan {
             two: false,
             three: None,
             padding,
+            zeros: false,
         };
         plan.bytes_below = plan.byte_run();
+        plan.zeros = plan.bytes_below.is_some();
         let written = |(lo, width): (u32, u32)| {
             let hi = lo.wrapping_add(width);
             lo >= plan.first && hi <= plan.top && plan.allowed.iter().any(|&(a, w)| a <= lo && hi <= a.wrapping_add(w))
@@ -214,9 +225,10 @@ pub(super) const TAIL: usize = 16;
 /// before the piece are readable, the code units it takes and the bytes it
 /// writes, at most four per code unit taken, within 16 bytes past them) over
 /// `input`, and once more over a copy of the last [`TAIL`] units or fewer
-/// that it leaves, followed by units it stops at ([`Plan::padding`]); converts
-/// one by one what it leaves then: the first value of the run, the units
-/// before the first stop unit, and after a refusal the next 16 units;
+/// that it leaves, followed by units it stops at ([`Plan::padding`]) or by
+/// zeros ([`Plan::zeros`]); converts one by one what it leaves then: the
+/// first value of the run, the units before the first stop unit, and after
+/// a refusal the next 16 units;
 /// returns the bytes of `input` taken, stopping where [`Plan::one`] stops.
 pub(super) fn drive(
     plan: &Plan,
@@ -226,6 +238,8 @@ pub(super) fn drive(
 ) -> usize {
     let units = input.len() / plan.bytes;
     out.reserve(4 * units + 16);
+    // The stores stay before `room`: two bytes per byte of input.
+    let room = out.len() + 2 * input.len();
     // Whether the last units went through the kernel from a padded copy
     // (where the plan has a unit to stop at): then one by one what is left.
     let (mut i, mut padded) = (0, plan.padding.is_none());
@@ -235,13 +249,20 @@ pub(super) fn drive(
             i += run(&input[(i - 1) * plan.bytes..], out, &mut kernel);
         }
         if let (true, Some(padding)) = (i > 0 && i < units && units - i <= TAIL && !padded, &plan.padding) {
-            // The last units once more, from a copy followed by units the
-            // kernel stops at: it leaves at most the three before the first
-            // stop unit (a group of four refused).
+            // The last units once more, from a copy followed by the padding.
             let rest = &input[(i - 1) * plan.bytes..units * plan.bytes];
-            let mut copy = *padding;
+            // Zeros where the kernel's stores for every unit of the copy, four
+            // bytes each and 16 past them, stay within the room.
+            let zeros = plan.zeros && out.len() + 4 * (1 + TAIL + STOPS) + 16 <= room;
+            let mut copy = if zeros { [0; PADDED] } else { *padding };
             copy[..rest.len()].copy_from_slice(rest);
-            i += run(&copy[..rest.len() + STOPS * plan.bytes], out, &mut kernel).min(units - i);
+            out.reserve(4 * (1 + TAIL + STOPS) + 16);
+            let (last, took) = (units - i, run(&copy[..rest.len() + STOPS * plan.bytes], out, &mut kernel));
+            if took > last {
+                // Zeros taken after the last units: one byte each, cut off.
+                out.truncate(out.len() - (took - last));
+            }
+            i += took.min(last);
             padded = true;
         }
         // (One value before the first run of the kernel, 16 units after a refusal.)
