@@ -263,9 +263,7 @@ unsafe fn pack_one_three(c: &Consts, x: B, out: *mut u8) -> usize {
     let one = vaddq_u16(vshlq_n_u16::<8>(x), lead0);
     let hi = vbslq_u16(ones, one, vaddq_u16(digits, continuation));
     let lo = vaddq_u16(vshlq_n_u16::<8>(vshrq_n_u16::<12>(x)), lead2);
-    let weights = [1u16, 2, 4, 8, 16, 32, 64, 128];
-    // SAFETY: eight readable halves.
-    let threes = u32::from(vaddvq_u16(vbicq_u16(unsafe { vld1q_u16(weights.as_ptr()) }, ones)));
+    let threes = bits16(vmvnq_u16(ones));
     let rows = [one_three_row(threes), one_three_row(threes >> 4)];
     let first = usize::from(LENGTHS[rows[0]]);
     // SAFETY: two 16-byte rows of the table; 16 bytes at `out` and at `out +
@@ -276,6 +274,14 @@ unsafe fn pack_one_three(c: &Consts, x: B, out: *mut u8) -> usize {
         vst1q_u8(out.add(first), pack(vzip2q_u16(lo, hi), rows[1]));
     }
     first + usize::from(LENGTHS[rows[1]])
+}
+/// A bit per all-ones 16-bit lane of `mask` (lane `k` bit `k`).
+#[target_feature(enable = "neon")]
+#[inline]
+fn bits16(mask: uint16x8_t) -> u32 {
+    let weights = [1u16, 2, 4, 8, 16, 32, 64, 128];
+    // SAFETY: eight readable halves.
+    u32::from(vaddvq_u16(vandq_u16(mask, unsafe { vld1q_u16(weights.as_ptr()) })))
 }
 /// Eight 16-bit units of [`Plain::Two`] as their forms at `out`: the bytes
 /// written.
@@ -292,9 +298,7 @@ unsafe fn pack_two(c: &Consts, x: B, out: *mut u8) -> usize {
     let lead = vandq_u16(vaddq_u16(vshrq_n_u16::<6>(x), lead1), vdupq_n_u16(0xFF));
     let two = vaddq_u16(vorrq_u16(low, lead), continuation);
     let one = vshlq_n_u16::<8>(vaddq_u16(x, lead0));
-    let weights = [1u16, 2, 4, 8, 16, 32, 64, 128];
-    // SAFETY: eight readable halves.
-    let index = usize::from(vaddvq_u16(vandq_u16(twos, unsafe { vld1q_u16(weights.as_ptr()) })));
+    let index = bits16(twos) as usize;
     // SAFETY: a 16-byte row of the table; the caller's guarantee.
     unsafe {
         let shuffle = vld1q_u8(TWO_SHUFFLES[index].as_ptr());
