@@ -401,17 +401,52 @@ pub(crate) fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint
     s.map(|value| crate::big::BigUint::from(value.to_u64()))
 }
 
-/// [`DynCodec::decode_block`](crate::DynCodec::decode_block) by a table's bulk decoder: the values of
-/// `input` up to its first error or a sequence its end cuts, appended to
-/// `out`; the units they take. A whole sequence at the end of `input` is
-/// final, but for a codec whose forms overlap by design (a pending value a
-/// longer sequence may replace): its values are taken up to the last cut
-/// ([`Dfa::last_cut`]).
+/// [`DynCodec::decode_block`](crate::DynCodec::decode_block) by a codec's
+/// fastest bulk decoder of raw values (the table's, before a codec's map): the
+/// values of `input` up to its first error or a sequence its end cuts,
+/// appended to `out`; the units they take. A whole sequence at the end of
+/// `input` is final, but for a codec whose forms overlap by design (a pending
+/// value a longer sequence may replace): its values are taken up to the last
+/// cut ([`Dfa::last_cut`]).
+///
+/// An integer codec whose units mark the ends of its values
+/// ([`CodecInfo::flagged`]) or whose first unit gives the length
+/// ([`CodecInfo::prefixed`]) is read by that fact (its SIMD kernel where the
+/// machine has one, then words), the table's steps taking what the fact
+/// leaves; any other codec by [`Dfa::decode_into`].
 ///
 /// Not generic over the table's storage (pass [`Dfa::as_ref`] of an owned
 /// table): the bulk decoder behind it, SIMD kernels included, is compiled once,
 /// in this crate, instead of again in every crate that converts text.
-pub fn decode_to_cut(dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
+pub fn decode_to_cut(info: &CodecInfo, dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
+    if dfa.contexts() == 1 && !dfa.has_pending() {
+        let steps = TableSteps(dfa);
+        let read = match (&info.flagged, &info.prefixed) {
+            (Some(f), _) => Some(crate::decode_flagged_prefix(f, &steps, input, usize::MAX, out).0),
+            (None, Some(p)) => Some(crate::decode_prefixed_prefix(p, &steps, input, usize::MAX, out).0),
+            (None, None) => None,
+        };
+        if let Some(read) = read {
+            return read.units;
+        }
+    }
+    decode_by_table(dfa, input, out)
+}
+
+/// A table's one-value steps, of raw values: what an integer fact's bulk
+/// decoder leaves (a value it does not cover, the input's last units).
+struct TableSteps<'a, 'd>(&'a Dfa<&'d [u32], &'d [u64]>);
+
+impl Decoder for TableSteps<'_, '_> {
+    type Value = u64;
+    #[inline]
+    fn step(&self, input: &[u8]) -> crate::Step<u64> {
+        self.0.step(input)
+    }
+}
+
+/// [`decode_to_cut`] by the table's bulk decoder ([`Dfa::decode_into`]).
+fn decode_by_table(dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
     let cut = if dfa.has_pending() {
         let Some(cut) = dfa.last_cut(input) else { return 0 };
         cut

@@ -99,7 +99,8 @@ pub trait DynCodec: Send + Sync {
     /// length returned. The values are those [`DynCodec::dyn_step_open`] gives
     /// one at a time, whatever follows `input`. The default decodes nothing (returns 0): the caller steps.
     /// Generated codecs and codecs loaded at run time decode with their
-    /// fastest bulk decoder ([`Dfa::decode_into`]).
+    /// fastest bulk decoder ([`decode_to_cut`]: an integer codec's fact, else
+    /// [`Dfa::decode_into`]).
     fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
         let _ = (input, out);
         0
@@ -347,7 +348,7 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
             return 0;
         }
         let start = out.len();
-        let took = decode_to_cut(C::dfa(), input, out);
+        let took = decode_to_cut(C::info(), C::dfa(), input, out);
         if C::PREMAPPED {
             out[start..].iter_mut().for_each(|v| *v = C::map_raw(*v));
         }

@@ -267,7 +267,7 @@ impl DynCodec for LoadedCodec {
             return 0;
         }
         let start = out.len();
-        let took = placemat_codec::decode_to_cut(&self.dfa.as_ref(), input, out);
+        let took = placemat_codec::decode_to_cut(&self.info, &self.dfa.as_ref(), input, out);
         if self.premapped() {
             out[start..].iter_mut().for_each(|v| *v = self.unmap(*v));
         }

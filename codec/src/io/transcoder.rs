@@ -116,6 +116,34 @@ pub struct Transcoder<'a> {
     /// top bit set (a negative value, or an unsigned one past 2^63 − 1) then
     /// means different values in the two, and is refused.
     mixed_sign: bool,
+    /// What the bulk paths read of the source's tables at every block, read
+    /// at the first ([`DynCodec::dfa`] copies the tables).
+    source: Option<SourceFacts>,
+}
+
+/// The facts of the source's tables that the bulk paths read at every block.
+#[derive(Copy, Clone)]
+pub(super) struct SourceFacts {
+    /// Its runs of wide code units ([`WideRuns::NONE`] for a codec with rules
+    /// across values).
+    pub(super) wide_runs: crate::WideRuns,
+    /// Whether a SIMD kernel decodes its blocks, ASCII as fast as the
+    /// runs move it: the UTF-8 family's decoding kernel, or an integer
+    /// codec's fact ([`crate::decode_to_cut`]).
+    pub(super) fast: bool,
+    /// Its SIMD tables, which tell continuation units from leads.
+    pub(super) simd: Option<crate::simd::Tables>,
+}
+
+impl SourceFacts {
+    pub(super) fn of(from: &dyn DynCodec) -> Self {
+        let dfa = from.dfa();
+        let wide_runs = if dfa.contexts() > 1 { crate::WideRuns::NONE } else { dfa.facts().wide_runs };
+        let info = from.info();
+        let fact = info.flagged.is_some() || info.prefixed.is_some();
+        let fast = dfa.decoding_shape().is_some() || fact && !info.unbounded;
+        SourceFacts { wide_runs, fast, simd: dfa.simd().copied() }
+    }
 }
 
 /// The most units the bulk path decodes at once.
@@ -204,6 +232,7 @@ impl<'a> Transcoder<'a> {
             units: Vec::new(),
             apart_left: 0,
             mixed_sign,
+            source: None,
         }
     }
 
@@ -385,7 +414,8 @@ impl<'a> Transcoder<'a> {
         // stopped. Decoding it may leave another open sequence (the units after a
         // broken one start again), hence the loop.
         while !self.pending.is_empty() {
-            chunk = self.extend_pending(chunk);
+            let ended;
+            (chunk, ended) = self.extend_pending(chunk);
             if self.is_open() {
                 return self.check_length();
             }
@@ -396,7 +426,7 @@ impl<'a> Transcoder<'a> {
             held.clear();
             std::mem::swap(&mut held, &mut self.pending);
             self.open = false;
-            let step = self.from.step_open(Strategy::Table, self.context, &held);
+            let step = ended.unwrap_or_else(|| self.from.step_open(Strategy::Table, self.context, &held));
             let result = match step {
                 Step::Incomplete => self.hold(&held),
                 _ => self.item(step, &held, out).and_then(|len| self.run(&held[len..], out)),
@@ -413,31 +443,61 @@ impl<'a> Transcoder<'a> {
     }
 
     /// Adds units of `chunk` to `pending` until the open sequence ends (or the
-    /// chunk does), and returns the rest of the chunk. A source with a length
-    /// limit has short open sequences: one is stepped again at every unit. A
+    /// chunk does), and returns the rest of the chunk and, where it is
+    /// known, the step of the ended sequence in `pending`. A source with a
+    /// length limit has short open sequences ([`Self::end_pending`]). A
     /// source without one (unbounded values, or padding without a limit) may
     /// have a long one: its table walk goes on from where it stopped.
-    fn extend_pending<'c>(&mut self, chunk: &'c [u8]) -> &'c [u8] {
-        let mut k = 0;
-        if self.from.info().max_units.is_none() {
-            // (Such a codec has no rules across values: one context.)
-            let dfa = self.from.dfa();
-            let mut state = self.pending_state;
-            while k < chunk.len() && !dfa.is_boundary(state) && state != DEAD {
-                state = dfa.transition(state, chunk[k]).next;
-                k += 1;
-            }
-            self.pending_state = state;
-            self.open = !dfa.is_boundary(state) && state != DEAD;
-            self.pending.extend_from_slice(&chunk[..k]);
-        } else {
-            while self.open && k < chunk.len() {
-                self.pending.push(chunk[k]);
-                k += 1;
-                self.open = self.from.step_open(Strategy::Table, self.context, &self.pending) == Step::Incomplete;
-            }
+    fn extend_pending<'c>(&mut self, chunk: &'c [u8]) -> (&'c [u8], Option<Step<u64>>) {
+        if let Some(longest) = self.from.info().max_units {
+            return self.end_pending(longest, chunk);
         }
-        &chunk[k..]
+        // (Such a codec has no rules across values: one context.)
+        let dfa = self.from.dfa();
+        let (mut k, mut state) = (0, self.pending_state);
+        while k < chunk.len() && !dfa.is_boundary(state) && state != DEAD {
+            state = dfa.transition(state, chunk[k]).next;
+            k += 1;
+        }
+        self.pending_state = state;
+        self.open = !dfa.is_boundary(state) && state != DEAD;
+        self.pending.extend_from_slice(&chunk[..k]);
+        (&chunk[k..], None)
+    }
+
+    /// [`Self::extend_pending`] for a source of sequences of at most
+    /// `longest` units: one step over the units that can end the open
+    /// sequence (more, one at a time, only while it stays open), where it
+    /// was stepped again at every unit. `pending` is then cut back to the
+    /// item (a value's units; an invalid sequence's and the unit after
+    /// them) and the chunk goes on after it: the units the step read past
+    /// the item are read again from the chunk, so that what follows is
+    /// what units that came one at a time would give.
+    fn end_pending<'c>(&mut self, longest: usize, chunk: &'c [u8]) -> (&'c [u8], Option<Step<u64>>) {
+        let before = self.pending.len();
+        if !self.open || chunk.is_empty() {
+            return (chunk, None);
+        }
+        let mut take = longest.saturating_sub(before).clamp(1, chunk.len());
+        let mut step;
+        loop {
+            let given = self.pending.len() - before;
+            self.pending.extend_from_slice(&chunk[given..take]);
+            step = self.from.step_open(Strategy::Table, self.context, &self.pending);
+            if step != Step::Incomplete || take == chunk.len() {
+                break;
+            }
+            take += 1;
+        }
+        let decided = match step {
+            Step::Incomplete => self.pending.len(),
+            Step::Value { len, .. } => len,
+            Step::Invalid { len } => len + 1,
+        }
+        .clamp(before + 1, self.pending.len());
+        self.pending.truncate(decided);
+        self.open = step == Step::Incomplete;
+        (&chunk[decided - before..], (!self.open).then_some(step))
     }
 
     /// A [`TranscodeErrorKind::TooLong`] error if the open sequence is longer

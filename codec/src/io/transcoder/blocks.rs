@@ -7,7 +7,7 @@
 
 use std::vec::Vec;
 
-use super::{Transcoder, BLOCK, LONG_COPY, MIN_BULK};
+use super::{SourceFacts, Transcoder, BLOCK, LONG_COPY, MIN_BULK};
 use crate::io::fused::Fused;
 use crate::io::values_kernel::ValuesKernel;
 use crate::{AsciiRuns, Step, Strategy, WideRuns};
@@ -16,6 +16,9 @@ impl Transcoder<'_> {
     /// Transcodes a run or a block at the start of `data` without stepping;
     /// returns the units taken (0 when neither takes anything).
     pub(super) fn bulk_item(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
+        if self.source.is_none() {
+            self.source = Some(SourceFacts::of(self.from));
+        }
         if self.fused.get_or_insert_with(|| Fused::of(self.from, self.to)).is_some() {
             // The one-pass kernel takes ASCII as fast as the runs would.
             return self.bulk(data, out);
@@ -84,11 +87,11 @@ impl Transcoder<'_> {
                 .unwrap_or(end);
         }
         let Some((from, _)) = self.run_kinds() else { return end };
-        // A source that the SIMD decoding kernel reads takes ASCII at its
-        // speed too: its blocks end only at long runs, so that text which
-        // changes script every few words is not cut into short blocks.
-        let kernel = self.from.dfa().decoding_shape().is_some();
-        let span = if kernel { 16 } else { 2 } * crate::ASCII_BLOCK;
+        // A source that a SIMD kernel decodes (the UTF-8 family's, an
+        // integer codec's fact) takes ASCII at its speed too: its blocks end
+        // only at long runs, so that text which changes script every few
+        // words is not cut into short blocks.
+        let span = if self.source().fast { 16 } else { 2 } * crate::ASCII_BLOCK;
         (crate::ASCII_BLOCK..end.saturating_sub(span))
             .step_by(crate::ASCII_BLOCK)
             .find(|&k| from.prefix(&data[k..k + span]) == span)
@@ -101,8 +104,7 @@ impl Transcoder<'_> {
     /// its bulk decoder does not stop at a cut one; `end` itself otherwise,
     /// or if no such unit lies within 16 units.
     fn before_lead(&self, data: &[u8], end: usize) -> usize {
-        let dfa = self.from.dfa();
-        let Some(t) = dfa.simd().filter(|_| end < data.len()) else { return end };
+        let Some(t) = self.source().simd.filter(|_| end < data.len()) else { return end };
         (end.saturating_sub(16)..=end).rev().find(|&k| k > 0 && !t.is_continuation(data[k])).unwrap_or(end)
     }
 
@@ -186,11 +188,13 @@ impl Transcoder<'_> {
 
     /// The source's wide runs, none for a codec with rules across values.
     fn wide_runs(&self) -> WideRuns {
-        let dfa = self.from.dfa();
-        if dfa.contexts() > 1 {
-            return WideRuns::NONE;
-        }
-        dfa.facts().wide_runs
+        self.source().wide_runs
+    }
+
+    /// The source's facts the bulk paths read, as [`Self::bulk_item`] keeps
+    /// them.
+    fn source(&self) -> SourceFacts {
+        self.source.unwrap_or_else(|| SourceFacts::of(self.from))
     }
 
     /// Writes the values in hand, which are those of the first `took` units
