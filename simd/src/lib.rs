@@ -103,7 +103,7 @@ pub use from_units::{encode_from_units, ByteForms, UnitsEncoder};
 pub use narrow::{narrow, narrows_on, Units};
 pub use prefixed::{decode_prefixed, decode_prefixed_into, prefixed_on, Tags, CHAIN, PREFIXED_TAIL};
 pub use shared::{Isa, Shape, Tables, CHUNK};
-pub use to_units::{decode_to_units, Pair};
+pub use to_units::{decode_to_units, Pair, UnitsDecoder};
 pub use validate::{reference, validate};
 pub use widen::{widen_ascii, widen_ascii_u32, widen_ascii_u64};
 pub use within::{ascii_within, units_outside, units_within, UnitSet};

@@ -34,7 +34,7 @@ use alloc::vec::Vec;
 
 use super::pair_path::PairPath;
 use super::pair_source::PairSource;
-use crate::simd::{self, Isa, Pair, Shape, Tables, Units, UnitsEncoder};
+use crate::simd::{self, Isa, Pair, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
 use crate::{ApartLeads, AsciiRuns, CodecInfo, DynCodec};
 
 /// The paths through 16-bit units: into a target of pair forms (from the
@@ -63,10 +63,11 @@ pub(super) enum Fused {
         tables: Option<Tables>,
         pair: Option<Box<Through16>>,
     },
-    /// The UTF-8 family into wide code units; with `ascii` where the
-    /// source's bytes below 80 are values of themselves (then widened
-    /// without the validator where a block starts with them).
-    ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, pair: Option<Pair>, ascii: bool },
+    /// The UTF-8 family into wide code units, by a kernel made once for the
+    /// pair; with `ascii` where the source's bytes below 80 are values of
+    /// themselves (then widened without the validator where a block starts
+    /// with them).
+    ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, kernel: UnitsDecoder, ascii: bool },
     /// Wide code units into the UTF-8 family, by a kernel made once for the
     /// pair (its constants kept across blocks and pushes).
     FromUnits { kernel: UnitsEncoder, units: Units, pair: Option<Pair> },
@@ -134,7 +135,8 @@ impl Fused {
                 units.single = [(0, if units.bytes == 2 { 0xFFFF } else { u32::MAX }); 2];
             }
             let ascii = from.ascii_runs() == AsciiRuns::Bytes;
-            return Some(Fused::ToUnits { isa, tables, shape, units, pair, ascii });
+            let kernel = UnitsDecoder::new(isa, &shape, &units, pair.as_ref())?;
+            return Some(Fused::ToUnits { isa, tables, shape, units, kernel, ascii });
         }
         let (units, pair) = source_units(from)?;
         let kernel = UnitsEncoder::new(isa, &units, pair.as_ref(), &forms.1?)?;
@@ -257,7 +259,7 @@ impl Fused {
                 out.extend_from_slice(&block[..took]);
                 (took, None)
             }
-            Fused::ToUnits { isa, tables, shape, units, pair, ascii } => {
+            Fused::ToUnits { isa, tables, shape, units, kernel, ascii } => {
                 let limit = data.len().min(BLOCK);
                 // ASCII at the block's start is valid as it is: widened in
                 // the pass that checks it.
@@ -271,7 +273,7 @@ impl Fused {
                 if simd::validate(*isa, tables, block).is_err() {
                     return None;
                 }
-                let took = simd::decode_to_units(*isa, shape, units, pair.as_ref(), block, out);
+                let took = kernel.decode(block, out);
                 let last = (took > 0).then(|| {
                     let start = (0..took).rev().find(|&k| !tables.is_continuation(block[k])).unwrap_or(0);
                     shape.value(&block[start..took])

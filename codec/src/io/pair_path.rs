@@ -25,7 +25,7 @@
 
 use std::vec::Vec;
 
-use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units, UnitsEncoder};
+use crate::simd::{self, ByteForms, Isa, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
 use crate::DynCodec;
 
 /// The two kernels from a source into a target, and what they need.
@@ -33,9 +33,8 @@ pub(super) struct PairPath {
     isa: Isa,
     tables: Tables,
     shape: Shape,
-    /// The 16-bit units the first kernel writes.
-    units: Units,
-    pair: Pair,
+    /// The first kernel: the source's sequences as 16-bit units.
+    decoder: UnitsDecoder,
     /// The second kernel: each 16-bit unit as its byte form.
     kernel: UnitsEncoder,
     /// The byte forms of every unit the first kernel writes (surrogates
@@ -79,7 +78,8 @@ impl PairPath {
         }
         let open = ByteForms { allowed: [(0, 0xFFFF); 2], ..forms };
         let kernel = UnitsEncoder::new(isa, &ANY_UNIT, None, &open)?;
-        Some(PairPath { isa, tables, shape, units, pair, kernel, forms: open })
+        let decoder = UnitsDecoder::new(isa, &shape, &units, Some(&pair))?;
+        Some(PairPath { isa, tables, shape, decoder, kernel, forms: open })
     }
 
     /// Whether the path may write after `last` (the value written before):
@@ -138,7 +138,7 @@ impl PairPath {
     /// the units taken.
     fn units(&self, block: &[u8], units: &mut Vec<u8>, out: &mut Vec<u8>) -> usize {
         units.clear();
-        let took = simd::decode_to_units(self.isa, &self.shape, &self.units, Some(&self.pair), block, units);
+        let took = self.decoder.decode(block, units);
         let written = self.kernel.encode(units, out);
         for unit in units[written..].chunks_exact(2) {
             let written = self.forms.push(u32::from(u16::from_le_bytes([unit[0], unit[1]])), out);

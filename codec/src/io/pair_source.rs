@@ -28,7 +28,7 @@
 use std::vec::Vec;
 
 use super::pair_path::ANY_UNIT;
-use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units, UnitsEncoder};
+use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
 use crate::{DynCodec, Step, Strategy};
 
 /// The two kernels from a source of pair forms into a target, and what
@@ -40,6 +40,8 @@ pub(super) struct PairSource {
     pair: Pair,
     /// The 16-bit units the second kernel reads as single units.
     units: Units,
+    /// The first kernel: the source's sequences as 16-bit units.
+    decoder: UnitsDecoder,
     /// The second kernel, and the target's forms for what it leaves.
     kernel: UnitsEncoder,
     forms: ByteForms,
@@ -75,7 +77,8 @@ impl PairSource {
         let single = super::pair_path::without_units((0, 0xFFFF), high, low)?;
         let units = Units { single, ..ANY_UNIT };
         let kernel = UnitsEncoder::new(isa, &units, Some(&pair), &forms)?;
-        Some(PairSource { isa, shape, pair, units, kernel, forms, tables })
+        let decoder = UnitsDecoder::new(isa, &shape, &ANY_UNIT, None)?;
+        Some(PairSource { isa, shape, pair, units, decoder, kernel, forms, tables })
     }
 
     /// Whether `unit` continues a sequence.
@@ -109,7 +112,7 @@ impl PairSource {
             Err(_) => from.validate_open(0, block).0.map_or_else(|e| e.valid_up_to(), |()| block.len()),
         };
         units.clear();
-        let read = simd::decode_to_units(self.isa, &self.shape, &ANY_UNIT, None, &block[..valid], units);
+        let read = self.decoder.decode(&block[..valid], units);
         let block = &block[..read];
         let written = self.kernel.encode(units, out) / 2;
         let (done, last) = self.finish(&units[..], written, out);

@@ -16,7 +16,7 @@ use crate::widen::avx512::widen64;
 use crate::{Shape, Units};
 
 /// What the kernel needs of the shape and the target, as vectors.
-struct Consts {
+pub(super) struct Consts {
     /// The first continuation unit in every byte, and the units' span.
     first: __m512i,
     span: __m512i,
@@ -59,10 +59,10 @@ struct PairConsts {
 
 /// The kernel's constants for `shape` into `units` (normalised, a width of
 /// 2 or 4) and `pair` (fitting 16 bits, only with a width of 2): made once
-/// for a call's runs of the kernel.
+/// for a call's runs of the kernel, or once for a [`UnitsDecoder`](super::UnitsDecoder).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
 #[inline]
-fn consts(shape: &Shape, units: &Units, pair: Option<&Pair>) -> Consts {
+pub(super) fn consts(shape: &Shape, units: &Units, pair: Option<&Pair>) -> Consts {
     let (first, last) = shape.continuation;
     let k = shape.bias();
     let range = |(lo, hi): (u32, u32)| (_mm512_set1_epi32(lo as i32), _mm512_set1_epi32(hi.wrapping_sub(lo) as i32));
@@ -114,8 +114,19 @@ pub(super) unsafe fn convert(
 ) -> (usize, usize) {
     // (Made here, once, and not returned: the constants are kilobytes.)
     let c = consts(shape, units, pair);
+    // SAFETY: the caller's guarantee, and `c` is made from them.
+    unsafe { convert_with(&c, shape, input, out, tail) }
+}
+
+/// [`convert`] with constants made before, by [`consts`] from `shape` and
+/// units and a pair as [`convert`] asks them.
+///
+/// # Safety
+/// As [`convert`]'s, and `c` made as said.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(super) unsafe fn convert_with(c: &Consts, shape: &Shape, input: &[u8], out: *mut u8, tail: bool) -> (usize, usize) {
     // SAFETY: the caller's guarantee.
-    let (mut taken, mut written) = unsafe { windows::<true>(&c, input, out) };
+    let (mut taken, mut written) = unsafe { windows::<true>(c, input, out) };
     // The last units, which the kernel's windows do not reach, once more from
     // a copy followed by a sequence too long for the kernel, which stops it.
     let rest = &input[taken..];
@@ -126,7 +137,7 @@ pub(super) unsafe fn convert(
         padded[rest.len()] = if last < 0xFF { last + 1 } else { first - 1 };
         // SAFETY: as above; the copy's sequences are the input's, so the
         // kernel writes at most four bytes per unit of `rest` it takes.
-        let (t, w) = unsafe { windows::<false>(&c, &padded, out.add(written)) };
+        let (t, w) = unsafe { windows::<false>(c, &padded, out.add(written)) };
         (taken, written) = (taken + t.min(rest.len()), written + w);
     }
     (taken, written)

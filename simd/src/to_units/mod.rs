@@ -153,51 +153,125 @@ pub fn decode_to_units(
     input: &[u8],
     out: &mut Vec<u8>,
 ) -> usize {
-    assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
-    if let Err(e) = shape.check() {
-        panic!("invalid decoding shape: {e}");
+    UnitsDecoder::new(isa, shape, units, pair).map_or(0, |kernel| kernel.decode(input, out))
+}
+
+/// [`decode_to_units`] with what it makes of its parameters made once, in
+/// [`UnitsDecoder::new`], and kept, so that converting a stream piece by
+/// piece does not make it again at every piece: with AVX-512 the kernel's
+/// constants (kilobytes of vectors); the 16-byte kernels make their sink at
+/// each call, as it holds where the call writes.
+///
+/// ```
+/// use placemat_simd::{Isa, Pair, Shape, Units, UnitsDecoder};
+/// let utf8 = Shape { continuation: (0x80, 0xBF), lead_base: [0, 0, 0xC0, 0xE0, 0xF0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] };
+/// let utf16le = Units { bytes: 2, big_endian: false, single: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
+/// let pair = Pair { lo: 0x1_0000, hi: 0x10_FFFF, bias: 0x1_0000, high: 0xD800, low: 0xDC00, low_bits: 10 };
+/// let text = "Ünïcödé, 漢字 and 🎉 ".repeat(20);
+/// if let Some(kernel) = Isa::detect().and_then(|isa| UnitsDecoder::new(isa, &utf8, &utf16le, Some(&pair))) {
+///     let mut out = Vec::new();
+///     let mut taken = 0;
+///     for line in text.split_inclusive(' ') {
+///         taken += kernel.decode(line.as_bytes(), &mut out);
+///     }
+///     // Each piece ends with a whole sequence: each is taken whole.
+///     let expected: Vec<u8> = text[..taken].encode_utf16().flat_map(u16::to_le_bytes).collect();
+///     assert_eq!(out, expected);
+/// }
+/// ```
+pub struct UnitsDecoder {
+    shape: Shape,
+    kernel: Kernel,
+}
+
+/// The kernel a decoder runs, with what it keeps of its parameters.
+enum Kernel {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    Avx512(alloc::boxed::Box<avx512::Consts>),
+    /// A 16-byte kernel: its instruction set, the units (normalised) and the pair.
+    Lanes(Isa, Units, Option<Pair>),
+}
+
+impl UnitsDecoder {
+    /// The kernel for `shape`, `units` and `pair`, as [`decode_to_units`]
+    /// reads them; `None` where it would take nothing (a width other than 2
+    /// and 4).
+    ///
+    /// Panics if `isa` is not one [`Isa::all`] lists or `shape` fails
+    /// [`Shape::check`].
+    pub fn new(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>) -> Option<UnitsDecoder> {
+        assert!(Isa::all().contains(&Some(isa)), "{isa:?} is not available on this machine");
+        if let Err(e) = shape.check() {
+            panic!("invalid decoding shape: {e}");
+        }
+        let units = units.normalised()?;
+        let pair = pair.filter(|p| units.bytes == 2 && p.fits_16_bits()).copied();
+        Some(UnitsDecoder { shape: *shape, kernel: Self::made(isa, shape, &units, pair) })
     }
-    let Some(units) = units.normalised() else { return 0 };
-    let pair = pair.filter(|p| units.bytes == 2 && p.fits_16_bits());
-    run(isa, shape, &units, pair, input, out)
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    fn made(isa: Isa, shape: &Shape, units: &Units, pair: Option<Pair>) -> Kernel {
+        if isa != Isa::Avx512 {
+            return Kernel::Lanes(isa, *units, pair);
+        }
+        // SAFETY: `new` checked that the machine has AVX-512 (with BMI2).
+        Kernel::Avx512(alloc::boxed::Box::new(unsafe { avx512::consts(shape, units, pair.as_ref()) }))
+    }
+
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    fn made(isa: Isa, _: &Shape, units: &Units, pair: Option<Pair>) -> Kernel {
+        Kernel::Lanes(isa, *units, pair)
+    }
+
+    /// Converts a prefix of `input` as [`decode_to_units`] does, appending
+    /// to `out`; returns the units taken.
+    pub fn decode(&self, input: &[u8], out: &mut Vec<u8>) -> usize {
+        match &self.kernel {
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Avx512(c) => {
+                // At most four bytes per unit taken (the kernel's docs).
+                out.reserve(4 * input.len());
+                let start = out.len();
+                // SAFETY: `new` checked that the machine has AVX-512 (with
+                // BMI2), normalised the units and kept a pair only for a width
+                // of 2 that fits 16 bits, and made `c` from them; `out` has
+                // room for `4 * input.len()` more bytes.
+                let (taken, written) =
+                    unsafe { avx512::convert_with(c, &self.shape, input, out.as_mut_ptr().add(start), true) };
+                // SAFETY: the kernel initialised `written <= 4 * taken` bytes
+                // after `start`, within the capacity reserved.
+                unsafe { out.set_len(start + written) };
+                taken
+            }
+            Kernel::Lanes(isa, units, pair) => run(*isa, &self.shape, units, pair.as_ref(), input, out),
+        }
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 fn run(isa: Isa, shape: &Shape, units: &Units, pair: Option<&Pair>, input: &[u8], out: &mut Vec<u8>) -> usize {
-    if isa != Isa::Avx512 {
-        let target = lanes::Target::new(shape, units, pair);
-        // SAFETY: every instruction set listed on x86-64 has SSSE3 and SSE4.1.
-        let mut sink = unsafe { x86::Lanes::new(&target) };
-        if isa == Isa::Avx2 {
-            // SAFETY: the machine has AVX2, and the sink goes to its kernel.
-            sink = unsafe { sink.with_window(shape, &target) };
-        }
-        return lanes::drive(&target, shape, input, out, |piece, at| {
-            (sink.out, sink.written) = (at, 0);
-            // SAFETY: the machine has `isa` (SSE4.1 at least); the sink
-            // writes at `at`, which `drive` keeps valid for four bytes per
-            // unit of `piece`, as many as the kernel lets it
-            // (`decode/kernel.rs`'s `Sink`).
-            let taken = unsafe {
-                match isa {
-                    Isa::Avx2 => crate::decode::x86::avx2::run(shape, piece, &mut sink),
-                    _ => crate::decode::x86::sse41::run(shape, piece, &mut sink),
-                }
-            };
-            (taken, sink.written)
-        });
+    debug_assert_ne!(isa, Isa::Avx512, "the AVX-512 kernel keeps its constants (UnitsDecoder)");
+    let target = lanes::Target::new(shape, units, pair);
+    // SAFETY: every instruction set listed on x86-64 has SSSE3 and SSE4.1.
+    let mut sink = unsafe { x86::Lanes::new(&target) };
+    if isa == Isa::Avx2 {
+        // SAFETY: the machine has AVX2, and the sink goes to its kernel.
+        sink = unsafe { sink.with_window(shape, &target) };
     }
-    // At most four bytes per unit taken (the kernel's docs).
-    out.reserve(4 * input.len());
-    let start = out.len();
-    // SAFETY: `decode_to_units` checked that the machine has AVX-512 (with
-    // BMI2), normalised `units` and kept a pair only for a width of 2 that
-    // fits 16 bits; `out` has room for `4 * input.len()` more bytes.
-    let (taken, written) = unsafe { avx512::convert((shape, units, pair), input, out.as_mut_ptr().add(start), true) };
-    // SAFETY: the kernel initialised `written <= 4 * taken` bytes after
-    // `start`, within the capacity reserved.
-    unsafe { out.set_len(start + written) };
-    taken
+    lanes::drive(&target, shape, input, out, |piece, at| {
+        (sink.out, sink.written) = (at, 0);
+        // SAFETY: the machine has `isa` (SSE4.1 at least); the sink
+        // writes at `at`, which `drive` keeps valid for four bytes per
+        // unit of `piece`, as many as the kernel lets it
+        // (`decode/kernel.rs`'s `Sink`).
+        let taken = unsafe {
+            match isa {
+                Isa::Avx2 => crate::decode::x86::avx2::run(shape, piece, &mut sink),
+                _ => crate::decode::x86::sse41::run(shape, piece, &mut sink),
+            }
+        };
+        (taken, sink.written)
+    })
 }
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
