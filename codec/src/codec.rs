@@ -419,18 +419,12 @@ pub(crate) fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint
 /// table): the bulk decoder behind it, SIMD kernels included, is compiled once,
 /// in this crate, instead of again in every crate that converts text.
 pub fn decode_to_cut(info: &CodecInfo, dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
-    if dfa.contexts() == 1 && !dfa.has_pending() {
-        let steps = TableSteps(dfa);
-        let read = match (&info.flagged, &info.prefixed) {
-            (Some(f), _) => Some(crate::decode_flagged_prefix(f, &steps, input, usize::MAX, out).0),
-            (None, Some(p)) => Some(crate::decode_prefixed_prefix(p, &steps, input, usize::MAX, out).0),
-            (None, None) => None,
-        };
-        if let Some(read) = read {
-            return read.units;
-        }
+    let (steps, plain) = (TableSteps(dfa), dfa.contexts() == 1 && !dfa.has_pending());
+    match (&info.flagged, &info.prefixed) {
+        (Some(f), _) if plain => crate::decode_flagged_prefix(f, &steps, input, usize::MAX, out).0.units,
+        (None, Some(p)) if plain => crate::decode_prefixed_prefix(p, &steps, input, usize::MAX, out).0.units,
+        _ => decode_by_table(dfa, input, out),
     }
-    decode_by_table(dfa, input, out)
 }
 
 /// A table's one-value steps, of raw values: what an integer fact's bulk
