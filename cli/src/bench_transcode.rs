@@ -19,7 +19,8 @@ const OP: &str = "transcode";
 enum Path {
     /// The engine as it runs: the one-pass path where the pair has one (a
     /// kernel, the copy of a codec into itself, or of the runs two codecs
-    /// read alike).
+    /// read alike), and between codecs of wide units the runs rewritten
+    /// unit for unit.
     Engine,
     /// The engine without the one-pass kernel (listed where it has one).
     Blocks,
@@ -44,6 +45,7 @@ pub(super) fn conversions<'a>(
     let copies = engine.as_ref().is_some_and(|t| t.copies());
     let runs_alike = engine.as_ref().is_some_and(|t| t.copied_runs().is_some());
     let pair_units = engine.as_ref().is_some_and(|t| t.pair_units());
+    let units_alike = engine.as_ref().is_some_and(|t| t.units_alike().is_some());
     // (The one-pass kernels run on the machine's best instruction set.)
     let isa = placemat_codec::simd::Isa::detect().map_or("", |isa| isa.name());
     for path in [Path::Engine, Path::Blocks, Path::Pushes, Path::PerValue] {
@@ -54,6 +56,7 @@ pub(super) fn conversions<'a>(
             }
             Path::Engine if runs_alike => "placemat copy of runs read alike".to_string(),
             Path::Engine if one_pass => format!("placemat one pass ({isa})"),
+            Path::Engine if units_alike => format!("placemat runs unit for unit ({isa})"),
             Path::Engine => "placemat runs and blocks".to_string(),
             Path::Blocks if one_pass => "placemat runs and blocks".to_string(),
             Path::Blocks => continue,

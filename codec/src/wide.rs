@@ -26,7 +26,7 @@
 
 use alloc::vec::Vec;
 
-use crate::{AsciiRuns, Value};
+use crate::{AsciiRuns, Value, WideForms};
 
 /// Code units of two or four bytes that are whole sequences of themselves from
 /// the start state (of context 0), as at most two inclusive ranges.
@@ -131,6 +131,58 @@ impl WideRuns {
             AsciiRuns::U32Be => extend::<U32Be, V>(run, out),
             _ => {}
         }
+    }
+
+    /// The runs as the SIMD kernels take them: their units' width, byte
+    /// order and ranges (`None` without wide runs).
+    pub(crate) fn simd_units(self) -> Option<crate::simd::Units> {
+        let big_endian = match self.units {
+            AsciiRuns::U16Le | AsciiRuns::U32Le => false,
+            AsciiRuns::U16Be | AsciiRuns::U32Be => true,
+            _ => return None,
+        };
+        Some(crate::simd::Units { bytes: self.units.unit_bytes(), big_endian, single: self.ranges })
+    }
+
+    /// The code units of these runs that `forms` writes as one code unit of
+    /// the same value, as at most two inclusive ranges (the two widest where
+    /// the two facts leave more): a run of them converts between the two
+    /// codecs unit for unit, without values (widened, narrowed or its bytes
+    /// swapped). `None` where there is no such unit, or either fact is none.
+    ///
+    /// ```
+    /// use placemat_codec::{AsciiRuns, WideForms, WideRuns};
+    /// let utf16le = WideRuns { units: AsciiRuns::U16Le, ranges: [(0, 0xD7FF), (0xE000, 0xFFFF)] };
+    /// let utf32be = WideForms { units: AsciiRuns::U32Be, single: [(0, 0xD7FF), (0xE000, 0x10FFFF)], pair: None };
+    /// assert_eq!(utf16le.written_alike(&utf32be), Some([(0, 0xD7FF), (0xE000, 0xFFFF)]));
+    /// assert_eq!(utf16le.written_alike(&WideForms::NONE), None);
+    /// ```
+    pub fn written_alike(self, forms: &WideForms) -> Option<[(u32, u32); 2]> {
+        if !self.is_some() || !forms.is_some() {
+            return None;
+        }
+        let mut both: Vec<(u32, u32)> = Vec::new();
+        for &(a, b) in &self.ranges {
+            for &(c, d) in &forms.single {
+                let (lo, hi) = (a.max(c), b.min(d));
+                if lo <= hi && !both.contains(&(lo, hi)) {
+                    both.push((lo, hi));
+                }
+            }
+        }
+        // Ranges that overlap or touch made one, then the widest first.
+        both.sort_unstable();
+        let mut merged: Vec<(u32, u32)> = Vec::new();
+        for (lo, hi) in both {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        merged.sort_unstable_by_key(|&(lo, hi)| core::cmp::Reverse(hi - lo));
+        let first = *merged.first()?;
+        let second = merged.get(1).copied().unwrap_or(first);
+        Some(if second < first { [second, first] } else { [first, second] })
     }
 
     /// Whole 32-byte blocks of units in the ranges, then single units.

@@ -17,7 +17,7 @@
 //! `prefixed/`: [`decode_prefixed`], where the first unit gives the length;
 //! `encode/`: [`encode_flagged`] and [`encode_prefixed`], both written),
 //! the conversion kernels (`to_units/`, `from_units/`, `widen.rs`,
-//! `narrow.rs`) and `shared.rs` ([`Isa`], [`Tables`], [`Shape`],
+//! `narrow.rs`, `convert_units.rs`) and `shared.rs` ([`Isa`], [`Tables`], [`Shape`],
 //! [`CHUNK`]). All the project's `unsafe` code is in this crate: the
 //! kernels and their instantiations, and the calls into them.
 //!
@@ -84,6 +84,7 @@
 
 extern crate alloc;
 
+mod convert_units;
 mod decode;
 mod encode;
 mod flagged;
@@ -91,11 +92,14 @@ mod from_units;
 mod narrow;
 mod prefixed;
 mod shared;
+#[cfg(test)]
+mod testing;
 mod to_units;
 mod validate;
 mod widen;
 mod within;
 
+pub use convert_units::{convert_units, converts_units_on};
 pub use decode::{decode_u32, decode_u64, decodes_on};
 pub use encode::{encode_flagged, encode_prefixed, encodes_flagged_on, encodes_prefixed_on};
 pub use flagged::{decode_flagged, decode_flagged_into, flagged_on, groups7, Marks, Slot, FLAGGED_TAIL};

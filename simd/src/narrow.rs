@@ -232,17 +232,7 @@ mod tests {
     }
 
     fn expected(units: &Units, values: &[u64]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for &v in values {
-            let v = v as u32;
-            match (units.bytes, units.big_endian) {
-                (2, false) => out.extend((v as u16).to_le_bytes()),
-                (2, true) => out.extend((v as u16).to_be_bytes()),
-                (_, false) => out.extend(v.to_le_bytes()),
-                (_, true) => out.extend(v.to_be_bytes()),
-            }
-        }
-        out
+        crate::testing::written(units, values.iter().copied())
     }
 
     fn taken_by_groups(units: &Units, values: &[u64]) -> usize {
@@ -253,13 +243,7 @@ mod tests {
     #[test]
     fn every_width_and_order_against_the_definition() {
         let Some(isa) = Isa::detect() else { return };
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1D);
         let cases = [
             (2, [(0, 0xD7FF), (0xE000, 0xFFFF)]),
             (4, [(0, 0xD7FF), (0xE000, 0x10FFFF)]),

@@ -320,14 +320,9 @@ const BLOCK: usize = 1 << 14;
 /// How the kernel reads `from`'s code units: its wide runs as single units
 /// and its encoder's pair form, for a source of at most two units a
 /// sequence whose pair's units are no single units.
-fn source_units(from: &dyn DynCodec) -> Option<(Units, Option<Pair>)> {
+pub(super) fn source_units(from: &dyn DynCodec) -> Option<(Units, Option<Pair>)> {
     let runs = from.dfa().facts().wide_runs;
-    let big_endian = match runs.units {
-        AsciiRuns::U16Le | AsciiRuns::U32Le => false,
-        AsciiRuns::U16Be | AsciiRuns::U32Be => true,
-        _ => return None,
-    };
-    let units = Units { bytes: runs.units.unit_bytes(), big_endian, single: runs.ranges };
+    let units = runs.simd_units()?;
     let forms = from.info().wide_forms;
     let (_, pair) = forms.simd_units();
     let pair = pair.filter(|p| {

@@ -116,33 +116,67 @@ pub struct Transcoder<'a> {
     /// top bit set (a negative value, or an unsigned one past 2^63 − 1) then
     /// means different values in the two, and is refused.
     mixed_sign: bool,
-    /// What the bulk paths read of the source's tables at every block, read
-    /// at the first ([`DynCodec::dfa`] copies the tables).
-    source: Option<SourceFacts>,
+    /// What the bulk paths read of the two codecs' tables at every block,
+    /// read at the first ([`DynCodec::dfa`] copies the tables).
+    facts: Option<BulkFacts>,
 }
 
-/// The facts of the source's tables that the bulk paths read at every block.
+/// The facts of the two codecs' tables that the bulk paths read at every block.
 #[derive(Copy, Clone)]
-pub(super) struct SourceFacts {
-    /// Its runs of wide code units ([`WideRuns::NONE`] for a codec with rules
-    /// across values).
+pub(super) struct BulkFacts {
+    /// The source's runs of wide code units ([`WideRuns::NONE`] for a codec
+    /// with rules across values).
     pub(super) wide_runs: crate::WideRuns,
-    /// Whether a SIMD kernel decodes its blocks, ASCII as fast as the
-    /// runs move it: the UTF-8 family's decoding kernel, or an integer
+    /// Whether a SIMD kernel decodes the source's blocks, ASCII as fast as
+    /// the runs move it: the UTF-8 family's decoding kernel, or an integer
     /// codec's fact ([`crate::decode_to_cut`]).
     pub(super) fast: bool,
-    /// Its SIMD tables, which tell continuation units from leads.
+    /// The source's SIMD tables, which tell continuation units from leads.
     pub(super) simd: Option<crate::simd::Tables>,
+    /// Between two codecs of wide code units, what runs of the source's
+    /// units are rewritten unit for unit by ([`crate::simd::convert_units`]).
+    pub(super) alike: Option<Alike>,
 }
 
-impl SourceFacts {
-    pub(super) fn of(from: &dyn DynCodec) -> Self {
+/// What the source's code units and the target's share: the source's units
+/// that are sequences of their own value and that the target writes as
+/// themselves ([`WideRuns::written_alike`](crate::WideRuns::written_alike)),
+/// and a pair form: the source's where the target writes its values alike
+/// (the same pair in 16-bit units, single units in 32-bit ones), or from
+/// 32-bit units the target's where the source reads its values as single
+/// units.
+#[derive(Copy, Clone)]
+pub(super) struct Alike {
+    pub(super) from: crate::simd::Units,
+    pub(super) pair: Option<crate::simd::Pair>,
+    pub(super) to: crate::simd::Units,
+}
+
+impl BulkFacts {
+    pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Self {
         let dfa = from.dfa();
         let wide_runs = if dfa.contexts() > 1 { crate::WideRuns::NONE } else { dfa.facts().wide_runs };
         let info = from.info();
         let fact = info.flagged.is_some() || info.prefixed.is_some();
         let fast = dfa.decoding_shape().is_some() || fact && !info.unbounded;
-        SourceFacts { wide_runs, fast, simd: dfa.simd().copied() }
+        // (A target with rules across values, or a premap, has no wide forms.)
+        let forms = to.info().wide_forms;
+        let alike = wide_runs.written_alike(&forms).and_then(|single| {
+            let (units, pair) = super::fused::source_units(from)?;
+            let within = |ranges: [(u32, u32); 2], p: &crate::simd::Pair| {
+                ranges.iter().any(|&(lo, hi)| lo <= p.lo && p.hi <= hi)
+            };
+            // A pair read as a pair, as the same pair, as single units or
+            // from single units.
+            let pair = match (units.bytes, forms.units.unit_bytes()) {
+                (2, 2) => pair.filter(|p| forms.pair == Some(*p)),
+                (2, _) => pair.filter(|p| within(forms.single, p)),
+                (_, 2) => forms.pair.filter(|p| within(wide_runs.ranges, p)),
+                _ => None,
+            };
+            Some(Alike { from: crate::simd::Units { single, ..units }, pair, to: forms.simd_units().0 })
+        });
+        BulkFacts { wide_runs, fast, simd: dfa.simd().copied(), alike }
     }
 }
 
@@ -232,7 +266,7 @@ impl<'a> Transcoder<'a> {
             units: Vec::new(),
             apart_left: 0,
             mixed_sign,
-            source: None,
+            facts: None,
         }
     }
 
@@ -287,6 +321,24 @@ impl<'a> Transcoder<'a> {
     /// CESU-8) from a source the decoding kernel reads (UTF-8).
     pub fn pair_units(&self) -> bool {
         self.path(|fused| fused.is_some_and(Fused::pair_units))
+    }
+
+    /// Between two codecs of wide code units, the source's code units that
+    /// runs of are rewritten in the target's width and byte order unit for
+    /// unit, without values, by the SIMD kernel
+    /// ([`convert_units`](crate::simd::convert_units)): those that are
+    /// sequences of their own value in the source and that the target writes
+    /// as themselves ([`WideRuns::written_alike`](crate::WideRuns::written_alike),
+    /// from the two descriptions; UTF-16 and UTF-32, either way and in
+    /// either byte order, outside the surrogates). With AVX-512 the runs
+    /// take pairs too where both codecs write them alike (UTF-16's
+    /// surrogate pairs copied, joined into UTF-32 or made from it). `None`
+    /// for other pairs, on a machine without the kernel (AVX2), and when the
+    /// bulk paths are off.
+    pub fn units_alike(&self) -> Option<[(u32, u32); 2]> {
+        crate::simd::Isa::detect().filter(|&isa| self.bulk && crate::simd::converts_units_on(isa))?;
+        let facts = self.facts.unwrap_or_else(|| BulkFacts::of(self.from, self.to));
+        facts.alike.map(|alike| alike.from.single)
     }
 
     /// `ask` of the one-pass path (`None` without one, or when the bulk

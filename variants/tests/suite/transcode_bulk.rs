@@ -478,3 +478,63 @@ fn runs_read_alike_and_clusters_read_apart_agree_with_the_per_value_path() {
         }
     }
 }
+
+/// Between the codecs of wide code units, runs of units outside the
+/// surrogates are rewritten unit for unit (where the machine has the
+/// kernel), and the output, strict error and replacements are the per-value
+/// path's: on text of long runs broken by surrogate pairs, a lone surrogate,
+/// a unit past U+10FFFF, and a trailing odd byte, cut into chunks.
+#[test]
+fn wide_units_are_rewritten_unit_for_unit_as_values_would_be() {
+    let mut rng = Rng::new(0x5EED_1632);
+    let wide = ["utf16le", "utf16be", "utf32le", "utf32be"].map(|n| registry::find(n).unwrap());
+    let kernel = placemat_codec::simd::Isa::detect().is_some_and(placemat_codec::simd::converts_units_on);
+    let bmp = [(0, 0xD7FF), (0xE000, 0xFFFF)];
+    // Not between a wide codec and one of bytes, nor for a codec of bytes.
+    let utf8 = registry::find("utf8").unwrap();
+    assert_eq!(Transcoder::new(utf8, wide[0], ErrorMode::Strict).unwrap().units_alike(), None);
+    assert_eq!(Transcoder::new(wide[0], utf8, ErrorMode::Strict).unwrap().units_alike(), None);
+    for from in wide {
+        for to in wide {
+            let engine = Transcoder::new(from, to, ErrorMode::Strict).unwrap();
+            let (f, t) = (&from.info().name, &to.info().name);
+            // Both 32-bit: every scalar value; else the BMP's.
+            let alike =
+                if f.starts_with("utf32") && t.starts_with("utf32") { [(0, 0xD7FF), (0xE000, 0x10_FFFF)] } else { bmp };
+            let expected = (kernel && from.info().name != to.info().name).then_some(alike);
+            assert_eq!(engine.units_alike().filter(|_| f != t), expected, "{f} -> {t}");
+            assert_eq!(engine.one_value_at_a_time().units_alike(), None);
+            let mut inputs = Vec::new();
+            for round in 0..6 {
+                let mut input = Vec::new();
+                for _ in 0..600 {
+                    let c = match rng.below(60) {
+                        0 => rng.range(0x1_0000, 0x10_FFFF),
+                        1 if round > 2 => rng.range(0xD800, 0xDFFF),
+                        2 if round > 2 => rng.range(0x11_0000, 0xFFFF_FFFF),
+                        _ => rng.range(0x400, 0x4FF),
+                    };
+                    if from.encode_push(c, &mut input).is_err() {
+                        // (A lone surrogate or a unit past the range, written raw.)
+                        let unit = from.info().max_units.map_or(4, |m| m.min(4));
+                        let bytes = if from.info().name.ends_with("be") { c.to_be_bytes() } else { c.to_le_bytes() };
+                        let at = if from.info().name.ends_with("be") { 8 - unit } else { 0 };
+                        input.extend_from_slice(&bytes[at..at + unit]);
+                    }
+                }
+                if round == 5 {
+                    input.push(0x41);
+                }
+                inputs.push(input);
+            }
+            for input in &inputs {
+                for cuts in cuttings(&mut rng, input.len()) {
+                    for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+                        let engine = transcode(from, to, mode, input, &cuts);
+                        assert!(engine == per_value(from, to, mode, input, &cuts), "{f} -> {t} {mode:?} {cuts:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,13 +1,15 @@
 //! The [`Transcoder`]'s bulk paths: what it takes without stepping, a
 //! run or a block at a time, before the per-value path (`transcoder.rs`)
 //! takes the rest: the one-pass kernels and copies (`fused.rs`), runs of
-//! ASCII and of wide code units moved without values, and blocks of values
+//! ASCII and of wide code units moved without values (between two codecs of
+//! wide units, rewritten unit for unit by `placemat_simd::convert_units`),
+//! and blocks of values
 //! decoded by the source's bulk decoder and written by the target's bulk
 //! encoder (or the kernel of `values_kernel.rs`); where each block ends.
 
 use std::vec::Vec;
 
-use super::{SourceFacts, Transcoder, BLOCK, LONG_COPY, MIN_BULK};
+use super::{BulkFacts, Transcoder, BLOCK, LONG_COPY, MIN_BULK};
 use crate::io::fused::Fused;
 use crate::io::values_kernel::ValuesKernel;
 use crate::{AsciiRuns, Step, Strategy, WideRuns};
@@ -16,8 +18,8 @@ impl Transcoder<'_> {
     /// Transcodes a run or a block at the start of `data` without stepping;
     /// returns the units taken (0 when neither takes anything).
     pub(super) fn bulk_item(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
-        if self.source.is_none() {
-            self.source = Some(SourceFacts::of(self.from));
+        if self.facts.is_none() {
+            self.facts = Some(BulkFacts::of(self.from, self.to));
         }
         if self.fused.get_or_insert_with(|| Fused::of(self.from, self.to)).is_some() {
             // The one-pass kernel takes ASCII as fast as the runs would.
@@ -26,7 +28,10 @@ impl Transcoder<'_> {
         // Between codecs of wide units, a wide run takes ASCII too, and
         // faster than the ASCII path, which moves unit by unit.
         let wide_first = self.to.info().wide_forms.is_some();
-        let mut took = if wide_first { self.wide_run(data, out) } else { 0 };
+        let mut took = if wide_first { self.units_run(data, out) } else { 0 };
+        if took == 0 && wide_first {
+            took = self.wide_run(data, out);
+        }
         if took == 0 {
             took = self.ascii_run(data, out);
         }
@@ -91,7 +96,7 @@ impl Transcoder<'_> {
         // integer codec's fact) takes ASCII at its speed too: its blocks end
         // only at long runs, so that text which changes script every few
         // words is not cut into short blocks.
-        let span = if self.source().fast { 16 } else { 2 } * crate::ASCII_BLOCK;
+        let span = if self.facts().fast { 16 } else { 2 } * crate::ASCII_BLOCK;
         (crate::ASCII_BLOCK..end.saturating_sub(span))
             .step_by(crate::ASCII_BLOCK)
             .find(|&k| from.prefix(&data[k..k + span]) == span)
@@ -104,7 +109,7 @@ impl Transcoder<'_> {
     /// its bulk decoder does not stop at a cut one; `end` itself otherwise,
     /// or if no such unit lies within 16 units.
     fn before_lead(&self, data: &[u8], end: usize) -> usize {
-        let Some(t) = self.source().simd.filter(|_| end < data.len()) else { return end };
+        let Some(t) = self.facts().simd.filter(|_| end < data.len()) else { return end };
         (end.saturating_sub(16)..=end).rev().find(|&k| k > 0 && !t.is_continuation(data[k])).unwrap_or(end)
     }
 
@@ -186,15 +191,31 @@ impl Transcoder<'_> {
         self.encode_values(&data[..n], n, out)
     }
 
-    /// The source's wide runs, none for a codec with rules across values.
-    fn wide_runs(&self) -> WideRuns {
-        self.source().wide_runs
+    /// Rewrites the run of wide code units at the start of `data` that the
+    /// two codecs write alike ([`BulkFacts::alike`]: single units, and
+    /// pairs where both write them so) unit for unit, without values, by the
+    /// SIMD kernel ([`crate::simd::convert_units`]); returns the units taken
+    /// (0 without such runs or a kernel, or for a run shorter than the
+    /// kernel's step).
+    fn units_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
+        let (Some(alike), Some(isa)) = (self.facts().alike, crate::simd::Isa::detect()) else { return 0 };
+        let n = crate::simd::convert_units(isa, &alike.from, alike.pair.as_ref(), &alike.to, data, out);
+        let Some(last) = alike.from.last_value(alike.pair.as_ref(), &data[..n]) else { return 0 };
+        self.last = Some(u64::from(last));
+        self.context = self.from.context_after(u64::from(last));
+        self.offset += n as u64;
+        n
     }
 
-    /// The source's facts the bulk paths read, as [`Self::bulk_item`] keeps
+    /// The source's wide runs, none for a codec with rules across values.
+    fn wide_runs(&self) -> WideRuns {
+        self.facts().wide_runs
+    }
+
+    /// The codecs' facts the bulk paths read, as [`Self::bulk_item`] keeps
     /// them.
-    fn source(&self) -> SourceFacts {
-        self.source.unwrap_or_else(|| SourceFacts::of(self.from))
+    fn facts(&self) -> BulkFacts {
+        self.facts.unwrap_or_else(|| BulkFacts::of(self.from, self.to))
     }
 
     /// Writes the values in hand, which are those of the first `took` units
