@@ -305,16 +305,18 @@ fn gbps(r: &Row) -> f64 {
 }
 
 fn table(rows: &[Row]) -> String {
+    // The strategy column as wide as its longest name (28 at least).
+    let w = rows.iter().map(|r| r.strategy.chars().count()).max().unwrap_or(0).max(28);
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:<16} {:<9} {:<28} {:>10} {:>9} {:>7}  baseline",
+        "{:<16} {:<9} {:<w$} {:>10} {:>9} {:>7}  baseline",
         "input", "operation", "strategy", "bytes", "GB/s", "ratio"
     );
     for r in rows {
         let _ = writeln!(
             s,
-            "{:<16} {:<9} {:<28} {:>10} {:>9.3} {:>6.2}x  {}",
+            "{:<16} {:<9} {:<w$} {:>10} {:>9.3} {:>6.2}x  {}",
             r.input,
             r.operation,
             r.strategy,
@@ -367,4 +369,31 @@ fn json(rows: &[Row]) -> String {
         })
         .collect();
     format!("[\n{}\n]\n", items.join(",\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_columns_line_up_whatever_the_strategies_names() {
+        let row = |strategy: &str| Row {
+            input: "english".into(),
+            operation: "transcode",
+            strategy: strategy.into(),
+            bytes: 4096,
+            median: Duration::from_micros(1),
+            baseline: "std".into(),
+            ratio: 1.0,
+        };
+        let long = "placemat copy of runs read alike + 16-bit units (avx512)";
+        let text = table(&[row("std"), row(long)]);
+        // The bytes column ends at the same place on every line.
+        let ends: Vec<usize> = text.lines().skip(1).map(|l| l.find("4096").unwrap() + 4).collect();
+        assert_eq!(ends.len(), 2);
+        assert_eq!(ends[0], ends[1], "{text}");
+        assert!(text.lines().nth(2).unwrap().contains(long));
+        let header_end = text.lines().next().unwrap().find("bytes").unwrap() + "bytes".len();
+        assert_eq!(header_end, ends[0], "{text}");
+    }
 }
