@@ -18,6 +18,7 @@ use std::fmt;
 
 mod blocks;
 
+use self::blocks::Alike;
 use super::fused::Fused;
 use super::values_kernel::ValuesKernel;
 use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
@@ -138,20 +139,6 @@ pub(super) struct BulkFacts {
     pub(super) alike: Option<Alike>,
 }
 
-/// What the source's code units and the target's share: the source's units
-/// that are sequences of their own value and that the target writes as
-/// themselves ([`WideRuns::written_alike`](crate::WideRuns::written_alike)),
-/// and a pair form: the source's where the target writes its values alike
-/// (the same pair in 16-bit units, single units in 32-bit ones), or from
-/// 32-bit units the target's where the source reads its values as single
-/// units.
-#[derive(Copy, Clone)]
-pub(super) struct Alike {
-    pub(super) from: crate::simd::Units,
-    pub(super) pair: Option<crate::simd::Pair>,
-    pub(super) to: crate::simd::Units,
-}
-
 impl BulkFacts {
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Self {
         let dfa = from.dfa();
@@ -159,23 +146,7 @@ impl BulkFacts {
         let info = from.info();
         let fact = info.flagged.is_some() || info.prefixed.is_some();
         let fast = dfa.decoding_shape().is_some() || fact && !info.unbounded;
-        // (A target with rules across values, or a premap, has no wide forms.)
-        let forms = to.info().wide_forms;
-        let alike = wide_runs.written_alike(&forms).and_then(|single| {
-            let (units, pair) = super::fused::source_units(from)?;
-            let within = |ranges: [(u32, u32); 2], p: &crate::simd::Pair| {
-                ranges.iter().any(|&(lo, hi)| lo <= p.lo && p.hi <= hi)
-            };
-            // A pair read as a pair, as the same pair, as single units or
-            // from single units.
-            let pair = match (units.bytes, forms.units.unit_bytes()) {
-                (2, 2) => pair.filter(|p| forms.pair == Some(*p)),
-                (2, _) => pair.filter(|p| within(forms.single, p)),
-                (_, 2) => forms.pair.filter(|p| within(wide_runs.ranges, p)),
-                _ => None,
-            };
-            Some(Alike { from: crate::simd::Units { single, ..units }, pair, to: forms.simd_units().0 })
-        });
+        let alike = Alike::of(from, wide_runs, &to.info().wide_forms);
         BulkFacts { wide_runs, fast, simd: dfa.simd().copied(), alike }
     }
 }
@@ -333,10 +304,15 @@ impl<'a> Transcoder<'a> {
     /// either byte order, outside the surrogates). With AVX-512 the runs
     /// take pairs too where both codecs write them alike (UTF-16's
     /// surrogate pairs copied, joined into UTF-32 or made from it). `None`
-    /// for other pairs, on a machine without the kernel (AVX2), and when the
-    /// bulk paths are off.
+    /// for other pairs, for a pair with a one-pass path (a codec into
+    /// itself), on a machine without the kernel (AVX2), and when the bulk
+    /// paths are off.
     pub fn units_alike(&self) -> Option<[(u32, u32); 2]> {
         crate::simd::Isa::detect().filter(|&isa| self.bulk && crate::simd::converts_units_on(isa))?;
+        if self.one_pass() {
+            // (A codec into itself: its validated blocks are copied.)
+            return None;
+        }
         let facts = self.facts.unwrap_or_else(|| BulkFacts::of(self.from, self.to));
         facts.alike.map(|alike| alike.from.single)
     }

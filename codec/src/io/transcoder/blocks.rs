@@ -12,7 +12,42 @@ use std::vec::Vec;
 use super::{BulkFacts, Transcoder, BLOCK, LONG_COPY, MIN_BULK};
 use crate::io::fused::Fused;
 use crate::io::values_kernel::ValuesKernel;
-use crate::{AsciiRuns, Step, Strategy, WideRuns};
+use crate::simd::{Pair, Units};
+use crate::{AsciiRuns, DynCodec, Step, Strategy, WideForms, WideRuns};
+
+/// What the source's code units and the target's share: the source's units
+/// that are sequences of their own value and that the target writes as
+/// themselves ([`WideRuns::written_alike`](crate::WideRuns::written_alike)),
+/// and a pair form: the source's where the target writes its values alike
+/// (the same pair in 16-bit units, single units in 32-bit ones), or from
+/// 32-bit units the target's where the source reads its values as single
+/// units.
+#[derive(Copy, Clone)]
+pub(in crate::io) struct Alike {
+    pub(in crate::io) from: Units,
+    pub(in crate::io) pair: Option<Pair>,
+    pub(in crate::io) to: Units,
+}
+
+impl Alike {
+    /// The fact for a source of `wide_runs` (read from context 0) into a
+    /// target of `forms`: `None` where no unit is written alike (a target
+    /// with rules across values, or that maps its values, has no wide forms).
+    pub(in crate::io) fn of(from: &dyn DynCodec, wide_runs: WideRuns, forms: &WideForms) -> Option<Alike> {
+        let single = wide_runs.written_alike(forms)?;
+        let (units, pair) = crate::io::fused::source_units(from)?;
+        let within = |ranges: [(u32, u32); 2], p: &Pair| ranges.iter().any(|&(lo, hi)| lo <= p.lo && p.hi <= hi);
+        // A pair read as a pair, as the same pair, as single units or
+        // from single units.
+        let pair = match (units.bytes, forms.units.unit_bytes()) {
+            (2, 2) => pair.filter(|p| forms.pair == Some(*p)),
+            (2, _) => pair.filter(|p| within(forms.single, p)),
+            (_, 2) => forms.pair.filter(|p| within(wide_runs.ranges, p)),
+            _ => None,
+        };
+        Some(Alike { from: Units { single, ..units }, pair, to: forms.simd_units().0 })
+    }
+}
 
 impl Transcoder<'_> {
     /// Transcodes a run or a block at the start of `data` without stepping;
@@ -28,9 +63,12 @@ impl Transcoder<'_> {
         // Between codecs of wide units, a wide run takes ASCII too, and
         // faster than the ASCII path, which moves unit by unit.
         let wide_first = self.to.info().wide_forms.is_some();
-        let mut took = if wide_first { self.units_run(data, out) } else { 0 };
-        if took == 0 && wide_first {
-            took = self.wide_run(data, out);
+        let mut took = 0;
+        if wide_first {
+            took = match self.units_run(data, out) {
+                0 => self.wide_run(data, out),
+                n => n,
+            };
         }
         if took == 0 {
             took = self.ascii_run(data, out);
