@@ -11,6 +11,8 @@
 //! units widened (16 to 32 bits), narrowed (32 to 16) or kept, and shuffled
 //! into the target's byte order. It stops before the first group of 32 bytes
 //! with a unit outside the ranges, which the caller converts. With AVX-512,
+//! the input's last units, fewer than a step, go in a masked step of their
+//! own, so that a chunk of a stream is taken to its end; and
 //! 16-bit units go 64 bytes a step and may hold pairs (UTF-16's surrogate
 //! pairs): three masks of lanes tell single units, first and second units,
 //! a step is whole when every second unit follows a first (the step
@@ -27,8 +29,8 @@
 //! let to = Units { bytes: 4, big_endian: true, single: [(0, 0xD7FF), (0xE000, 0x10_FFFF)] };
 //! let mut out = Vec::new();
 //! let taken = Isa::detect().map_or(0, |isa| convert_units(isa, &from, None, &to, &utf16le, &mut out));
-//! // Whole groups of 32 bytes (none without AVX2).
-//! assert_eq!(taken % 32, 0);
+//! // All of it on AVX-512, whole groups of 32 bytes with AVX2, none without.
+//! assert!(taken == utf16le.len() || taken % 32 == 0);
 //! let expected: Vec<u8> = utf16le[..taken]
 //!     .chunks_exact(2)
 //!     .flat_map(|u| u32::from(u16::from_le_bytes([u[0], u[1]])).to_be_bytes())
@@ -57,9 +59,11 @@ pub const fn converts_units_on(isa: Isa) -> bool {
 /// written as the code unit of the same value in `to`'s width and byte order
 /// (`to.single` is not read: the caller gives in `from.single` the units
 /// that are sequences of their own value in the source and that the target
-/// writes as themselves). Returns the bytes of `input` taken, a multiple of
-/// 32 without `pair` (of 64 for 2-byte units on [`Isa::Avx512`]): 0 without
-/// a kernel for `isa`, or for a width other than 2 and 4.
+/// writes as themselves). Returns the bytes of `input` taken: 0 without a
+/// kernel for `isa`, or for a width other than 2 and 4; else whole groups of
+/// 32 bytes, or, on [`Isa::Avx512`] from 2-byte units (and from 4-byte ones
+/// with `pair`), steps of 64 bytes and at the input's end the whole units
+/// of its last, shorter step (read with a masked load).
 ///
 /// With `pair` (on [`Isa::Avx512`]), for 2-byte source units, a unit of the
 /// pair's first units followed by one of its second units is taken too: as
@@ -120,7 +124,8 @@ fn run(isa: Isa, from: &Units, pair: Option<&Pair>, to: &Units, input: &[u8], ou
     // At most twice the input (16-bit units widened), or as much (32-bit
     // values written as pairs); the AVX-512 kernels store whole vectors, 64
     // bytes past what they keep.
-    let groups = input.len() / STEP;
+    // The AVX-512 kernels' short last step writes as much as a whole one.
+    let groups = input.len().div_ceil(STEP);
     let written = STEP * 2;
     out.reserve(groups * written + 64);
     let start = out.len();
@@ -130,8 +135,8 @@ fn run(isa: Isa, from: &Units, pair: Option<&Pair>, to: &Units, input: &[u8], ou
     // (checked by `convert_units`), a pair from 2-byte units only with every
     // combination a value of it and its units no single ones, into 2-byte
     // units only with both units in 16 bits and its values no single ones;
-    // `out` has room for `written` bytes per whole group of `input` and 64
-    // more, what every kernel writes at most.
+    // `out` has room for `written` bytes per group of `input` (the last one
+    // counted whole) and 64 more, what every kernel writes at most.
     let (taken, kept) = unsafe {
         match (from.bytes, to.bytes, isa) {
             (2, 2, Isa::Avx512) => avx512::convert::<2>(from, pair, to, input, at),
@@ -278,8 +283,8 @@ mod avx512 {
     /// The machine must have AVX-512 F/BW; `TO` be 2 or 4, `from.single`
     /// within `0..=FFFF`, `pair` (if any) one whose every combination of
     /// units is a value and whose units are no single units, and `out`
-    /// valid for writes of `32 * TO` bytes per whole group of 64 bytes of
-    /// `input`, and 64 more.
+    /// valid for writes of `TO / 2` bytes per byte of `input`, rounded up to
+    /// a multiple of 64, and 64 more.
     #[target_feature(enable = "avx512f,avx512bw,avx2")]
     pub(super) unsafe fn convert<const TO: usize>(
         from: &Units,
@@ -302,32 +307,50 @@ mod avx512 {
             None => (0, ((0, 0), (0, 0))),
         };
         let join = Join::of(pair);
-        // The group before, and whether its last unit is a first one.
+        // One step of `lanes` units (in little-endian order) at `out`, after
+        // the step `last` (and whether its last unit is a first one): the
+        // bytes written and whether its own last unit is a first one, or
+        // `None` where the step is not whole. Past the input's end (in its last, short step),
+        // lanes count as single units and are neither kept nor written.
+        let step = |x: __m512i, lanes: usize, (last, open): (__m512i, u32), out: *mut u8| {
+            let valid = if lanes == 32 { u32::MAX } else { (1 << lanes) - 1 };
+            let single = in_range(x, a, b) | in_range(x, c, d) | !valid;
+            let (firsts, seconds) = (in_range(x, h0, h1) & paired & valid, in_range(x, l0, l1) & paired & valid);
+            // Every unit single or a pair's, and every second unit right
+            // after a first one (the group before's last, for the first).
+            if single | firsts | seconds != u32::MAX || (seconds ^ (firsts << 1 | open)) & valid != 0 {
+                return None;
+            }
+            let wrote = if TO == 2 {
+                // SAFETY: 64 writable bytes at `out` (at most the bytes taken
+                // so far before it, and 64 more), as the caller vouches.
+                unsafe { _mm512_storeu_si512(out.cast(), _mm512_shuffle_epi8(x, write)) };
+                2 * lanes
+            } else {
+                let befores = _mm512_permutex2var_epi16(last, before, x);
+                // SAFETY: `4 * lanes` bytes kept at `out`, 128 written:
+                // within the caller's room for the step (the last one's, if
+                // short, as much as a whole one's).
+                unsafe { store_values(x, befores, &join, (seconds, !firsts & valid), write, out) }
+            };
+            Some((wrote, firsts >> (lanes - 1) & 1))
+        };
+        // The step before, and whether its last unit is a first one.
         let (mut last, mut open) = (_mm512_setzero_si512(), 0);
         let (mut i, mut o) = (0, 0);
         while let Some(group) = input.get(i..i + 64) {
             // SAFETY: `group` is 64 readable bytes.
             let x = _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(group.as_ptr().cast()) }, read);
-            let single = in_range(x, a, b) | in_range(x, c, d);
-            let (firsts, seconds) = (in_range(x, h0, h1) & paired, in_range(x, l0, l1) & paired);
-            // Every unit single or a pair's, and every second unit right
-            // after a first one (the group before's last, for the first).
-            if single | firsts | seconds != u32::MAX || seconds != firsts << 1 | open {
-                break;
+            let Some((wrote, first)) = step(x, 32, (last, open), out.wrapping_add(o)) else { break };
+            (last, open, i, o) = (x, first, i + 64, o + wrote);
+        }
+        // The input's last units, in a short step (a whole step broke the
+        // loop where it stopped short of the end).
+        if let Some((x, lanes)) = tail::<2>(input, i) {
+            let x = _mm512_shuffle_epi8(x, read);
+            if let Some((wrote, first)) = step(x, lanes, (last, open), out.wrapping_add(o)) {
+                (open, i, o) = (first, i + 2 * lanes, o + wrote);
             }
-            o += if TO == 2 {
-                // SAFETY: the group is whole: 64 writable bytes at `o`, as
-                // the caller vouches.
-                unsafe { _mm512_storeu_si512(out.add(o).cast(), _mm512_shuffle_epi8(x, write)) };
-                64
-            } else {
-                let befores = _mm512_permutex2var_epi16(last, before, x);
-                // SAFETY: the group is whole: `32 * 4` writable bytes at `o`,
-                // and 64 more, as the caller vouches.
-                unsafe { store_values(x, befores, &join, (seconds, !firsts), write, out.add(o)) }
-            };
-            (last, open) = (x, firsts >> 31);
-            i += 64;
         }
         // A first unit that ends the run is given back (into 32-bit units
         // nothing was written for it: its value is made with its second).
@@ -341,8 +364,8 @@ mod avx512 {
     /// # Safety
     /// The machine must have AVX-512 F/BW/VBMI2 and BMI2; `from.single`
     /// within `0..=FFFF`, `pair` one whose units fit in 16 bits and whose
-    /// values are no single units, and `out` valid for writes of 64 bytes
-    /// per whole group of 64 bytes of `input`, and 64 more.
+    /// values are no single units, and `out` valid for writes of as many
+    /// bytes as `input` has, and 64 more.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2,avx2")]
     pub(super) unsafe fn into_pairs(
         from: &Units,
@@ -357,14 +380,16 @@ mod avx512 {
         let set = |v: u32| _mm512_set1_epi32(v as i32);
         let (bias, high, low) = (set(p.bias), set(p.high), set(p.low));
         let (shift, mask) = (set(u32::from(p.low_bits)), set((1 << p.low_bits) - 1));
-        let (mut i, mut o) = (0, 0);
-        while let Some(group) = input.get(i..i + 64) {
-            // SAFETY: `group` is 64 readable bytes.
-            let x = _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(group.as_ptr().cast()) }, read);
-            let single = in_range32(x, a, b) | in_range32(x, c, d);
-            let paired = in_range32(x, p.lo, p.hi);
+        // One step of `lanes` values at `out`: the bytes written, or `None`
+        // where a value is neither a single unit nor a pair's. Past the
+        // input's end, lanes count as single units, not kept.
+        let step = |x: __m512i, lanes: usize, out: *mut u8| {
+            let x = _mm512_shuffle_epi8(x, read);
+            let valid = if lanes == 16 { u16::MAX } else { (1 << lanes) - 1 };
+            let single = in_range32(x, a, b) | in_range32(x, c, d) | !valid;
+            let paired = in_range32(x, p.lo, p.hi) & valid;
             if single | paired != u16::MAX {
-                break;
+                return None;
             }
             // Each value's first unit in its low half, its second (where it
             // has one) in its high half.
@@ -373,15 +398,41 @@ mod avx512 {
             let second = _mm512_add_epi32(low, _mm512_and_si512(w, mask));
             let both = _mm512_or_si512(first, _mm512_slli_epi32::<16>(second));
             // Every first unit kept, a second where the value is a pair's.
-            let keep = _pdep_u32(u32::from(paired), 0xAAAA_AAAA) | 0x5555_5555;
+            let keep = _pdep_u32(u32::from(paired), 0xAAAA_AAAA) | _pdep_u32(u32::from(valid), 0x5555_5555);
             let units = _mm512_shuffle_epi8(_mm512_maskz_compress_epi16(keep, both), write);
-            // SAFETY: at most 64 bytes at `o`, within the caller's room for
-            // the group.
-            unsafe { _mm512_storeu_si512(out.add(o).cast(), units) };
-            o += 2 * keep.count_ones() as usize;
-            i += 64;
+            // SAFETY: at most 64 bytes at `out`, within the caller's room
+            // for the step (as many bytes as its values, and 64 more).
+            unsafe { _mm512_storeu_si512(out.cast(), units) };
+            Some(2 * keep.count_ones() as usize)
+        };
+        let (mut i, mut o) = (0, 0);
+        while let Some(group) = input.get(i..i + 64) {
+            // SAFETY: `group` is 64 readable bytes.
+            let x = unsafe { _mm512_loadu_si512(group.as_ptr().cast()) };
+            let Some(wrote) = step(x, 16, out.wrapping_add(o)) else { break };
+            (i, o) = (i + 64, o + wrote);
+        }
+        if let Some((x, lanes)) = tail::<4>(input, i) {
+            if let Some(wrote) = step(x, lanes, out.wrapping_add(o)) {
+                (i, o) = (i + 4 * lanes, o + wrote);
+            }
         }
         (i, o)
+    }
+
+    /// The last step of `input`, from `i`: where fewer than 64 bytes are
+    /// left, the whole `UNIT`-byte units left (the lanes past them zero),
+    /// and how many; `None` where no whole unit or a whole step is left.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn tail<const UNIT: usize>(input: &[u8], i: usize) -> Option<(__m512i, usize)> {
+        let units = input.len().checked_sub(i)? / UNIT;
+        let bytes = units * UNIT;
+        // SAFETY: the mask keeps `bytes` bytes (fewer than 64), the whole
+        // units of `input` from `i`; a masked load reads no other.
+        (units > 0 && bytes < 64).then(|| {
+            let keep = (1u64 << bytes) - 1;
+            (unsafe { _mm512_maskz_loadu_epi8(keep, input.as_ptr().add(i).cast()) }, units)
+        })
     }
 
     /// The shuffles that read `FROM`-byte units into little-endian order
@@ -510,10 +561,12 @@ mod tests {
                         let bytes = write(&from, &units);
                         let mut out = vec![9];
                         let taken = convert_units(isa, &from, None, &to, &bytes, &mut out);
-                        // (AVX-512 reads 2-byte units 64 bytes a step.)
-                        let step = if isa == Isa::Avx512 && fb == 2 { 64 } else { STEP };
-                        let groups = bytes.chunks_exact(step).take_while(|g| read(&from, g).into_iter().all(inside));
-                        let want = if converts_units_on(isa) { groups.count() * step } else { 0 };
+                        // (AVX-512 reads 2-byte units 64 bytes a step, and
+                        // the last units in a short step.)
+                        let wide = isa == Isa::Avx512 && fb == 2;
+                        let steps = steps(bytes.len(), fb, if wide { 64 } else { STEP }, wide);
+                        let fine = steps.take_while(|r| read(&from, &bytes[r.clone()]).into_iter().all(inside));
+                        let want = if converts_units_on(isa) { fine.last().map_or(0, |r| r.end) } else { 0 };
                         let case = format!("round {round}, {single:X?}, {fb}{fbig} -> {tb}{tbig}");
                         assert_eq!(taken, want, "{case}");
                         assert_eq!(out[1..], write(&to, &read(&from, &bytes[..taken]))[..], "{case}");
@@ -523,9 +576,18 @@ mod tests {
         }
     }
 
-    /// What the AVX-512 kernel takes of `units` with `pair`: whole steps of
-    /// 32 units each single or half of a pair, less a first unit that ends
-    /// them (its second not taken).
+    /// The byte ranges of the steps through `len` bytes of `unit`-byte
+    /// units: whole steps of `step` bytes, then, with `tail`, the whole
+    /// units left.
+    fn steps(len: usize, unit: usize, step: usize, tail: bool) -> impl Iterator<Item = std::ops::Range<usize>> {
+        let whole = len / step * step;
+        let last = if tail { len / unit * unit } else { whole };
+        (0..whole).step_by(step).map(move |k| k..k + step).chain((whole < last).then_some(whole..last))
+    }
+
+    /// What the AVX-512 kernel takes of `units` with `pair`: steps of 32
+    /// units (the last one shorter) each single or half of a pair, less a
+    /// first unit that ends them (its second not taken).
     fn taken_by_steps(from: &Units, pair: &Pair, units: &[u32]) -> usize {
         let (high, low) = (pair.high_units(), pair.low_units());
         let is = |(lo, hi): (u32, u32), k: usize| units.get(k).is_some_and(|&u| lo <= u && u <= hi);
@@ -534,8 +596,10 @@ mod tests {
                 || is(high, k) && is(low, k + 1)
                 || is(low, k) && k > 0 && is(high, k - 1)
         };
-        let steps = (0..units.len() / 32).take_while(|s| (32 * s..32 * s + 32).all(fine)).count();
-        let at = 32 * steps;
+        // A first unit that ends the input is read (and given back).
+        let last = units.len().checked_sub(1);
+        let fine = |k: usize| fine(k) || Some(k) == last && is(high, k);
+        let at = steps(units.len(), 1, 32, true).take_while(|r| r.clone().all(fine)).last().map_or(0, |r| r.end);
         at - usize::from(at > 0 && is(high, at - 1))
     }
 
@@ -622,7 +686,8 @@ mod tests {
                 let want = match isa {
                     Isa::Avx512 => {
                         let fine = |g: &[u32]| g.iter().all(|&v| from.is_single(v) || paired(v));
-                        64 * values.chunks_exact(16).take_while(|g| fine(g)).count()
+                        let steps = steps(values.len(), 1, 16, true);
+                        4 * steps.take_while(|r| fine(&values[r.clone()])).last().map_or(0, |r| r.end)
                     }
                     _ if converts_units_on(isa) => {
                         32 * values.chunks_exact(8).take_while(|g| g.iter().all(|&v| from.is_single(v))).count()

@@ -438,6 +438,9 @@ impl<'a> Transcoder<'a> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
+        if self.bulk && !self.pending.is_empty() {
+            chunk = self.pending_pair(chunk, out);
+        }
         // A sequence left open by the previous chunk: walk on from where its walk
         // stopped. Decoding it may leave another open sequence (the units after a
         // broken one start again), hence the loop.

@@ -245,6 +245,35 @@ impl Transcoder<'_> {
         n
     }
 
+    /// Where the last chunk's run of wide units ended before the first unit
+    /// of a pair (held back, the chunk's last) and `chunk` starts with a unit
+    /// that completes it, rewrites the two by the same kernel
+    /// ([`Self::units_run`]), as a run over both chunks would have; returns
+    /// the rest of `chunk` (all of it where the kernel does not take the two:
+    /// the per-value path then decides).
+    pub(super) fn pending_pair<'c>(&mut self, chunk: &'c [u8], out: &mut Vec<u8>) -> &'c [u8] {
+        let Some(alike) = self.facts.and_then(|f| f.alike).filter(|a| a.pair.is_some()) else { return chunk };
+        let b = alike.from.bytes;
+        let (Some(isa), Some(second)) = (crate::simd::Isa::detect(), chunk.get(..b)) else { return chunk };
+        if self.pending.len() != b || self.context != 0 {
+            return chunk;
+        }
+        let mut both = [0; 8];
+        both[..b].copy_from_slice(&self.pending);
+        both[b..2 * b].copy_from_slice(second);
+        let both = &both[..2 * b];
+        if crate::simd::convert_units(isa, &alike.from, alike.pair.as_ref(), &alike.to, both, out) != both.len() {
+            return chunk;
+        }
+        let Some(last) = alike.from.last_value(alike.pair.as_ref(), both) else { return chunk };
+        self.last = Some(u64::from(last));
+        self.context = self.from.context_after(u64::from(last));
+        self.offset += both.len() as u64;
+        self.pending.clear();
+        self.open = false;
+        &chunk[b..]
+    }
+
     /// The source's wide runs, none for a codec with rules across values.
     fn wide_runs(&self) -> WideRuns {
         self.facts().wide_runs
