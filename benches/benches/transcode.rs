@@ -3,8 +3,8 @@
 //! `transcode_into`, validating, strict) beside the libraries a user would
 //! pick for the same pair ([`placemat_benches::converters`]): encoding_rs
 //! for UTF-8 ↔ UTF-16, the `cesu8` crate for CESU-8 and modified UTF-8,
-//! simdutf (with `--features simdutf`) for UTF-8 ↔ UTF-16LE and UTF-32, for
-//! UTF-8 validation and for UTF-8 decoded to values; placemat's engine also
+//! simdutf (with `--features simdutf`) for UTF-8 ↔ UTF-16LE and UTF-32,
+//! UTF-16LE ↔ UTF-32LE, UTF-8 validation and UTF-8 decoded to values; placemat's engine also
 //! fed 4 KiB at a time (`placemat-4k-pushes`). Ids are
 //! `<implementation>/<pair>/<corpus>`, throughput in bytes of the source.
 //! Every output buffer is allocated once, outside the timed loop.
@@ -98,9 +98,30 @@ fn transcode(cr: &mut Criterion) {
             });
         }
 
+        wide_pairs(&mut g, name, &utf16, &wide);
         cesu8_pairs(&mut g, name, &text);
     }
     g.finish();
+}
+
+/// UTF-16LE ↔ UTF-32LE (the text as `utf16` and `wide` code units), beside
+/// simdutf's `convert_utf16le_to_utf32` and `convert_utf32_to_utf16le`.
+fn wide_pairs(g: &mut Group, name: &str, utf16: &[u16], wide: &[u32]) {
+    let utf16le: Vec<u8> = utf16.iter().flat_map(|u| u.to_le_bytes()).collect();
+    let utf32le: Vec<u8> = wide.iter().flat_map(|u| u.to_le_bytes()).collect();
+    placemat(g, "utf16le-utf32le", name, &Utf16Le, &Utf32Le, &utf16le);
+    placemat(g, "utf32le-utf16le", name, &Utf32Le, &Utf16Le, &utf32le);
+    #[cfg(feature = "simdutf")]
+    {
+        let mut values = vec![0u32; utf16.len()];
+        run(g, "simdutf", "utf16le-utf32le", name, utf16le.len(), || {
+            converters::simdutf::utf16le_to_utf32(utf16, &mut values).unwrap_or(0)
+        });
+        let mut units = vec![0u16; 2 * wide.len()];
+        run(g, "simdutf", "utf32le-utf16le", name, utf32le.len(), || {
+            converters::simdutf::utf32_to_utf16le(wide, &mut units).unwrap_or(0)
+        });
+    }
 }
 
 /// UTF-8 validated (`Decoder::validate`) and decoded to values

@@ -103,6 +103,25 @@ pub mod simdutf {
         (n != 0 || input.is_empty()).then_some(n)
     }
 
+    /// UTF-16LE (as units) to UTF-32; `out` must hold `input.len()` units.
+    pub fn utf16le_to_utf32(input: &[u16], out: &mut [u32]) -> Option<usize> {
+        assert!(out.len() >= input.len(), "room for one unit per input unit");
+        // SAFETY: `input` is readable for its length; each UTF-16 unit gives
+        // at most one UTF-32 unit (a pair two units, one value), and `out`
+        // holds that many.
+        let n = unsafe { ::simdutf::convert_utf16le_to_utf32(input.as_ptr(), input.len(), out.as_mut_ptr()) };
+        (n != 0 || input.is_empty()).then_some(n)
+    }
+
+    /// UTF-32 (as units) to UTF-16LE; `out` must hold `2 * input.len()` units.
+    pub fn utf32_to_utf16le(input: &[u32], out: &mut [u16]) -> Option<usize> {
+        assert!(out.len() >= 2 * input.len(), "room for two units per input unit");
+        // SAFETY: `input` is readable for its length; each UTF-32 unit gives
+        // at most two UTF-16 units, and `out` holds that many.
+        let n = unsafe { ::simdutf::convert_utf32_to_utf16le(input.as_ptr(), input.len(), out.as_mut_ptr()) };
+        (n != 0 || input.is_empty()).then_some(n)
+    }
+
     #[cfg(test)]
     mod tests {
         #[test]
@@ -120,6 +139,15 @@ pub mod simdutf {
             let k = super::utf32_to_utf8(&wide, &mut bytes).unwrap();
             assert_eq!(&bytes[..k], text.as_bytes());
             assert_eq!(super::utf32_to_utf8(&[0x61, 0xD800], &mut bytes), None);
+            let utf16: Vec<u16> = text.encode_utf16().collect();
+            let mut values = vec![0u32; utf16.len()];
+            let v = super::utf16le_to_utf32(&utf16, &mut values).unwrap();
+            assert_eq!(values[..v], wide[..]);
+            assert_eq!(super::utf16le_to_utf32(&[0x61, 0xDC00], &mut values), None);
+            let mut units = vec![0u16; 2 * wide.len()];
+            let u = super::utf32_to_utf16le(&wide, &mut units).unwrap();
+            assert_eq!(units[..u], utf16[..]);
+            assert_eq!(super::utf32_to_utf16le(&[0x61, 0x11_0000], &mut units), None);
         }
     }
 }

@@ -280,12 +280,12 @@ mod avx512 {
     /// unit, it is given back.
     ///
     /// # Safety
-    /// The machine must have AVX-512 F/BW; `TO` be 2 or 4, `from.single`
+    /// The machine must have AVX-512 F/BW and POPCNT; `TO` be 2 or 4, `from.single`
     /// within `0..=FFFF`, `pair` (if any) one whose every combination of
     /// units is a value and whose units are no single units, and `out`
     /// valid for writes of `TO / 2` bytes per byte of `input`, rounded up to
     /// a multiple of 64, and 64 more.
-    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    #[target_feature(enable = "avx512f,avx512bw,avx2,popcnt")]
     pub(super) unsafe fn convert<const TO: usize>(
         from: &Units,
         pair: Option<&Pair>,
@@ -362,11 +362,11 @@ mod avx512 {
     /// `pair` as its two units, 16 units a step: bytes taken and written.
     ///
     /// # Safety
-    /// The machine must have AVX-512 F/BW/VBMI2 and BMI2; `from.single`
+    /// The machine must have AVX-512 F/BW/VBMI2, BMI2 and POPCNT; `from.single`
     /// within `0..=FFFF`, `pair` one whose units fit in 16 bits and whose
     /// values are no single units, and `out` valid for writes of as many
     /// bytes as `input` has, and 64 more.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2,avx2")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2,avx2,popcnt")]
     pub(super) unsafe fn into_pairs(
         from: &Units,
         pair: Option<&Pair>,
@@ -476,8 +476,9 @@ mod avx512 {
     /// bytes kept.
     ///
     /// # Safety
-    /// `out` must be valid for writes of 128 bytes.
-    #[target_feature(enable = "avx512f,avx512bw")]
+    /// The machine must have AVX-512 F/BW and POPCNT, and `out` be valid for
+    /// writes of 128 bytes.
+    #[target_feature(enable = "avx512f,avx512bw,popcnt")]
     unsafe fn store_values(
         x: __m512i,
         befores: __m512i,

@@ -27,7 +27,7 @@ const fn ones() -> [u8; 256] {
 /// An instruction set the kernel is built for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Isa {
-    /// x86-64 with AVX-512 F, BW, VL, VBMI and VBMI2 (and AVX2): 64-byte
+    /// x86-64 with AVX-512 F, BW, VL, VBMI and VBMI2 (and AVX2, BMI2, POPCNT): 64-byte
     /// vectors for the conversion kernel ([`crate::decode_to_units`]); the
     /// validator and the other kernels run their AVX2 code on it.
     Avx512,
@@ -137,6 +137,7 @@ fn probe(isa: Isa) -> bool {
                 && std::is_x86_feature_detected!("avx512vbmi")
                 && std::is_x86_feature_detected!("avx512vbmi2")
                 && std::is_x86_feature_detected!("bmi2")
+                && std::is_x86_feature_detected!("popcnt")
         }
         Isa::Avx2 => std::is_x86_feature_detected!("avx2"),
         Isa::Sse41 => std::is_x86_feature_detected!("ssse3") && std::is_x86_feature_detected!("sse4.1"),

@@ -186,6 +186,16 @@ fn bench_to_times_conversions_against_the_baselines_of_the_pair() {
     let csv = String::from_utf8(ok(&["bench", "utf32be", "--to", "utf8", file, "--format", "csv"], b"")).unwrap();
     let first = csv.lines().nth(1).unwrap().split(',').collect::<Vec<_>>();
     assert_eq!((first[2], first[6]), ("std char::from_u32", "std char::from_u32"), "{csv}");
+    // Between UTF-16 and UTF-32, either way: std's `decode_utf16`, and
+    // `char::from_u32` with `encode_utf16`, are the baselines.
+    for (from, to, std) in
+        [("utf16le", "utf32be", "std decode_utf16"), ("utf32be", "utf16le", "std char::from_u32 + encode_utf16")]
+    {
+        let csv = String::from_utf8(ok(&["bench", from, "--to", to, file, "--format", "csv"], b"")).unwrap();
+        let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+        assert!(rows.iter().all(|r| r[6] == std), "{csv}");
+        assert_eq!(rows[0][2], std, "{csv}");
+    }
     // CESU-8 into UTF-8 (loaded from its description): the `cesu8` crate converts the pair.
     let csv = String::from_utf8(ok(&["bench", "cesu8", "--to-spec", SPEC, file, "--format", "csv"], b"")).unwrap();
     let strategies: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();
