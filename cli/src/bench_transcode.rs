@@ -135,14 +135,14 @@ fn baselines<'a>(from: &str, to: &str, bytes: &'a [u8]) -> Vec<(&'static str, St
             let read = if from == "utf16le" { u16::from_le_bytes } else { u16::from_be_bytes };
             let write = if to == "utf32le" { u32::to_le_bytes } else { u32::to_be_bytes };
             let out = RefCell::new(Vec::with_capacity(2 * bytes.len()));
-            let run = move || std_utf16_to_utf32(bytes, (read, write), &mut out.borrow_mut());
+            let run = move || std_utf16_to_utf32(bytes, read, write, &mut out.borrow_mut());
             runs.push((OP, "std decode_utf16".into(), Box::new(run)));
         }
         ("utf32le" | "utf32be", "utf16le" | "utf16be") => {
             let read = if from == "utf32le" { u32::from_le_bytes } else { u32::from_be_bytes };
             let write = if to == "utf16le" { u16::to_le_bytes } else { u16::to_be_bytes };
             let out = RefCell::new(Vec::with_capacity(bytes.len()));
-            let run = move || std_utf32_to_utf16(bytes, (read, write), &mut out.borrow_mut());
+            let run = move || std_utf32_to_utf16(bytes, read, write, &mut out.borrow_mut());
             runs.push((OP, "std char::from_u32 + encode_utf16".into(), Box::new(run)));
         }
         ("cesu8" | "mutf8", "utf8") => {
@@ -245,25 +245,9 @@ fn std_from_utf16(bytes: &[u8], order: fn([u8; 2]) -> u16, out: &mut Vec<u8>) ->
     out.len()
 }
 
-/// How a baseline reads a source unit of `F` bytes and writes a target unit
-/// of `T` bytes (each in its byte order).
-type ReadWrite<const F: usize, const T: usize> =
-    (fn([u8; F]) -> <[u8; F] as Unit>::Of, fn(<[u8; T] as Unit>::Of) -> [u8; T]);
-
-/// The code unit of a width.
-trait Unit {
-    type Of;
-}
-impl Unit for [u8; 2] {
-    type Of = u16;
-}
-impl Unit for [u8; 4] {
-    type Of = u32;
-}
-
 /// std: the code units through `char::decode_utf16`, each `char` as a
 /// UTF-32 unit in `write`'s byte order, into a buffer that is kept.
-fn std_utf16_to_utf32(bytes: &[u8], (read, write): ReadWrite<2, 4>, out: &mut Vec<u8>) -> usize {
+fn std_utf16_to_utf32(bytes: &[u8], read: fn([u8; 2]) -> u16, write: fn(u32) -> [u8; 4], out: &mut Vec<u8>) -> usize {
     out.clear();
     let units = bytes.chunks_exact(2).map(|p| read([p[0], p[1]]));
     for c in char::decode_utf16(units) {
@@ -275,7 +259,7 @@ fn std_utf16_to_utf32(bytes: &[u8], (read, write): ReadWrite<2, 4>, out: &mut Ve
 
 /// std: each code unit through `char::from_u32`, then `encode_utf16` in
 /// `write`'s byte order, into a buffer that is kept.
-fn std_utf32_to_utf16(bytes: &[u8], (read, write): ReadWrite<4, 2>, out: &mut Vec<u8>) -> usize {
+fn std_utf32_to_utf16(bytes: &[u8], read: fn([u8; 4]) -> u32, write: fn(u16) -> [u8; 2], out: &mut Vec<u8>) -> usize {
     out.clear();
     let mut units = [0; 2];
     for unit in bytes.chunks_exact(4) {
@@ -316,13 +300,13 @@ mod tests {
             ] {
                 let utf16: Vec<u8> = text.encode_utf16().flat_map(w16).collect();
                 let utf32: Vec<u8> = text.chars().flat_map(|c| w32(u32::from(c))).collect();
-                assert_eq!(std_utf16_to_utf32(&utf16, (r16, w32), &mut wide), utf32.len());
+                assert_eq!(std_utf16_to_utf32(&utf16, r16, w32, &mut wide), utf32.len());
                 assert_eq!(wide, utf32);
-                assert_eq!(std_utf32_to_utf16(&utf32, (r32, w16), &mut narrow), utf16.len());
+                assert_eq!(std_utf32_to_utf16(&utf32, r32, w16, &mut narrow), utf16.len());
                 assert_eq!(narrow, utf16);
                 // A lone surrogate, a unit past 10FFFF: nothing converted.
-                assert_eq!(std_utf16_to_utf32(&w16(0xDC00), (r16, w32), &mut wide), 0);
-                assert_eq!(std_utf32_to_utf16(&w32(0x11_0000), (r32, w16), &mut narrow), 0);
+                assert_eq!(std_utf16_to_utf32(&w16(0xDC00), r16, w32, &mut wide), 0);
+                assert_eq!(std_utf32_to_utf16(&w32(0x11_0000), r32, w16, &mut narrow), 0);
             }
         }
     }

@@ -238,11 +238,17 @@ impl Transcoder<'_> {
     fn units_run(&mut self, data: &[u8], out: &mut Vec<u8>) -> usize {
         let (Some(alike), Some(isa)) = (self.facts().alike, crate::simd::Isa::detect()) else { return 0 };
         let n = crate::simd::convert_units(isa, &alike.from, alike.pair.as_ref(), &alike.to, data, out);
-        let Some(last) = alike.from.last_value(alike.pair.as_ref(), &data[..n]) else { return 0 };
+        self.took_units(&alike, &data[..n])
+    }
+
+    /// Records `taken`, rewritten by [`Self::units_run`]'s kernel, as
+    /// converted; returns its length (0 where it has no whole unit).
+    fn took_units(&mut self, alike: &Alike, taken: &[u8]) -> usize {
+        let Some(last) = alike.from.last_value(alike.pair.as_ref(), taken) else { return 0 };
         self.last = Some(u64::from(last));
         self.context = self.from.context_after(u64::from(last));
-        self.offset += n as u64;
-        n
+        self.offset += taken.len() as u64;
+        taken.len()
     }
 
     /// Where the last chunk's run of wide units ended before the first unit
@@ -262,13 +268,10 @@ impl Transcoder<'_> {
         both[..b].copy_from_slice(&self.pending);
         both[b..2 * b].copy_from_slice(second);
         let both = &both[..2 * b];
-        if crate::simd::convert_units(isa, &alike.from, alike.pair.as_ref(), &alike.to, both, out) != both.len() {
+        let taken = crate::simd::convert_units(isa, &alike.from, alike.pair.as_ref(), &alike.to, both, out);
+        if taken != both.len() || self.took_units(&alike, both) == 0 {
             return chunk;
         }
-        let Some(last) = alike.from.last_value(alike.pair.as_ref(), both) else { return chunk };
-        self.last = Some(u64::from(last));
-        self.context = self.from.context_after(u64::from(last));
-        self.offset += both.len() as u64;
         self.pending.clear();
         self.open = false;
         &chunk[b..]
