@@ -171,17 +171,32 @@ impl AsciiRuns {
         // One loop per test, so that the loop holds no branch on the kind
         // whatever the caller it is inlined into.
         if matches!(self, AsciiRuns::NonZeroBytes) {
-            // Every byte in 01-7F exactly when neither a byte nor the byte less
-            // one has bit 7 set: in such a block no subtraction borrows from
-            // the byte above, and a 00 byte becomes FF.
-            // Per 64-bit half: a 128-bit subtraction chains its borrow through
-            // both halves (A/B: the halves take a quarter off modified UTF-8's
-            // validator on English).
-            let ones = ONES as u64;
-            let half = |x: u64| x | x.wrapping_sub(ones);
-            blocks(units, |x| (half(x as u64) | half((x >> 64) as u64)) & zero as u64 == 0)
+            blocks(units, non_zero_bytes(zero))
         } else {
             blocks(units, |x| x & zero == 0)
+        }
+    }
+
+    /// Where the first run of `span` bytes of whole 16-byte blocks of these
+    /// code units starts, from the second block on, among the blocks that
+    /// end before `units` does: the first `k`, a multiple of 16 from 16 on,
+    /// with `prefix(&units[k..k + span]) == span` and `k + span < units.len()`
+    /// (`None` where there is none, and for [`AsciiRuns::None`]). `span` is a
+    /// multiple of 16. One pass over the blocks, each tested once.
+    ///
+    /// ```
+    /// use placemat_codec::AsciiRuns;
+    /// let text = [&[0xC3u8, 0xA9][..], &[b'e'; 40], &[0xC3, 0xA9], &[b'e'; 70]].concat();
+    /// assert_eq!(AsciiRuns::Bytes.run_start(&text, 32), Some(48));
+    /// assert_eq!(AsciiRuns::Bytes.run_start(&text, 80), None);
+    /// ```
+    #[inline(always)]
+    pub fn run_start(self, units: &[u8], span: usize) -> Option<usize> {
+        let zero = self.zero_bits()?;
+        if matches!(self, AsciiRuns::NonZeroBytes) {
+            run_start(units, span, non_zero_bytes(zero))
+        } else {
+            run_start(units, span, |x| x & zero == 0)
         }
     }
 
@@ -198,6 +213,36 @@ impl AsciiRuns {
         let (step, at) = (self.unit_bytes(), self.value_byte());
         run.iter().skip(at).step_by(step).copied()
     }
+}
+
+/// The test of a 16-byte block (read little-endian) of [`AsciiRuns::NonZeroBytes`]
+/// (`zero`, its bits that are zero in every such byte).
+#[inline(always)]
+fn non_zero_bytes(zero: u128) -> impl Fn(u128) -> bool {
+    // Every byte in 01-7F exactly when neither a byte nor the byte less
+    // one has bit 7 set: in such a block no subtraction borrows from
+    // the byte above, and a 00 byte becomes FF.
+    // Per 64-bit half: a 128-bit subtraction chains its borrow through
+    // both halves (A/B: the halves take a quarter off modified UTF-8's
+    // validator on English).
+    let ones = ONES as u64;
+    let half = move |x: u64| x | x.wrapping_sub(ones);
+    move |x| (half(x as u64) | half((x >> 64) as u64)) & zero as u64 == 0
+}
+
+/// [`AsciiRuns::run_start`] for the blocks that pass `pass`: a count of the
+/// passing bytes just before each block's end.
+#[inline(always)]
+fn run_start(units: &[u8], span: usize, pass: impl Fn(u128) -> bool) -> Option<usize> {
+    let before_end = units.get(ASCII_BLOCK..units.len().saturating_sub(1))?;
+    let mut passed = 0;
+    for (i, block) in before_end.chunks_exact(ASCII_BLOCK).enumerate() {
+        passed = if pass(u128::from_le_bytes(block.try_into().unwrap_or_default())) { passed + ASCII_BLOCK } else { 0 };
+        if passed == span {
+            return Some((i + 2) * ASCII_BLOCK - span);
+        }
+    }
+    None
 }
 
 /// Writes a run of `from`'s code units ([`AsciiRuns::prefix`]) as `to`'s:
@@ -256,6 +301,38 @@ mod tests {
             })
         };
         units.chunks_exact(ASCII_BLOCK).take_while(|b| passes(b)).count() * ASCII_BLOCK
+    }
+
+    /// [`AsciiRuns::run_start`] against its definition, on text with
+    /// runs of every length at every block.
+    #[test]
+    fn a_run_starts_where_trying_every_block_finds_it() {
+        let mut state = 0x9E37_79B9_u32;
+        for round in 0..400u32 {
+            for kind in AsciiRuns::ALL.into_iter().skip(1) {
+                let width = kind.unit_bytes();
+                let units: Vec<u8> = (0..(ASCII_BLOCK / width) * (2 + round as usize % 24) + round as usize % 7)
+                    .flat_map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 17;
+                        state ^= state << 5;
+                        let c = match state % (3 + round % 60) {
+                            0 => 0x80,
+                            1 => 0,
+                            _ => b'a' + (state % 20) as u8,
+                        };
+                        kind.code_unit(c)[..width].to_vec()
+                    })
+                    .collect();
+                for span in [16, 32, 48, 256] {
+                    let every = (ASCII_BLOCK..units.len().saturating_sub(span))
+                        .step_by(ASCII_BLOCK)
+                        .find(|&k| naive(kind, &units[k..k + span]) == span);
+                    assert_eq!(kind.run_start(&units, span), every, "{kind:?} {span} {units:?}");
+                }
+            }
+        }
+        assert_eq!(AsciiRuns::None.run_start(&[b'a'; 64], 16), None);
     }
 
     #[test]

@@ -26,6 +26,10 @@
 //!   [`encode_from_units`](crate::simd::encode_from_units) reads and checks
 //!   the source as it converts.
 //!
+//! - **Through 16-bit units**: a source of pair forms (CESU-8, modified
+//!   UTF-8) into wide code units (`pair_source.rs`), and wide code units into
+//!   a target of pair forms (`wide_to_pairs.rs`), by two kernels each.
+//!
 //! Each kernel stops before what it does not convert (an invalid sequence, a
 //! value the target writes otherwise or refuses), and the engine's other paths
 //! take it from there, so errors and replacements are the per-value path's.
@@ -34,6 +38,7 @@ use alloc::vec::Vec;
 
 use super::pair_path::PairPath;
 use super::pair_source::PairSource;
+use super::wide_to_pairs::WideToPairs;
 use crate::simd::{self, Isa, Pair, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
 use crate::{ApartLeads, AsciiRuns, CodecInfo, DynCodec};
 
@@ -71,6 +76,14 @@ pub(super) enum Fused {
     /// Wide code units into the UTF-8 family, by a kernel made once for the
     /// pair (its constants kept across blocks and pushes).
     FromUnits { kernel: UnitsEncoder, units: Units, pair: Option<Pair> },
+    /// A source of pair forms (CESU-8, modified UTF-8) into wide code units,
+    /// through 16-bit units: the source's sequences as those units, then the
+    /// units rewritten as the target's.
+    PairsToUnits(Box<PairSource>),
+    /// Wide code units into a target of pair forms (CESU-8, modified
+    /// UTF-8), through 16-bit units: the source's rewritten as those units,
+    /// then each written as its byte form.
+    UnitsToPairs(Box<WideToPairs>),
 }
 
 impl Fused {
@@ -110,7 +123,11 @@ impl Fused {
             };
             return Some(Fused::Shared { leads, stops, by_target, tables, pair: pair.map(Box::new) });
         }
-        Fused::kernels(from, to)
+        // (Into a target of pair forms through 16-bit units first: the kernel
+        // from wide units into its byte forms stops at each pair.)
+        let into_pairs = || WideToPairs::of(from, to).map(|p| Fused::UnitsToPairs(Box::new(p)));
+        let from_pairs = || PairSource::into_units(from, to).map(|p| Fused::PairsToUnits(Box::new(p)));
+        into_pairs().or_else(|| Fused::kernels(from, to)).or_else(from_pairs)
     }
 
     /// The one-pass kernels between a codec of byte forms and one of wide
@@ -186,10 +203,11 @@ impl Fused {
         }
     }
 
-    /// Whether [`Fused::Shared`] converts what it does not copy through
-    /// 16-bit units.
+    /// Whether the path goes through 16-bit units: [`Fused::Shared`] for
+    /// what it does not copy, [`Fused::PairsToUnits`] and
+    /// [`Fused::UnitsToPairs`] for all they convert.
     pub(super) fn pair_units(&self) -> bool {
-        matches!(self, Fused::Shared { pair: Some(_), .. })
+        matches!(self, Fused::Shared { pair: Some(_), .. } | Fused::PairsToUnits(_) | Fused::UnitsToPairs(_))
     }
 
     /// The leads of [`Fused::Shared`] (`None` for the other paths).
@@ -233,12 +251,13 @@ impl Fused {
     /// the units taken and the value of the last sequence taken (`None` from
     /// [`Fused::Copy`], whose codec has no rules across values for it to
     /// matter to, and after a run copied by [`Fused::Shared`], after which no
-    /// rule looks back).
+    /// rule looks back). `units` is scratch memory for the paths through
+    /// 16-bit units.
     pub(super) fn convert(
         &self,
         (from, to): (&dyn DynCodec, &dyn DynCodec),
-        last: Option<u64>,
-        data: &[u8],
+        (last, data): (Option<u64>, &[u8]),
+        units: &mut Vec<u8>,
         out: &mut Vec<u8>,
     ) -> Option<(usize, Option<u64>)> {
         let (took, last) = match self {
@@ -284,6 +303,14 @@ impl Fused {
                 let block = &data[..data.len().min(BLOCK)];
                 let took = kernel.encode(block, out);
                 (took, units.last_value(pair.as_ref(), &block[..took]).map(u64::from))
+            }
+            Fused::UnitsToPairs(path) => {
+                let block = &data[..data.len().min(BLOCK)];
+                path.convert(to, (last, block), units, out).map_or((0, None), |(took, last)| (took, Some(last)))
+            }
+            Fused::PairsToUnits(source) => {
+                let block = &data[..source.block_end(data, data.len().min(BLOCK))];
+                source.convert(from, block, units, out).map_or((0, None), |(took, last)| (took, Some(last)))
             }
         };
         (took > 0).then_some((took, last))

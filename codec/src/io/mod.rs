@@ -162,6 +162,7 @@ mod reader;
 mod shared;
 mod transcoder;
 mod values_kernel;
+mod wide_to_pairs;
 mod writer;
 
 pub use reader::TranscodeReader;

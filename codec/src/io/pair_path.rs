@@ -25,7 +25,7 @@
 
 use std::vec::Vec;
 
-use crate::simd::{self, ByteForms, Isa, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
+use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
 use crate::DynCodec;
 
 /// The two kernels from a source into a target, and what they need.
@@ -35,11 +35,24 @@ pub(super) struct PairPath {
     shape: Shape,
     /// The first kernel: the source's sequences as 16-bit units.
     decoder: UnitsDecoder,
-    /// The second kernel: each 16-bit unit as its byte form.
+    /// The second kernel.
+    target: PairTarget,
+}
+
+/// The second kernel of a path into a target of pair forms, from 16-bit
+/// units (here, and from wide code units in `wide_to_pairs.rs`), and what
+/// the first kernel must write for it.
+pub(super) struct PairTarget {
+    /// Each 16-bit unit as its byte form.
     kernel: UnitsEncoder,
     /// The byte forms of every unit the first kernel writes (surrogates
     /// included), for the units the second leaves.
     forms: ByteForms,
+    /// The target's pair, whose values the first kernel writes as its units.
+    pub(super) pair: Pair,
+    /// The units the first kernel writes as themselves: the values of
+    /// 0–FFFF the target writes in one form, less the pair's units.
+    pub(super) single: [(u32, u32); 2],
 }
 
 /// Little-endian 16-bit units, every one a single unit: how the second
@@ -47,29 +60,22 @@ pub(super) struct PairPath {
 /// `pair_source.rs` (the input is valid there).
 pub(super) const ANY_UNIT: Units = Units { bytes: 2, big_endian: false, single: [(0, 0xFFFF); 2] };
 
-impl PairPath {
-    /// The path from `from` to `to`, where the machine has SIMD, `from` has
-    /// SIMD tables and a decoding shape, `to` byte forms and pair forms, and
-    /// both are bounded and without `premap`, `from` without rules across
-    /// values, `to` without rules that look back at a value the path writes
+impl PairTarget {
+    /// The second kernel into `to`, where `to` has byte forms and pair
+    /// forms, every unit the pair writes has a byte form, and no rule of
+    /// `to` looks back at a value the path writes
     /// ([`CodecInfo::rule_values`](crate::CodecInfo::rule_values): modified
     /// UTF-8's lone surrogates, which it writes as no pair).
-    pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<PairPath> {
-        let isa = Isa::detect()?;
+    pub(super) fn of(isa: Isa, to: &dyn DynCodec) -> Option<PairTarget> {
         let (forms, pair) = (to.info().byte_forms?, to.info().pair_forms?);
-        let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
-        if !plain(from) || !plain(to) || from.dfa().contexts() > 1 || from.dfa().has_pending() {
-            return None;
-        }
-        let (shape, tables) = (from.dfa().decoding_shape()?, *from.dfa().simd()?);
         let top = forms.last[usize::from(forms.lengths) - 1];
         let (high, low) = (pair.high_units(), pair.low_units());
         // Every unit the pair writes has a byte form.
         if high.0 < forms.first || high.1 > top || low.0 < forms.first || low.1 > top {
             return None;
         }
-        let units = Units { single: singles(&forms, high, low)?, ..ANY_UNIT };
-        let written = [units.single[0], units.single[1], (pair.lo, pair.hi)];
+        let single = singles(&forms, high, low)?;
+        let written = [single[0], single[1], (pair.lo, pair.hi)];
         let looked_at = |&(lo, hi): &(u32, u32)| {
             to.info().rule_values.iter().any(|&(a, b)| a <= u64::from(hi) && u64::from(lo) <= b)
         };
@@ -78,8 +84,36 @@ impl PairPath {
         }
         let open = ByteForms { allowed: [(0, 0xFFFF); 2], ..forms };
         let kernel = UnitsEncoder::new(isa, &ANY_UNIT, None, &open)?;
-        let decoder = UnitsDecoder::new(isa, &shape, &units, Some(&pair))?;
-        Some(PairPath { isa, tables, shape, decoder, kernel, forms: open })
+        Some(PairTarget { kernel, forms: open, pair, single })
+    }
+
+    /// Writes `units` (little-endian 16-bit units, each with a byte form) as
+    /// their byte forms: by the kernel, then the few it leaves one by one.
+    pub(super) fn write(&self, units: &[u8], out: &mut Vec<u8>) {
+        let written = self.kernel.encode(units, out);
+        for unit in units[written..].chunks_exact(2) {
+            let written = self.forms.push(u32::from(u16::from_le_bytes([unit[0], unit[1]])), out);
+            debug_assert!(written, "the first kernel writes only units with a byte form");
+        }
+    }
+}
+
+impl PairPath {
+    /// The path from `from` to `to`, where the machine has SIMD, `from` has
+    /// SIMD tables and a decoding shape, `to` is a target of pair forms
+    /// ([`PairTarget::of`]), and both are bounded and without `premap`,
+    /// `from` without rules across values.
+    pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<PairPath> {
+        let isa = Isa::detect()?;
+        let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
+        if !plain(from) || !plain(to) || from.dfa().contexts() > 1 || from.dfa().has_pending() {
+            return None;
+        }
+        let (shape, tables) = (from.dfa().decoding_shape()?, *from.dfa().simd()?);
+        let target = PairTarget::of(isa, to)?;
+        let units = Units { single: target.single, ..ANY_UNIT };
+        let decoder = UnitsDecoder::new(isa, &shape, &units, Some(&target.pair))?;
+        Some(PairPath { isa, tables, shape, decoder, target })
     }
 
     /// Whether the path may write after `last` (the value written before):
@@ -139,11 +173,7 @@ impl PairPath {
     fn units(&self, block: &[u8], units: &mut Vec<u8>, out: &mut Vec<u8>) -> usize {
         units.clear();
         let took = self.decoder.decode(block, units);
-        let written = self.kernel.encode(units, out);
-        for unit in units[written..].chunks_exact(2) {
-            let written = self.forms.push(u32::from(u16::from_le_bytes([unit[0], unit[1]])), out);
-            debug_assert!(written, "the first kernel writes only units with a byte form");
-        }
+        self.target.write(units, out);
         took
     }
 }

@@ -1,7 +1,9 @@
 //! From a codec of byte forms that writes some values as the byte forms of
-//! a pair of 16-bit units ([`CodecInfo::pair_forms`]: CESU-8) into the UTF-8
-//! family, through 16-bit units, with the two one-pass kernels: the way back
-//! of `pair_path.rs`, where the copy of runs read alike declines.
+//! a pair of 16-bit units ([`CodecInfo::pair_forms`]: CESU-8) through
+//! 16-bit units, with two one-pass kernels: into the UTF-8 family (the way
+//! back of `pair_path.rs`, where the copy of runs read alike declines), and
+//! into the codecs of wide code units (UTF-16, UTF-32), whose units the
+//! 16-bit units are, or become unit for unit.
 //!
 //! Each sequence of one to four units of the source, a pair's halves
 //! included, is one 16-bit unit: the kernel into code units
@@ -15,8 +17,11 @@
 //! the source's own validator finds the valid prefix.
 //! The kernel from code units ([`UnitsEncoder`]) then reads the units as the
 //! pair says (a high unit and a low one join into a value; a lone half stops
-//! it) and writes the target's byte forms: the source's position is then
-//! that of the unit's sequence, and the engine's other paths take over.
+//! it) and writes the target's byte forms; into wide code units, the kernel
+//! that rewrites units ([`convert_units`](crate::simd::convert_units)) takes
+//! the units the target writes alike (the same pair in 16-bit units, its
+//! value in 32-bit ones). The source's position is then that of the unit's
+//! sequence, and the engine's other paths take over.
 //! Modified UTF-8 is a source too: its lone surrogates are values (the
 //! kernel stops at them, as at CESU-8's errors, and the engine's per-value
 //! path goes on in its rule's context), and its checks hold its `C0 80`
@@ -28,8 +33,9 @@
 use std::vec::Vec;
 
 use super::pair_path::ANY_UNIT;
+use super::transcoder::Alike;
 use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
-use crate::{DynCodec, Step, Strategy};
+use crate::{AsciiRuns, DynCodec, Step, Strategy, WideForms, WideRuns};
 
 /// The two kernels from a source of pair forms into a target, and what
 /// they need.
@@ -38,16 +44,25 @@ pub(super) struct PairSource {
     /// The source's units as its byte forms read them.
     shape: Shape,
     pair: Pair,
-    /// The 16-bit units the second kernel reads as single units.
+    /// The 16-bit units that are values of themselves (all but the pair's).
     units: Units,
     /// The first kernel: the source's sequences as 16-bit units.
     decoder: UnitsDecoder,
     /// The second kernel, and the target's forms for what it leaves.
-    kernel: UnitsEncoder,
-    forms: ByteForms,
+    into: Into,
     /// The SIMD checks of the language of the source's units, each written
     /// alone ([`CodecInfo::pair_unit_tables`](crate::CodecInfo::pair_unit_tables)).
     tables: Tables,
+}
+
+/// The second kernel of a [`PairSource`], by the target's kind.
+enum Into {
+    /// Byte forms (the UTF-8 family), written by the kernel from code units.
+    Bytes { kernel: Box<UnitsEncoder>, forms: ByteForms },
+    /// Wide code units, rewritten unit for unit (`alike`: the 16-bit units
+    /// the target writes as themselves, and the pair where it writes its
+    /// values alike).
+    Wide { alike: Alike, forms: WideForms },
 }
 
 impl PairSource {
@@ -58,27 +73,47 @@ impl PairSource {
     /// lengths that write the pair's values and no rules across values, both
     /// bounded and without `premap`.
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<PairSource> {
-        let isa = Isa::detect()?;
-        let (source, pair) = (from.info().byte_forms?, from.info().pair_forms?);
-        let tables = from.info().pair_unit_tables.filter(|t| t.check().is_ok())?;
         let forms = to.info().byte_forms.filter(|f| f.multi_unit())?;
-        let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
-        if !plain(from) || !plain(to) || to.dfa().contexts() > 1 {
-            return None;
-        }
-        let shape = source.shape()?;
-        let (high, low) = (pair.high_units(), pair.low_units());
+        let (isa, pair) = (Isa::detect()?, from.info().pair_forms?);
         // The target writes the pair's values in its forms (else the second
         // kernel would stop at each pair: CESU-8 as the target).
         let writes = |v: u32| forms.push(v, &mut Vec::new());
-        if !writes(pair.lo) || !writes(pair.hi) || !reads_pairs_alike(from, &pair) {
+        if !writes(pair.lo) || !writes(pair.hi) {
             return None;
         }
-        let single = super::pair_path::without_units((0, 0xFFFF), high, low)?;
-        let units = Units { single, ..ANY_UNIT };
+        let units = Units { single: values_of_themselves(&pair)?, ..ANY_UNIT };
         let kernel = UnitsEncoder::new(isa, &units, Some(&pair), &forms)?;
+        PairSource::with(from, to, Into::Bytes { kernel: Box::new(kernel), forms })
+    }
+
+    /// The path from `from` (as for [`PairSource::of`]) into `to`, a codec of
+    /// wide code units (its [`WideForms`], without rules across values or
+    /// `premap`, bounded), where the machine has the kernel that rewrites
+    /// units ([`simd::converts_units_on`]) and the target writes some of
+    /// the 16-bit units as themselves.
+    pub(super) fn into_units(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<PairSource> {
+        Isa::detect().filter(|&isa| simd::converts_units_on(isa))?;
+        let (forms, pair) = (to.info().wide_forms, from.info().pair_forms?);
+        let units = Units { single: values_of_themselves(&pair)?, ..ANY_UNIT };
+        let runs = WideRuns { units: AsciiRuns::U16Le, ranges: units.single };
+        let alike = Alike::between(units, Some(pair), runs, &forms)?;
+        PairSource::with(from, to, Into::Wide { alike, forms })
+    }
+
+    /// The path from `from` through `into`, where `from` qualifies and `to`
+    /// (which `into` writes) has no rules across values.
+    fn with(from: &dyn DynCodec, to: &dyn DynCodec, into: Into) -> Option<PairSource> {
+        let isa = Isa::detect()?;
+        let (source, pair) = (from.info().byte_forms?, from.info().pair_forms?);
+        let tables = from.info().pair_unit_tables.filter(|t| t.check().is_ok())?;
+        let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
+        if !plain(from) || !plain(to) || to.dfa().contexts() > 1 || !reads_pairs_alike(from, &pair) {
+            return None;
+        }
+        let shape = source.shape()?;
+        let units = Units { single: values_of_themselves(&pair)?, ..ANY_UNIT };
         let decoder = UnitsDecoder::new(isa, &shape, &ANY_UNIT, None)?;
-        Some(PairSource { isa, shape, pair, units, decoder, kernel, forms, tables })
+        Some(PairSource { isa, shape, pair, units, decoder, into, tables })
     }
 
     /// Whether `unit` continues a sequence.
@@ -114,20 +149,31 @@ impl PairSource {
         units.clear();
         let read = self.decoder.decode(&block[..valid], units);
         let block = &block[..read];
-        let written = self.kernel.encode(units, out) / 2;
-        let (done, last) = self.finish(&units[..], written, out);
+        let done = self.finish(&units[..], self.kernel(units, out), out);
+        // The value of the units written last: one, or a pair's two.
+        let last = self.units.last_value(Some(&self.pair), &units[..2 * done]);
         // The source's position: after the sequence of the last unit taken.
         let took = self.sequence_start(block, units.len() / 2 - done);
-        Some((took, last?))
+        Some((took, u64::from(last?)))
+    }
+
+    /// The 16-bit units at the start of `units` that the second kernel
+    /// writes, written.
+    fn kernel(&self, units: &[u8], out: &mut Vec<u8>) -> usize {
+        match &self.into {
+            Into::Bytes { kernel, .. } => kernel.encode(units, out) / 2,
+            Into::Wide { alike, .. } => {
+                simd::convert_units(self.isa, &alike.from, alike.pair.as_ref(), &alike.to, units, out) / 2
+            }
+        }
     }
 
     /// Writes the 16-bit units from `at` that the kernel left, one value at
-    /// a time, up to one the target refuses: the units done and the last
-    /// value written (`None` if none was).
-    fn finish(&self, units: &[u8], mut at: usize, out: &mut Vec<u8>) -> (usize, Option<u64>) {
+    /// a time, up to one the target refuses; returns the units done. Into
+    /// wide units, the kernel goes on after each pair (which, without
+    /// AVX-512, it leaves).
+    fn finish(&self, units: &[u8], mut at: usize, out: &mut Vec<u8>) -> usize {
         let unit = |k: usize| units.get(2 * k..2 * k + 2).map(|u| self.units.read(u));
-        // (The value of the units the kernel wrote last: one, or a pair's two.)
-        let mut last = self.units.last_value(Some(&self.pair), &units[..2 * at]).map(u64::from);
         while let Some(u) = unit(at) {
             let (value, len) = if self.units.is_single(u) {
                 (u, 1)
@@ -135,12 +181,19 @@ impl PairSource {
                 let Some(value) = unit(at + 1).and_then(|l| self.pair.join(u, l)) else { break };
                 (value, 2)
             };
-            if !self.forms.push(value, out) {
+            let written = match &self.into {
+                Into::Bytes { forms, .. } => forms.push(value, out),
+                Into::Wide { forms, .. } => forms.encode(&[u64::from(value)], out) == 1,
+            };
+            if !written {
                 break;
             }
-            (at, last) = (at + len, Some(u64::from(value)));
+            at += len;
+            if len == 2 && matches!(self.into, Into::Wide { .. }) {
+                at += self.kernel(&units[2 * at..], out);
+            }
         }
-        (at, last)
+        at
     }
 
     /// Where the `left`-th sequence from the end of `block` starts (its
@@ -158,6 +211,12 @@ impl PairSource {
         }
         0
     }
+}
+
+/// The 16-bit units that are no unit of `pair` (values of themselves), as
+/// two ranges.
+fn values_of_themselves(pair: &Pair) -> Option<[(u32, u32); 2]> {
+    super::pair_path::without_units((0, 0xFFFF), pair.high_units(), pair.low_units())
 }
 
 /// Whether `from`'s decoder reads its units as the kernel from code units

@@ -18,7 +18,7 @@ use std::fmt;
 
 mod blocks;
 
-use self::blocks::Alike;
+pub(super) use self::blocks::Alike;
 use super::fused::Fused;
 use super::values_kernel::ValuesKernel;
 use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
@@ -285,11 +285,16 @@ impl<'a> Transcoder<'a> {
         self.path(|fused| fused.and_then(Fused::shared_leads))
     }
 
-    /// Whether, where the copy of runs read alike declines, the sequences
-    /// read apart go into the target through 16-bit units by the two SIMD
-    /// kernels: a target that writes some values as the byte forms of a
-    /// pair of 16-bit units ([`CodecInfo::pair_forms`](crate::CodecInfo::pair_forms):
-    /// CESU-8) from a source the decoding kernel reads (UTF-8).
+    /// Whether the engine converts through 16-bit units by two SIMD
+    /// kernels: where the copy of runs read alike declines, the sequences
+    /// read apart, into a target that writes some values as the byte forms
+    /// of a pair of 16-bit units ([`CodecInfo::pair_forms`](crate::CodecInfo::pair_forms):
+    /// CESU-8) from a source the decoding kernel reads (UTF-8), or back from
+    /// such a source into the UTF-8 family; and all of a valid block from
+    /// such a source (CESU-8, modified UTF-8) into a codec of wide code units
+    /// (UTF-16, UTF-32), the 16-bit units rewritten unit for unit as the
+    /// target's ([`convert_units`](crate::simd::convert_units), on a machine
+    /// that has it).
     pub fn pair_units(&self) -> bool {
         self.path(|fused| fused.is_some_and(Fused::pair_units))
     }

@@ -140,10 +140,11 @@ fn clusters_through_16_bit_units(target: &str) {
 }
 
 /// Back, from CESU-8 and modified UTF-8 into UTF-8 and Perl's extension of
-/// it, where the copy of runs declines: the source's units as 16-bit units
+/// it, where the copy of runs declines, and into UTF-16 and UTF-32 in both
+/// byte orders: the source's units as 16-bit units
 /// (a pair's halves as two, modified UTF-8's `C0 80` as U+0000), checked by
 /// the SIMD checks of those units' forms, read as UTF-16 into the target's
-/// forms. On valid
+/// forms, or rewritten unit for unit as its code units. On valid
 /// text, text with lone surrogates (valid modified UTF-8, which UTF-8
 /// refuses: a high one, a low one, two high ones before a low one), with
 /// bytes mutated, cut in every way: the per-value path's output and
@@ -153,11 +154,16 @@ fn clusters_through_16_bit_units(target: &str) {
 #[test]
 fn cesu8_and_modified_utf8_come_back_through_16_bit_units() {
     let find = |name| registry::find(name).unwrap();
-    let simd = Isa::detect().is_some();
     let text = format!("{}{}", "дом, 漢字\0 and 😀🎉 text ".repeat(300), "😀🚀🚀 x".repeat(300));
-    let pairs = [("cesu8", "utf8"), ("mutf8", "utf8"), ("cesu8", "perl-utf8"), ("mutf8", "perl-utf8")];
+    let targets = ["utf8", "perl-utf8", "utf16le", "utf16be", "utf32le", "utf32be"];
+    let pairs = ["cesu8", "mutf8"].into_iter().flat_map(|from| targets.map(|to| (from, to)));
     for (source, target) in pairs {
         let (from, to) = (find(source), find(target));
+        // Into wide units, where the machine has the kernel that rewrites them.
+        let simd = match to.info().wide_forms.is_some() {
+            true => Isa::detect().is_some_and(placemat_codec::simd::converts_units_on),
+            false => Isa::detect().is_some(),
+        };
         assert_eq!(Transcoder::new(from, to, ErrorMode::Strict).unwrap().pair_units(), simd, "{source} -> {target}");
         let mut clean = Vec::new();
         for c in text.chars() {
@@ -224,5 +230,66 @@ fn a_block_through_16_bit_units_goes_on_in_the_next_chunk() {
         }
         // As many as in one chunk, but a few values at each cut.
         assert!(encoded[1] <= encoded[0] + 8 * cuts.len(), "{source} -> {target}: {encoded:?} values");
+    }
+}
+
+/// From UTF-16 and UTF-32, in both byte orders, into CESU-8 and modified
+/// UTF-8: the source's units rewritten as 16-bit units (UTF-16's pairs
+/// copied, UTF-32's values above FFFF split), each written as its byte
+/// form. On valid text, text with a U+0000 (which modified UTF-8 writes in
+/// a form of its own), lone surrogates and a unit past U+10FFFF in the
+/// source, bytes mutated, in both modes and cut in three ways: the
+/// per-value path's output and errors; and on valid text the source's
+/// bulk decoder and encoder see only a few values at the cuts (without the
+/// path, the engine's blocks of values decode every value above FFFF).
+#[test]
+fn wide_units_go_into_cesu8_and_modified_utf8_through_16_bit_units() {
+    let find = |name| registry::find(name).unwrap();
+    let simd = Isa::detect().is_some_and(placemat_codec::simd::converts_units_on);
+    let text = format!("{}{}", "дом, 漢字 and 😀🎉 text ".repeat(300), "😀🚀🚀 x".repeat(300));
+    let sources = ["utf16le", "utf16be", "utf32le", "utf32be"];
+    for (source, target) in sources.into_iter().flat_map(|from| ["cesu8", "mutf8"].map(|to| (from, to))) {
+        let (from, to) = (find(source), find(target));
+        assert_eq!(Transcoder::new(from, to, ErrorMode::Strict).unwrap().pair_units(), simd, "{source} -> {target}");
+        let encode = |text: &str| {
+            let mut units = Vec::new();
+            text.chars().for_each(|c| from.encode_push(u64::from(c), &mut units).unwrap());
+            units
+        };
+        let clean = encode(&text);
+        // A code unit of the source, valid or not.
+        let unit = |v: u32| match source {
+            "utf16le" => (v as u16).to_le_bytes().to_vec(),
+            "utf16be" => (v as u16).to_be_bytes().to_vec(),
+            "utf32le" => v.to_le_bytes().to_vec(),
+            _ => v.to_be_bytes().to_vec(),
+        };
+        let with = |units: &[u8]| {
+            let at = clean.len() / 2 - clean.len() / 2 % 4;
+            let mut input = clean.clone();
+            input.splice(at..at, units.iter().copied());
+            input
+        };
+        let (high, low) = (unit(0xD800), unit(0xDC00));
+        let mut odd = vec![with(&unit(0)), with(&high), with(&low), with(&[high.clone(), high, low].concat())];
+        if source.starts_with("utf32") {
+            odd.push(with(&unit(0x11_0000)));
+        }
+        let mut mutated = clean.clone();
+        mutated[clean.len() / 3] ^= 0x40;
+        for input in [&clean, &mutated].into_iter().chain(&odd) {
+            for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+                for cuts in [vec![], vec![input.len() / 2 + 1], (1..input.len()).step_by(1021).collect()] {
+                    let counting = Counting(from, AtomicUsize::new(0));
+                    let got = transcode(&counting, to, mode, input, &cuts);
+                    let want = per_value(from, to, mode, input, &cuts);
+                    assert!(got == want, "{source} -> {target} {mode:?} at {cuts:?}");
+                    let decoded = counting.1.load(Relaxed);
+                    if simd && input == &clean {
+                        assert!(decoded <= 64 + 8 * cuts.len(), "{source} -> {target}: {decoded} values");
+                    }
+                }
+            }
+        }
     }
 }

@@ -34,8 +34,19 @@ impl Alike {
     /// target of `forms`: `None` where no unit is written alike (a target
     /// with rules across values, or that maps its values, has no wide forms).
     pub(in crate::io) fn of(from: &dyn DynCodec, wide_runs: WideRuns, forms: &WideForms) -> Option<Alike> {
-        let single = wide_runs.written_alike(forms)?;
         let (units, pair) = crate::io::fused::source_units(from)?;
+        Alike::between(units, pair, wide_runs, forms)
+    }
+
+    /// The fact for a source of code units read as `units` and `pair` (whose
+    /// sequences of their own value are `wide_runs`) into a target of `forms`.
+    pub(in crate::io) fn between(
+        units: Units,
+        pair: Option<Pair>,
+        wide_runs: WideRuns,
+        forms: &WideForms,
+    ) -> Option<Alike> {
+        let single = wide_runs.written_alike(forms)?;
         let within = |ranges: [(u32, u32); 2], p: &Pair| ranges.iter().any(|&(lo, hi)| lo <= p.lo && p.hi <= hi);
         // A pair read as a pair, as the same pair, as single units or
         // from single units.
@@ -124,10 +135,7 @@ impl Transcoder<'_> {
             // Before a run of 32 code units (which `wide_run` then takes), found
             // by looking every 16 units.
             let (step, span) = (16 * wide.units.unit_bytes(), 32 * wide.units.unit_bytes());
-            return (step..end.saturating_sub(span))
-                .step_by(step)
-                .find(|&k| wide.prefix(&data[k..k + span]) == span)
-                .unwrap_or(end);
+            return first_run(&data[..end], step, span, |w| wide.prefix(w)).unwrap_or(end);
         }
         let Some((from, _)) = self.run_kinds() else { return end };
         // A source that a SIMD kernel decodes (the UTF-8 family's, an
@@ -135,10 +143,7 @@ impl Transcoder<'_> {
         // only at long runs, so that text which changes script every few
         // words is not cut into short blocks.
         let span = if self.facts().fast { 16 } else { 2 } * crate::ASCII_BLOCK;
-        (crate::ASCII_BLOCK..end.saturating_sub(span))
-            .step_by(crate::ASCII_BLOCK)
-            .find(|&k| from.prefix(&data[k..k + span]) == span)
-            .unwrap_or(end)
+        from.run_start(&data[..end], span).unwrap_or(end)
     }
 
     /// `end` moved back, for a source with SIMD tables, to the last unit
@@ -168,7 +173,7 @@ impl Transcoder<'_> {
                     return self.took_apart(took, last);
                 }
             }
-            if let Some((took, last)) = fused.convert((self.from, self.to), self.last, data, out) {
+            if let Some((took, last)) = fused.convert((self.from, self.to), (self.last, data), &mut self.units, out) {
                 self.last = last;
                 self.context = last.map_or(0, |last| self.from.context_after(last));
                 self.offset += took as u64;
@@ -336,5 +341,57 @@ impl Transcoder<'_> {
             }
         }
         pos
+    }
+}
+
+/// The first `k`, a multiple of `step` from `step` on, where a run of `span`
+/// units passes `prefix` (`prefix(&data[k..k + span]) == span`) and ends
+/// before `data` does; `None` where there is none. `prefix` gives the length
+/// of the passing run at the start of its slice, up to the first unit that
+/// fails (or, for whole blocks of `step` units, the first block). After a
+/// window fails at its `n`th unit, the next one tried starts past that unit,
+/// so each unit is read about once: trying every `k` read a short run's units
+/// up to `span / step` times.
+fn first_run(data: &[u8], step: usize, span: usize, prefix: impl Fn(&[u8]) -> usize) -> Option<usize> {
+    let mut k = step;
+    while k + span < data.len() {
+        let n = prefix(&data[k..k + span]);
+        if n == span {
+            return Some(k);
+        }
+        k = (k + n) / step * step + step;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_run;
+
+    /// [`first_run`] against trying every `k`, on runs of every length at
+    /// every offset.
+    #[test]
+    fn the_first_run_is_that_of_trying_every_start() {
+        let prefix = |w: &[u8]| w.iter().position(|&b| b != 0).unwrap_or(w.len());
+        let blocks = |w: &[u8]| prefix(w) / 4 * 4;
+        let mut state = 0x2545_f491_u32;
+        for round in 0..2000 {
+            let len = 8 + round % 120;
+            let data: Vec<u8> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    u8::from(state.is_multiple_of(2 + round as u32 % 40))
+                })
+                .collect();
+            for (step, span) in [(1, 3), (4, 8), (4, 16), (2, 6)] {
+                let every = |p: &dyn Fn(&[u8]) -> usize| {
+                    (step..data.len().saturating_sub(span)).step_by(step).find(|&k| p(&data[k..k + span]) == span)
+                };
+                assert_eq!(first_run(&data, step, span, prefix), every(&prefix), "{data:?} {step} {span}");
+                assert_eq!(first_run(&data, step, span, blocks), every(&blocks), "{data:?} {step} {span}");
+            }
+        }
     }
 }
