@@ -271,6 +271,28 @@ impl CodecInfo {
         ranges
     }
 
+    /// Whether no value this codec takes is one after which a rule of
+    /// `target` looks at the next ([`CodecInfo::rule_values`]): then, for
+    /// values that come from this codec, `target` has no rules across values
+    /// (UTF-16's values into WTF-8, which forbids only a high surrogate
+    /// before a low one). Never for a signed target, whose rules are not
+    /// facts of its 64-bit views (its rule values are none), or a signed
+    /// source.
+    ///
+    /// ```
+    /// use placemat_codec::{CodecInfo, Unit};
+    /// let wtf8 = CodecInfo::new("wtf8", "", Unit::Byte, 21, 0, 0x10_FFFF, &[], Some(4));
+    /// let wtf8 = wtf8.with_rule_values(&[(0xD800, 0xDBFF)]);
+    /// let utf16 = CodecInfo::new("utf16le", "", Unit::U16Le, 21, 0, 0x10_FFFF, &[(0xD800, 0xDFFF)], Some(2));
+    /// assert!(utf16.never_meets_rules_of(&wtf8));
+    /// // WTF-8's own values include the high surrogates.
+    /// assert!(!wtf8.never_meets_rules_of(&wtf8));
+    /// ```
+    pub fn never_meets_rules_of(&self, target: &CodecInfo) -> bool {
+        let met = |(lo, hi): (u64, u64)| target.rule_values.iter().any(|&(a, b)| a <= hi && lo <= b);
+        self.sign.is_none() && target.sign.is_none() && !self.value_ranges().into_iter().any(met)
+    }
+
     /// The range as text, `U+0000..=U+10FFFF except U+D800..=U+DFFF`, or in
     /// decimal for a signed codec: `-2147483647..=2147483647`.
     ///

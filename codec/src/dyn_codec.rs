@@ -263,6 +263,69 @@ pub fn encode_by_values<C: DynCodec + ?Sized>(
     Ok(())
 }
 
+/// [`DynCodec::encode_block`] for a codec with rules across values, by
+/// `plain`, its bulk encoder without them: a value outside the codec's
+/// [`rule_values`](crate::CodecInfo::rule_values) makes no next value
+/// forbidden, so `values` are written in runs that end after each value in
+/// them, the first value of each run checked against the one before it
+/// ([`DynCodec::dyn_forbids`]). A signed codec's rules are not facts of its
+/// 64-bit views: its values are written one by one ([`encode_by_values`]).
+/// The error is the index of the first value refused, as `plain` and
+/// [`DynCodec::encode_block`] give it.
+///
+/// ```
+/// use placemat_codec::{encode_around_rules, encode_by_values, DynCodec};
+/// # use placemat_codec::{CodecInfo, Dfa, EncodeError, Step, Strategy, Unit};
+/// # struct Pairs(CodecInfo);
+/// # impl DynCodec for Pairs {
+/// #     fn dyn_info(&self) -> &CodecInfo { &self.0 }
+/// #     fn dyn_dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
+/// #     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+/// #         out.push(u8::try_from(value).map_err(|_| EncodeError::Unencodable { value })?);
+/// #         Ok(())
+/// #     }
+/// #     fn dyn_step(&self, _: Strategy, _: &[u8]) -> Step<u64> { Step::Incomplete }
+/// #     // 0xFE is never right after 0xFF.
+/// #     fn dyn_forbids(&self, before: u64, value: u64) -> bool { before == 0xFF && value == 0xFE }
+/// # }
+/// # let info = CodecInfo::new("bytes", "", Unit::Byte, 8, 0, 0xFF, &[], Some(1));
+/// # let codec = Pairs(info.with_rule_values(&[(0xFF, 0xFF)]));
+/// // `codec` writes each value below 256 as a byte, never 0xFE right after 0xFF.
+/// let mut runs = Vec::new();
+/// let plain = |values: &[u64], out: &mut Vec<u8>| {
+///     runs.push(values.len());
+///     encode_by_values(&codec, None, values, out)
+/// };
+/// let mut out = Vec::new();
+/// assert_eq!(encode_around_rules(&codec, Some(1), &[1, 2, 0xFF, 3, 0xFF, 0xFE], &mut out, plain), Err(5));
+/// assert_eq!(out, [1, 2, 0xFF, 3, 0xFF]);
+/// assert_eq!(runs, [3, 2]);
+/// ```
+pub fn encode_around_rules<C: DynCodec + ?Sized>(
+    codec: &C,
+    mut before: Option<u64>,
+    values: &[u64],
+    out: &mut Vec<u8>,
+    mut plain: impl FnMut(&[u64], &mut Vec<u8>) -> Result<(), usize>,
+) -> Result<(), usize> {
+    let info = codec.dyn_info();
+    if info.sign.is_some() {
+        return encode_by_values(codec, before, values, out);
+    }
+    let looked_at = |v: u64| info.rule_values.iter().any(|&(lo, hi)| lo <= v && v <= hi);
+    let mut at = 0;
+    while at < values.len() {
+        if before.is_some_and(|b| codec.dyn_forbids(b, values[at])) {
+            return Err(at);
+        }
+        let end = values[at..].iter().position(|&v| looked_at(v)).map_or(values.len(), |k| at + k + 1);
+        plain(&values[at..end], out).map_err(|refused| at + refused)?;
+        before = Some(values[end - 1]);
+        at = end;
+    }
+    Ok(())
+}
+
 /// Validation one step at a time with `strategy`, from `context`, where more
 /// input may follow if `open` ([`DynCodec::dyn_step_open`]; else
 /// [`DynCodec::dyn_step_in`]): the verdict and the context at the end of the
@@ -365,13 +428,18 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
         ascii_runs_of(C::dfa())
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
-        if C::dfa().contexts() > 1 || C::info().unbounded {
+        if C::info().unbounded {
             return encode_by_values(self, before, values, out);
         }
-        if let Some(result) = encode_by_words(self, C::info(), C::PREMAPPED, values, out) {
-            return result;
+        let plain =
+            |values: &[u64], out: &mut Vec<u8>| match encode_by_words(self, C::info(), C::PREMAPPED, values, out) {
+                Some(result) => result,
+                None => encode_in_place(self, &C::info().wide_forms, values, out),
+            };
+        match C::dfa().contexts() {
+            1 => plain(values, out),
+            _ => encode_around_rules(self, before, values, out, plain),
         }
-        encode_in_place(self, &C::info().wide_forms, values, out)
     }
     fn dyn_validate(&self, input: &[u8]) -> Result<(), DecodeError> {
         Decoder::validate(self, input)

@@ -284,13 +284,23 @@ impl DynCodec for LoadedCodec {
         placemat_codec::ascii_runs_of(&self.dfa)
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
-        if self.dfa.contexts() > 1 || self.info.unbounded {
+        if self.info.unbounded {
             return placemat_codec::encode_by_values(self, before, values, out);
         }
-        if let Some(result) = placemat_codec::encode_by_words(self, &self.info, self.premapped(), values, out) {
-            return result;
+        let plain = |values: &[u64], out: &mut Vec<u8>| match placemat_codec::encode_by_words(
+            self,
+            &self.info,
+            self.premapped(),
+            values,
+            out,
+        ) {
+            Some(result) => result,
+            None => placemat_codec::encode_by_forms(self, &self.info.wide_forms, values, out),
+        };
+        match self.dfa.contexts() {
+            1 => plain(values, out),
+            _ => placemat_codec::encode_around_rules(self, before, values, out, plain),
         }
-        placemat_codec::encode_by_forms(self, &self.info.wide_forms, values, out)
     }
     fn dyn_step_in(&self, _strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
         Decoder::step_in(self, context, input)

@@ -138,8 +138,13 @@ impl Fused {
         if !forms.0.is_some() && forms.1.is_none() {
             return None;
         }
-        let plain = |c: &dyn DynCodec| !c.info().unbounded && c.dfa().contexts() == 1;
-        if from.premapped() || !plain(from) || !plain(to) {
+        let bounded = |c: &dyn DynCodec| !c.info().unbounded;
+        if from.premapped()
+            || !bounded(from)
+            || from.dfa().contexts() > 1
+            || !bounded(to)
+            || !super::rules_unmet(from, to)
+        {
             return None;
         }
         if let (true, Some(shape), Some(&tables)) = (forms.0.is_some(), from.dfa().decoding_shape(), from.dfa().simd())

@@ -174,6 +174,14 @@ pub use writer::TranscodeWriter;
 /// Input units processed at a time.
 pub const CHUNK: usize = 1 << 16;
 
+/// Whether `to`'s rules across values never look at what `from` writes into
+/// it: `to` has none, or no value of `from` is one after which they look
+/// ([`CodecInfo::never_meets_rules_of`](crate::CodecInfo::never_meets_rules_of):
+/// UTF-16 into WTF-8). Then the paths without rules take the pair.
+fn rules_unmet(from: &dyn crate::DynCodec, to: &dyn crate::DynCodec) -> bool {
+    to.dfa().contexts() == 1 || from.info().never_meets_rules_of(to.info())
+}
+
 /// Transcodes a whole buffer of `from`'s units into `to`'s, appending to
 /// `out`: one call for what [`Transcoder::push`] and [`Transcoder::finish`]
 /// do over a stream, on the same paths (blocks of values, runs of ASCII, one

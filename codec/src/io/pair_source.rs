@@ -101,13 +101,14 @@ impl PairSource {
     }
 
     /// The path from `from` through `into`, where `from` qualifies and `to`
-    /// (which `into` writes) has no rules across values.
+    /// (which `into` writes) has no rules across values that look at
+    /// `from`'s values.
     fn with(from: &dyn DynCodec, to: &dyn DynCodec, into: Into) -> Option<PairSource> {
         let isa = Isa::detect()?;
         let (source, pair) = (from.info().byte_forms?, from.info().pair_forms?);
         let tables = from.info().pair_unit_tables.filter(|t| t.check().is_ok())?;
         let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
-        if !plain(from) || !plain(to) || to.dfa().contexts() > 1 || !reads_pairs_alike(from, &pair) {
+        if !plain(from) || !plain(to) || !super::rules_unmet(from, to) || !reads_pairs_alike(from, &pair) {
             return None;
         }
         let shape = source.shape()?;

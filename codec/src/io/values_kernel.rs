@@ -50,21 +50,23 @@ impl ValuesKernel {
     /// The kernel into `to`, where the machine runs it (AVX2 or AVX-512) and `to`
     /// has forms of several lengths that it writes
     /// ([`ByteForms::multi_unit`](crate::simd::ByteForms::multi_unit)) and
-    /// no rule that needs more than its values: bounded, without rules
-    /// across values and without `premap`.
+    /// no rule that needs more than its values: bounded and without
+    /// `premap`. (It ignores rules across values: the caller writes the
+    /// values a rule looks past apart, [`crate::encode_around_rules`].)
     pub(super) fn of(to: &dyn DynCodec) -> Option<ValuesKernel> {
         // (The values are narrowed to 32-bit units first, with AVX2.)
         let isa = Isa::detect().filter(|&isa| simd::narrows_on(isa))?;
         let forms = to.info().byte_forms.filter(|f| f.multi_unit())?;
-        if to.info().unbounded || to.premapped() || to.dfa().contexts() > 1 {
+        if to.info().unbounded || to.premapped() {
             return None;
         }
         let kernel = UnitsEncoder::new(isa, &VALUES, None, &forms)?;
         Some(ValuesKernel { isa, kernel, wide: Vec::with_capacity(4 * CHUNK) })
     }
 
-    /// Writes `values` with `to` (whose kernel this is): `Err(k)` where `to`
-    /// refuses value `k`, everything before it written, as
+    /// Writes `values` with `to` (whose kernel this is), none of them right
+    /// after a value a rule of `to` looks past but the first: `Err(k)` where
+    /// `to` refuses value `k`, everything before it written, as
     /// [`DynCodec::encode_block`] does.
     pub(super) fn encode(&mut self, to: &dyn DynCodec, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
         // `self.wide` holds values `from..narrowed`, narrowed.
@@ -91,7 +93,7 @@ impl ValuesKernel {
             }
             // The kernel stopped before a value, or narrowing before a group
             // of eight holding one past U+10FFFF (or the last few values):
-            // the encoder writes them (the target has no rule across values).
+            // the encoder writes them (no rule of the target looks at them).
             let end = values.len().min(at + stretch);
             to.encode_block(None, &values[at..end], out).map_err(|refused| at + refused)?;
             at = end;

@@ -34,6 +34,7 @@ mod panic_free;
 mod prefixed;
 mod printable6;
 mod real_world;
+mod rules_unmet;
 mod shift_validate;
 mod signed;
 mod signed_big;

@@ -114,7 +114,7 @@ pub(super) fn inputs(rng: &mut Rng, codec: &dyn DynCodec) -> Vec<Vec<u8>> {
 }
 
 /// Cut points: none, pieces of 1 to 7 units, and pieces of about a block.
-fn cuttings(rng: &mut Rng, len: usize) -> Vec<Vec<usize>> {
+pub(super) fn cuttings(rng: &mut Rng, len: usize) -> Vec<Vec<usize>> {
     let pieces = |rng: &mut Rng, most: u64| {
         let mut cuts = Vec::new();
         let mut at = 0;

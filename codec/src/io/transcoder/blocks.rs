@@ -302,10 +302,14 @@ impl Transcoder<'_> {
         // bit set is refused: the block stops before the first one.
         let negative = if self.mixed_sign { self.values.iter().position(|&v| (v as i64) < 0) } else { None };
         self.values.truncate(negative.unwrap_or(self.values.len()));
-        let kernel = self.values_kernel.get_or_insert_with(|| ValuesKernel::of(self.to));
+        let to = self.to;
+        let kernel = self.values_kernel.get_or_insert_with(|| ValuesKernel::of(to));
         let encoded = match kernel {
-            Some(kernel) => kernel.encode(self.to, &self.values, out),
-            None => self.to.encode_block(self.last, &self.values, out),
+            Some(kernel) => {
+                let plain = |values: &[u64], out: &mut Vec<u8>| kernel.encode(to, values, out);
+                crate::encode_around_rules(to, self.last, &self.values, out, plain)
+            }
+            None => to.encode_block(self.last, &self.values, out),
         };
         let encoded = match encoded.and_then(|()| negative.map_or(Ok(()), Err)) {
             Ok(()) => {
