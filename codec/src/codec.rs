@@ -283,14 +283,29 @@ impl CodecInfo {
     /// use placemat_codec::{CodecInfo, Unit};
     /// let wtf8 = CodecInfo::new("wtf8", "", Unit::Byte, 21, 0, 0x10_FFFF, &[], Some(4));
     /// let wtf8 = wtf8.with_rule_values(&[(0xD800, 0xDBFF)]);
-    /// let utf16 = CodecInfo::new("utf16le", "", Unit::U16Le, 21, 0, 0x10_FFFF, &[(0xD800, 0xDFFF)], Some(2));
+    /// // (UTF-16's values; its units are not what matters here.)
+    /// let utf16 = CodecInfo::new("utf16le", "", Unit::Byte, 21, 0, 0x10_FFFF, &[(0xD800, 0xDFFF)], Some(4));
     /// assert!(utf16.never_meets_rules_of(&wtf8));
     /// // WTF-8's own values include the high surrogates.
     /// assert!(!wtf8.never_meets_rules_of(&wtf8));
     /// ```
     pub fn never_meets_rules_of(&self, target: &CodecInfo) -> bool {
-        let met = |(lo, hi): (u64, u64)| target.rule_values.iter().any(|&(a, b)| a <= hi && lo <= b);
+        let met = |(lo, hi)| target.rules_look_after(lo, hi);
         self.sign.is_none() && target.sign.is_none() && !self.value_ranges().into_iter().any(met)
+    }
+
+    /// Whether a value of `lo..=hi` is one after which a rule across values
+    /// looks at the next ([`CodecInfo::rule_values`]).
+    ///
+    /// ```
+    /// use placemat_codec::{CodecInfo, Unit};
+    /// let wtf8 = CodecInfo::new("wtf8", "", Unit::Byte, 21, 0, 0x10_FFFF, &[], Some(4));
+    /// let wtf8 = wtf8.with_rule_values(&[(0xD800, 0xDBFF)]);
+    /// assert!(wtf8.rules_look_after(0xDBFF, 0xDBFF) && wtf8.rules_look_after(0, 0xD800));
+    /// assert!(!wtf8.rules_look_after(0xDC00, 0x10_FFFF));
+    /// ```
+    pub fn rules_look_after(&self, lo: u64, hi: u64) -> bool {
+        self.rule_values.iter().any(|&(a, b)| a <= hi && lo <= b)
     }
 
     /// The range as text, `U+0000..=U+10FFFF except U+D800..=U+DFFF`, or in

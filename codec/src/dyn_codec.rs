@@ -275,10 +275,11 @@ pub fn encode_by_values<C: DynCodec + ?Sized>(
 ///
 /// ```
 /// use placemat_codec::{encode_around_rules, encode_by_values, DynCodec};
-/// # use placemat_codec::{CodecInfo, Dfa, EncodeError, Step, Strategy, Unit};
+/// # use placemat_codec::{dfa::Dfa, CodecInfo, EncodeError, Step, Strategy, Unit};
 /// # struct Pairs(CodecInfo);
 /// # impl DynCodec for Pairs {
 /// #     fn dyn_info(&self) -> &CodecInfo { &self.0 }
+/// #     fn description(&self) -> &str { "" }
 /// #     fn dyn_dfa(&self) -> Dfa<&[u32], &[u64]> { unimplemented!("not needed here") }
 /// #     fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), EncodeError> {
 /// #         out.push(u8::try_from(value).map_err(|_| EncodeError::Unencodable { value })?);
@@ -312,7 +313,7 @@ pub fn encode_around_rules<C: DynCodec + ?Sized>(
     if info.sign.is_some() {
         return encode_by_values(codec, before, values, out);
     }
-    let looked_at = |v: u64| info.rule_values.iter().any(|&(lo, hi)| lo <= v && v <= hi);
+    let looked_at = |v: u64| info.rules_look_after(v, v);
     let mut at = 0;
     while at < values.len() {
         if before.is_some_and(|b| codec.dyn_forbids(b, values[at])) {

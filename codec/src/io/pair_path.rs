@@ -76,9 +76,7 @@ impl PairTarget {
         }
         let single = singles(&forms, high, low)?;
         let written = [single[0], single[1], (pair.lo, pair.hi)];
-        let looked_at = |&(lo, hi): &(u32, u32)| {
-            to.info().rule_values.iter().any(|&(a, b)| a <= u64::from(hi) && u64::from(lo) <= b)
-        };
+        let looked_at = |&(lo, hi): &(u32, u32)| to.info().rules_look_after(u64::from(lo), u64::from(hi));
         if written.iter().any(looked_at) {
             return None;
         }
@@ -119,7 +117,7 @@ impl PairPath {
     /// Whether the path may write after `last` (the value written before):
     /// no rule of the target looks at what follows it.
     pub(super) fn may_follow(to: &dyn DynCodec, last: Option<u64>) -> bool {
-        last.is_none_or(|v| !to.info().rule_values.iter().any(|&(lo, hi)| lo <= v && v <= hi))
+        last.is_none_or(|v| !to.info().rules_look_after(v, v))
     }
 
     /// The source's SIMD tables (where its leads are).

@@ -408,7 +408,7 @@ impl<'a> Transcoder<'a> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn at_rest(&self) -> bool {
-        let looked_at = |v: u64| self.to.info().rule_values.iter().any(|&(lo, hi)| (lo..=hi).contains(&v));
+        let looked_at = |v: u64| self.to.info().rules_look_after(v, v);
         self.failed.is_none()
             && self.pending.is_empty()
             && !self.open
