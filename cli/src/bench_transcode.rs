@@ -56,6 +56,7 @@ pub(super) fn conversions<'a>(
                 format!("placemat copy of runs read alike + 16-bit units ({isa})")
             }
             Path::Engine if runs_alike => "placemat copy of runs read alike".to_string(),
+            Path::Engine if one_pass && pair_units => format!("placemat through 16-bit units ({isa})"),
             Path::Engine if one_pass => format!("placemat one pass ({isa})"),
             Path::Engine if units_alike => format!("placemat runs unit for unit ({isa})"),
             Path::Engine => "placemat runs and blocks".to_string(),

@@ -607,7 +607,7 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     /// assert_eq!(dfa.last_cut(b""), None);
     /// ```
     pub fn last_cut(&self, input: &[u8]) -> Option<usize> {
-        lockstep::last_cut(&self.facts.cuts(), input)
+        self.facts.last_cut(input)
     }
 
     /// The table decoder: its bulk loop, two walks side by side over pairs of

@@ -241,6 +241,14 @@ impl Tables {
         }
     }
 
+    /// Whether `unit`, where it is valid, is a whole sequence of one unit: no
+    /// continuation unit, and below every lead that requires continuation
+    /// units ([`Tables::thresholds`]). A block of input may end after it
+    /// without cutting a sequence.
+    pub const fn ends_alone(&self, unit: u8) -> bool {
+        !self.is_continuation(unit) && unit < self.thresholds[1]
+    }
+
     /// The continuation units as `(first, last)`, if they are one run that
     /// starts at a multiple of 64 (what the SIMD decoding kernel's
     /// [`Shape`] needs).

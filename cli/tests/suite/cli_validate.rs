@@ -208,6 +208,18 @@ fn bench_to_times_conversions_against_the_baselines_of_the_pair() {
         None => copied.to_string(),
     };
     assert_eq!(strategies, [&["cesu8 crate", through.as_str()][..], &paths].concat());
+    // CESU-8 into UTF-16LE and back: the whole of each block goes through
+    // 16-bit units where the machine has SIMD, and the row says so.
+    for (from, to) in [("cesu8", "utf16le"), ("utf16le", "cesu8")] {
+        let csv = String::from_utf8(ok(&["bench", from, "--to", to, file, "--format", "csv"], b"")).unwrap();
+        let strategies: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();
+        let want = match placemat_codec::simd::Isa::detect() {
+            Some(isa) => vec![format!("placemat through 16-bit units ({})", isa.name()), paths[0].to_string()],
+            None => vec![paths[0].to_string()],
+        };
+        let want: Vec<&str> = want.iter().map(String::as_str).chain(paths[1..].iter().copied()).collect();
+        assert_eq!(strategies, want, "{from} -> {to}");
+    }
     // UTF-1 into UTF-8: no baseline converts it; ASCII runs are read alike.
     let csv = String::from_utf8(ok(&["bench", "utf1", "--to-spec", SPEC, file, "--format", "csv"], b"")).unwrap();
     let strategies: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();

@@ -93,6 +93,11 @@ impl Facts {
         matches!(self.ascii_runs, AsciiRuns::Bytes)
     }
 
+    /// [`super::Dfa::last_cut`] by these facts alone.
+    pub(crate) fn last_cut(&self, input: &[u8]) -> Option<usize> {
+        lockstep::last_cut(&self.cuts(), input)
+    }
+
     /// Where the table walkers may cut the input for a second walk.
     pub(crate) fn cuts(&self) -> lockstep::Cuts<'_> {
         lockstep::Cuts {

@@ -129,6 +129,9 @@ pub(crate) trait Sink {
     fn clear(&mut self);
     /// Moves what `other` holds to the end.
     fn append(&mut self, other: &mut Self);
+    /// Makes room for the values of `units` more bytes of input (one at most
+    /// for each).
+    fn reserve(&mut self, units: usize);
 }
 
 impl Sink for () {
@@ -142,6 +145,8 @@ impl Sink for () {
     fn clear(&mut self) {}
     #[inline(always)]
     fn append(&mut self, _: &mut Self) {}
+    #[inline(always)]
+    fn reserve(&mut self, _: usize) {}
 }
 
 impl<V: Value> Sink for Vec<V> {
@@ -166,6 +171,10 @@ impl<V: Value> Sink for Vec<V> {
     #[inline(always)]
     fn append(&mut self, other: &mut Self) {
         Vec::append(self, other)
+    }
+    #[inline(always)]
+    fn reserve(&mut self, units: usize) {
+        Vec::reserve(self, units)
     }
 }
 
@@ -328,7 +337,9 @@ fn take_run<S: Sink>(runs: Runs, units: &[u8], sink: &mut S) -> usize {
 /// How long the chunks of a pair are, given the units left.
 #[derive(Copy, Clone, Debug)]
 enum Chunks {
-    /// Of this many units (decoding: B's values are buffered).
+    /// Of this many units (decoding: B's values are buffered), or half of
+    /// what is left where that is less and still worth a split (so that a
+    /// block of 4 KiB, a stream's push, still takes two walks).
     Fixed(usize),
     /// Half of what is left (validating: one pair), if that is worth a split.
     Halves,
@@ -337,9 +348,10 @@ enum Chunks {
 impl Chunks {
     /// The chunk length for `rest` units left (0: no pair).
     fn len(self, rest: usize) -> usize {
+        let half = Some(rest.saturating_sub(2 * SYNC_SEARCH) / 2).filter(|&n| n >= MIN_SPLIT).unwrap_or(0);
         match self {
-            Chunks::Fixed(n) => n,
-            Chunks::Halves => Some(rest.saturating_sub(2 * SYNC_SEARCH) / 2).filter(|&n| n >= MIN_SPLIT).unwrap_or(0),
+            Chunks::Fixed(n) => n.min(half),
+            Chunks::Halves => half,
         }
     }
 }
@@ -376,6 +388,8 @@ fn drive<W: Walker>(
         let Some(mid) = sync_at(sync, input, pos + chunk) else { break };
         let Some(end) = sync_at(sync, input, mid + chunk) else { break };
         second.clear();
+        // (Room for B's values at once: one per unit at most.)
+        second.reserve(end - mid);
         let [first, next] = pair(w, input, &mut Part::new(w, pos, mid, out), &mut Part::new(w, mid, end, second));
         // Output of a failed walk stops before its first error (a dead walk
         // completes nothing), so it may stay.

@@ -201,7 +201,7 @@ impl Fused {
                 if !PairPath::may_follow(to, last) {
                     return None;
                 }
-                let end = last_lead(into.tables(), data, limit.min(whole)).unwrap_or(0);
+                let end = sequence_end(into.tables(), data, limit.min(whole)).unwrap_or(0);
                 into.convert(to, &data[..end], units, out)
             }
             Through16::From(source) => source.convert(from, &data[..source.block_end(data, limit)], units, out),
@@ -293,7 +293,7 @@ impl Fused {
                 }
                 // The block ends before the last lead within reach, so that a
                 // chunk's end, which may cut a sequence, is left to the engine.
-                let block = &data[..last_lead(tables, data, limit).unwrap_or(0)];
+                let block = &data[..sequence_end(tables, data, limit).unwrap_or(0)];
                 if simd::validate(*isa, tables, block).is_err() {
                     return None;
                 }
@@ -314,6 +314,9 @@ impl Fused {
                 path.convert(to, (last, block), units, out).map_or((0, None), |(took, last)| (took, Some(last)))
             }
             Fused::PairsToUnits(source) => {
+                if let Some(widened) = source.widen_ascii(&data[..data.len().min(BLOCK)], out) {
+                    return Some((widened.0, Some(widened.1)));
+                }
                 let block = &data[..source.block_end(data, data.len().min(BLOCK))];
                 source.convert(from, block, units, out).map_or((0, None), |(took, last)| (took, Some(last)))
             }
@@ -322,11 +325,19 @@ impl Fused {
     }
 }
 
-/// The last unit of `data` before `limit`, within 16 units of it, that is
-/// no continuation unit by `tables` (in valid input, the lead of the last
-/// sequence that starts before `limit`).
-fn last_lead(tables: &Tables, data: &[u8], limit: usize) -> Option<usize> {
-    (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k]))
+/// Where a block of `data` that ends at most at `limit` ends without cutting
+/// a sequence, by the source's SIMD `tables`: at `limit` where a sequence
+/// starts there; else after the last unit before it, within 16 units, that
+/// is no continuation unit, if that unit is a whole sequence by itself
+/// ([`Tables::ends_alone`]), or before it (in valid input, the lead of the
+/// last sequence that starts before `limit`). `None` where no such unit lies
+/// within 16 units.
+pub(super) fn sequence_end(tables: &Tables, data: &[u8], limit: usize) -> Option<usize> {
+    if data.get(limit).is_some_and(|&u| !tables.is_continuation(u)) {
+        return Some(limit);
+    }
+    let k = (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k]))?;
+    Some(if tables.ends_alone(data[k]) { k + 1 } else { k })
 }
 
 /// Whether `codec` validates without stepping: by its SIMD or shift-DFA
@@ -340,7 +351,7 @@ fn validates_in_one_pass(codec: &dyn DynCodec) -> bool {
 /// codec marks its leads.
 fn copy_block<'d>(tables: Option<&Tables>, data: &'d [u8]) -> &'d [u8] {
     let limit = data.len().min(COPY_BLOCK);
-    &data[..tables.map_or(limit, |t| last_lead(t, data, limit).unwrap_or(limit))]
+    &data[..tables.map_or(limit, |t| sequence_end(t, data, limit).unwrap_or(limit))]
 }
 
 /// The most input one copy validates.

@@ -53,6 +53,10 @@ pub(super) struct PairSource {
     /// The SIMD checks of the language of the source's units, each written
     /// alone ([`CodecInfo::pair_unit_tables`](crate::CodecInfo::pair_unit_tables)).
     tables: Tables,
+    /// Whether the source's bytes below 80 are values of themselves
+    /// ([`AsciiRuns::Bytes`]: CESU-8's, not modified UTF-8's, whose `00` is
+    /// no value).
+    ascii: bool,
 }
 
 /// The second kernel of a [`PairSource`], by the target's kind.
@@ -114,7 +118,19 @@ impl PairSource {
         let shape = source.shape()?;
         let units = Units { single: values_of_themselves(&pair)?, ..ANY_UNIT };
         let decoder = UnitsDecoder::new(isa, &shape, &ANY_UNIT, None)?;
-        Some(PairSource { isa, shape, pair, units, decoder, into, tables })
+        let ascii = from.ascii_runs() == AsciiRuns::Bytes;
+        Some(PairSource { isa, shape, pair, units, decoder, into, tables, ascii })
+    }
+
+    /// Into wide code units, the ASCII at the start of `data` widened in the
+    /// pass that checks it ([`simd::widen_ascii`], whole groups of 64
+    /// bytes), where the source's bytes below 80 are values of themselves:
+    /// one pass where the two kernels would take two. The units taken and
+    /// the last value; `None` where none are.
+    pub(super) fn widen_ascii(&self, data: &[u8], out: &mut Vec<u8>) -> Option<(usize, u64)> {
+        let Into::Wide { alike, .. } = &self.into else { return None };
+        let n = if self.ascii { simd::widen_ascii(self.isa, &alike.to, data, out) } else { 0 };
+        (n > 0).then(|| (n, u64::from(data[n - 1])))
     }
 
     /// Whether `unit` continues a sequence.
@@ -122,15 +138,21 @@ impl PairSource {
         unit.wrapping_sub(self.shape.continuation.0) < 64
     }
 
-    /// Where a block of `data` that ends at most at `limit` ends: before the
-    /// last lead within 16 units of `limit`, even where `data` ends there (a
-    /// chunk's end may cut the sequence it starts, which would fail the
-    /// block's check and send it to the source's validator: with modified
-    /// UTF-8's, which steps, pushes of 4 KiB ran at a third of the speed of
-    /// one push; measured). The engine's per-value path takes the last
-    /// sequence of the input.
+    /// Where a block of `data` that ends at most at `limit` ends: at `limit`
+    /// where a sequence starts there; else before the last lead within 16
+    /// units of `limit`, or after it where it is a whole sequence by itself
+    /// ([`Tables::ends_alone`]), even where `data` ends there (a chunk's end
+    /// may cut the sequence a lead starts, which would fail the block's check
+    /// and send it to the source's validator: with modified UTF-8's, which
+    /// steps, pushes of 4 KiB ran at a third of the speed of one push;
+    /// measured). The engine's per-value path takes what is left of the
+    /// input.
     pub(super) fn block_end(&self, data: &[u8], limit: usize) -> usize {
-        (limit.saturating_sub(16)..limit).rev().find(|&k| !self.is_continuation(data[k])).unwrap_or(0)
+        if data.get(limit).is_some_and(|&u| !self.is_continuation(u)) {
+            return limit;
+        }
+        let lead = (limit.saturating_sub(16)..limit).rev().find(|&k| !self.is_continuation(data[k]));
+        lead.map_or(0, |k| if self.tables.ends_alone(data[k]) { k + 1 } else { k })
     }
 
     /// Converts the valid prefix of `block` (which ends before a lead) read

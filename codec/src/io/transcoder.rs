@@ -137,6 +137,9 @@ pub(super) struct BulkFacts {
     /// Between two codecs of wide code units, what runs of the source's
     /// units are rewritten unit for unit by ([`crate::simd::convert_units`]).
     pub(super) alike: Option<Alike>,
+    /// The facts of the source's table, which tell where a sequence starts
+    /// whatever follows ([`crate::dfa::Dfa::last_cut`]).
+    pub(super) table: crate::dfa::Facts,
 }
 
 impl BulkFacts {
@@ -147,7 +150,7 @@ impl BulkFacts {
         let fact = info.flagged.is_some() || info.prefixed.is_some();
         let fast = dfa.decoding_shape().is_some() || fact && !info.unbounded;
         let alike = Alike::of(from, wide_runs, &to.info().wide_forms);
-        BulkFacts { wide_runs, fast, simd: dfa.simd().copied(), alike }
+        BulkFacts { wide_runs, fast, simd: dfa.simd().copied(), alike, table: *dfa.facts() }
     }
 }
 

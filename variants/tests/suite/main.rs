@@ -17,6 +17,7 @@ mod rng;
 mod apart;
 mod at_rest;
 mod automata;
+mod chunk_ends;
 mod compare;
 mod corpus;
 mod encode_into;

@@ -10,7 +10,7 @@
 use std::vec::Vec;
 
 use super::{BulkFacts, Transcoder, BLOCK, LONG_COPY, MIN_BULK};
-use crate::io::fused::Fused;
+use crate::io::fused::{sequence_end, Fused};
 use crate::io::values_kernel::ValuesKernel;
 use crate::simd::{Pair, Units};
 use crate::{AsciiRuns, DynCodec, Step, Strategy, WideForms, WideRuns};
@@ -146,14 +146,22 @@ impl Transcoder<'_> {
         from.run_start(&data[..end], span).unwrap_or(end)
     }
 
-    /// `end` moved back, for a source with SIMD tables, to the last unit
-    /// before it that is no continuation unit (at most its longest sequence
-    /// back in valid input), so that the block's last sequence is whole and
-    /// its bulk decoder does not stop at a cut one; `end` itself otherwise,
-    /// or if no such unit lies within 16 units.
+    /// `end` moved back to where a sequence ends, so that the block's last
+    /// sequence is whole and its bulk decoder does not stop at a cut one (a
+    /// block whose SIMD validation fails at its end would be decoded whole by
+    /// the table walk, and a walk cut at its end steps again from its last
+    /// block boundary); what is left of a chunk's end, which may cut a
+    /// sequence, goes to the per-value path. For a source with SIMD tables,
+    /// by [`sequence_end`]; for another, to the last cut
+    /// ([`crate::dfa::Dfa::last_cut`]). `end` itself where there is none near
+    /// it.
     fn before_lead(&self, data: &[u8], end: usize) -> usize {
-        let Some(t) = self.facts().simd.filter(|_| end < data.len()) else { return end };
-        (end.saturating_sub(16)..=end).rev().find(|&k| k > 0 && !t.is_continuation(data[k])).unwrap_or(end)
+        let facts = self.facts();
+        let cut = match facts.simd {
+            Some(t) => sequence_end(&t, data, end),
+            None => facts.table.last_cut(&data[..end]),
+        };
+        cut.filter(|&k| k > 0).unwrap_or(end)
     }
 
     /// Transcodes a block at the start of `data` in bulk; returns the units
