@@ -308,6 +308,10 @@ fn sync_at(cuts: &Cuts<'_>, input: &[u8], from: usize) -> Option<usize> {
 /// [`SYNC_SEARCH`] units of its end: the end of `input` itself when its last
 /// unit is an end unit.
 pub(crate) fn last_cut(cuts: &Cuts<'_>, input: &[u8]) -> Option<usize> {
+    if *cuts.before == [0; 4] && *cuts.after == [0; 4] {
+        // Neither sync units nor end units: no cut to look for.
+        return None;
+    }
     let (len, w) = (input.len(), cuts.unit_bytes);
     let low = len.saturating_sub(SYNC_SEARCH).max(w);
     let mut k = len - len % w;
