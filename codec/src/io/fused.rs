@@ -291,8 +291,8 @@ impl Fused {
                 if widened > 0 {
                     return Some((widened, Some(u64::from(data[widened - 1]))));
                 }
-                // The block ends before the last lead within reach, so that a
-                // chunk's end, which may cut a sequence, is left to the engine.
+                // The block ends where a sequence does, so that a chunk's
+                // end, which may cut a sequence, is left to the engine.
                 let block = &data[..sequence_end(tables, data, limit).unwrap_or(0)];
                 if simd::validate(*isa, tables, block).is_err() {
                     return None;
@@ -333,11 +333,22 @@ impl Fused {
 /// last sequence that starts before `limit`). `None` where no such unit lies
 /// within 16 units.
 pub(super) fn sequence_end(tables: &Tables, data: &[u8], limit: usize) -> Option<usize> {
-    if data.get(limit).is_some_and(|&u| !tables.is_continuation(u)) {
+    sequence_end_by(data, limit, |u| tables.is_continuation(u), |u| tables.ends_alone(u))
+}
+
+/// [`sequence_end`] by what tells continuation units (`continues`) and the
+/// units that are whole sequences by themselves (`alone`).
+pub(super) fn sequence_end_by(
+    data: &[u8],
+    limit: usize,
+    continues: impl Fn(u8) -> bool,
+    alone: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    if data.get(limit).is_some_and(|&u| !continues(u)) {
         return Some(limit);
     }
-    let k = (limit.saturating_sub(16)..limit).rev().find(|&k| !tables.is_continuation(data[k]))?;
-    Some(if tables.ends_alone(data[k]) { k + 1 } else { k })
+    let k = (limit.saturating_sub(16)..limit).rev().find(|&k| !continues(data[k]))?;
+    Some(if alone(data[k]) { k + 1 } else { k })
 }
 
 /// Whether `codec` validates without stepping: by its SIMD or shift-DFA

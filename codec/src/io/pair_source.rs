@@ -148,16 +148,13 @@ impl PairSource {
     /// measured). The engine's per-value path takes what is left of the
     /// input.
     pub(super) fn block_end(&self, data: &[u8], limit: usize) -> usize {
-        if data.get(limit).is_some_and(|&u| !self.is_continuation(u)) {
-            return limit;
-        }
-        let lead = (limit.saturating_sub(16)..limit).rev().find(|&k| !self.is_continuation(data[k]));
-        lead.map_or(0, |k| if self.tables.ends_alone(data[k]) { k + 1 } else { k })
+        let alone = |u| self.tables.ends_alone(u);
+        super::fused::sequence_end_by(data, limit, |u| self.is_continuation(u), alone).unwrap_or(0)
     }
 
-    /// Converts the valid prefix of `block` (which ends before a lead) read
-    /// by `from`: `None` where nothing is taken, else the units taken and
-    /// the last value taken. `units` is scratch memory for the 16-bit units.
+    /// Converts the valid prefix of `block` (which ends where a sequence
+    /// does) read by `from`: `None` where nothing is taken, else the units
+    /// taken and the last value taken. `units` is scratch memory for the 16-bit units.
     pub(super) fn convert(
         &self,
         from: &dyn DynCodec,
