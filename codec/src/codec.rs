@@ -68,6 +68,13 @@ pub struct CodecInfo {
     /// and proved by the compiler, they let the conversion engine write into
     /// the codec from UTF-16/32 in one SIMD pass.
     pub byte_forms: Option<crate::simd::ByteForms>,
+    /// For a codec of byte units whose encoder writes each unit as fixed
+    /// bits and one field of the payload, up to eight such forms as data
+    /// ([`BitForms`](crate::simd::BitForms)): derived and proved by the
+    /// compiler, they let the bulk encoder
+    /// ([`DynCodec::encode_block`](crate::DynCodec::encode_block)) write
+    /// eight values at a time where the machine has the kernel.
+    pub bit_forms: Option<crate::simd::BitForms>,
     /// For a codec of [`byte_forms`](CodecInfo::byte_forms) that writes some
     /// values as the byte forms of a pair of 16-bit units, as CESU-8 writes a
     /// supplementary character as the three-byte forms of its UTF-16
@@ -135,6 +142,7 @@ impl CodecInfo {
             no_simd: Cow::Borrowed(""),
             wide_forms: WideForms::NONE,
             byte_forms: None,
+            bit_forms: None,
             pair_forms: None,
             pair_unit_tables: None,
             rule_values: Cow::Borrowed(&[]),
@@ -181,6 +189,13 @@ impl CodecInfo {
     /// bytes with `forms`.
     pub const fn with_byte_forms(mut self, forms: crate::simd::ByteForms) -> Self {
         self.byte_forms = Some(forms);
+        self
+    }
+
+    /// The same facts for a codec whose encoder writes values with the bit
+    /// forms `forms`.
+    pub const fn with_bit_forms(mut self, forms: crate::simd::BitForms) -> Self {
+        self.bit_forms = Some(forms);
         self
     }
 
@@ -539,8 +554,10 @@ pub fn encode_by_forms<E: Encoder + ?Sized>(
 /// which the fact reads as sign-extended payloads;
 /// `placemat_simd::encode_flagged`), of a signed codec whose sign maps the
 /// value alone (ZigZag: [`encode_flagged_signed`](crate::encode_flagged_signed)),
-/// or the length-prefix fact
-/// (`placemat_simd::encode_prefixed`). The kernel writes runs of values
+/// the length-prefix fact
+/// (`placemat_simd::encode_prefixed`), or the bit forms of a codec whose
+/// encoder writes each unit as fixed bits and a field of the payload
+/// ([`CodecInfo::bit_forms`]: `placemat_simd::encode_bit_forms`). The kernel writes runs of values
 /// eight at a time, each value its fact leaves by `encoder`; where it stops,
 /// `encoder` finds the error. `None` where no kernel writes the codec on
 /// this machine.
@@ -560,7 +577,7 @@ pub fn encode_by_words<E: Encoder + ?Sized>(
         // pre-mapping table).
         (Some(f), _) if info.sign.is_some() => crate::flagged::signed_kernel(f, info, rest, room, other),
         (_, Some(p)) if !premapped => crate::kernels::encode_prefixed(&p.tags(), rest, room, other),
-        _ => None,
+        _ => crate::kernels::encode_bit_forms(info.bit_forms.as_ref().filter(|_| !premapped)?, rest, room, other),
     };
     // Whether a kernel runs here at all.
     kernel(&[], &mut [])?;

@@ -1,5 +1,5 @@
 //! The integer streams' SIMD kernels (`placemat_simd`'s flagged and
-//! length-prefixed decoders and encoders) on the machine's best instruction
+//! length-prefixed decoders and encoders, and the bit forms' encoder) on the machine's best instruction
 //! set, for every value type: each [`Value`](crate::Value) is a
 //! [`Slot`] the kernels write and read. `None` (or nothing taken) where the
 //! machine runs no kernel for the fact; the runtime's scalar paths then do
@@ -72,4 +72,17 @@ pub(crate) fn encode_prefixed<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>>(
 ) -> Option<(usize, usize)> {
     let isa = Isa::detect().filter(|&isa| simd::encodes_prefixed_on(isa, tags))?;
     Some(simd::encode_prefixed(isa, tags, values, out, other))
+}
+
+/// A prefix of `values` written into `out` by the bit forms
+/// (`placemat_simd::encode_bit_forms`), each value the forms do not write
+/// by `other`: the values and units taken.
+pub(crate) fn encode_bit_forms<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>>(
+    forms: &simd::BitForms,
+    values: &[T],
+    out: &mut [u8],
+    other: F,
+) -> Option<(usize, usize)> {
+    let isa = Isa::detect().filter(|&isa| simd::encodes_bit_forms_on(isa, forms))?;
+    Some(simd::encode_bit_forms(isa, forms, values, out, other))
 }

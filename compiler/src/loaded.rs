@@ -60,6 +60,7 @@ fn info(model: &Model) -> Result<CodecInfo, BuildError> {
         no_simd: Cow::Borrowed(""),
         wide_forms: placemat_codec::WideForms::NONE,
         byte_forms: None,
+        bit_forms: None,
         pair_forms: None,
         pair_unit_tables: None,
         rule_values: Cow::Owned(model.rule_values()),
@@ -81,6 +82,7 @@ impl LoadedCodec {
         let mut info = info(&model)?;
         info.wide_forms = automaton.wide_forms;
         info.byte_forms = automaton.byte_forms;
+        info.bit_forms = automaton.bit_forms;
         info.pair_forms = automaton.pair_forms;
         info.pair_unit_tables = automaton.pair_unit_tables;
         info.flagged = automaton.flagged.clone().ok();

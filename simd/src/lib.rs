@@ -15,7 +15,7 @@
 //! tables `steps.rs`; [`decode_u32`] in `mod.rs`), the integer-stream kernels
 //! (`flagged.rs`: [`decode_flagged`], where units flag the ends;
 //! `prefixed/`: [`decode_prefixed`], where the first unit gives the length;
-//! `encode/`: [`encode_flagged`] and [`encode_prefixed`], both written),
+//! `encode/`: [`encode_flagged`], [`encode_prefixed`] and [`encode_bit_forms`]),
 //! the conversion kernels (`to_units/`, `from_units/`, `widen.rs`,
 //! `narrow.rs`, `convert_units.rs`) and `shared.rs` ([`Isa`], [`Tables`], [`Shape`],
 //! [`CHUNK`]). All the project's `unsafe` code is in this crate: the
@@ -101,7 +101,10 @@ mod within;
 
 pub use convert_units::{convert_units, converts_units_on};
 pub use decode::{decode_u32, decode_u64, decodes_on};
-pub use encode::{encode_flagged, encode_prefixed, encodes_flagged_on, encodes_prefixed_on};
+pub use encode::{
+    encode_bit_forms, encode_flagged, encode_prefixed, encodes_bit_forms_on, encodes_flagged_on, encodes_prefixed_on,
+    BitForms,
+};
 pub use flagged::{decode_flagged, decode_flagged_into, flagged_on, groups7, Marks, Slot, FLAGGED_TAIL};
 pub use from_units::{encode_from_units, ByteForms, UnitsEncoder};
 pub use narrow::{narrow, narrows_on, Units};

@@ -114,6 +114,23 @@ fn byte_forms(f: &placemat_codec::simd::ByteForms) -> TokenStream {
     }))
 }
 
+/// `.with_bit_forms(..)` for a codec whose encoder writes units as fixed
+/// bits and fields of the payload.
+fn bit_forms(f: &placemat_codec::simd::BitForms) -> TokenStream {
+    let (count, first, bias, units) = (f.count, f.first, f.bias, f.units);
+    let (shift, mask, fixed) = (f.shift, f.mask, f.fixed);
+    let [(a, b), (c, d)] = f.allowed;
+    let map = match &f.unit_map {
+        Some(m) => quote!(::core::option::Option::Some([#(#m),*])),
+        None => quote!(::core::option::Option::None),
+    };
+    quote!(.with_bit_forms(::placemat_codec::simd::BitForms {
+        count: #count, first: [#(#first),*], bias: [#(#bias),*], units: [#(#units),*],
+        shift: [#(#shift),*], mask: [#(#mask),*], fixed: [#(#fixed),*],
+        allowed: [(#a, #b), (#c, #d)], unit_map: #map,
+    }))
+}
+
 /// `.with_pair_forms(..)` for a codec of byte forms that writes values as
 /// the forms of a pair of 16-bit units.
 fn pair_forms(p: &placemat_codec::PairForm) -> TokenStream {
@@ -158,7 +175,8 @@ fn info(model: &Model, a: &Automaton, ty: &proc_macro2::Ident) -> syn::Result<To
         }
     };
     let wide = wide_forms(&a.wide_forms);
-    let bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
+    let mut bytes = a.byte_forms.map_or_else(TokenStream::new, |f| byte_forms(&f));
+    bytes.extend(a.bit_forms.map_or_else(TokenStream::new, |f| bit_forms(&f)));
     let mut pair = a.pair_forms.map_or_else(TokenStream::new, |p| pair_forms(&p));
     if let Some(t) = &a.pair_unit_tables {
         let t = tables::simd_tables(t);

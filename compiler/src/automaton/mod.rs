@@ -44,6 +44,7 @@
 //! the result for strict UTF-8 is Höhrmann's 12-class, 9-state automaton, derived
 //! rather than transcribed.
 
+pub mod bit_forms;
 pub mod byte_forms;
 mod determinize;
 pub mod pair_forms;
@@ -295,6 +296,9 @@ pub struct Automaton {
     /// The forms the encoder writes values of one to four byte units with,
     /// as UTF-8 does ([`byte_forms`]), for the runtime's `CodecInfo`.
     pub byte_forms: Option<placemat_codec::simd::ByteForms>,
+    /// The forms whose units are fixed bits and fields of the payload, up to
+    /// eight of up to eight bytes ([`bit_forms`]), for the runtime's `CodecInfo`.
+    pub bit_forms: Option<placemat_codec::simd::BitForms>,
     /// The pair of 16-bit units whose byte forms the encoder writes some
     /// values as, as CESU-8 does ([`pair_forms`]), for the runtime's `CodecInfo`.
     pub pair_forms: Option<placemat_codec::simd::Pair>,
@@ -380,6 +384,7 @@ impl Automaton {
             facts: pack::UNSET_FACTS,
             wide_forms: placemat_codec::WideForms::NONE,
             byte_forms: None,
+            bit_forms: None,
             pair_forms: None,
             pair_unit_tables: None,
             flagged: Err(String::new()),
@@ -407,6 +412,7 @@ impl Automaton {
         a.facts = pack::facts(&a, wide_runs::derive(&a));
         a.wide_forms = wide_forms::derive(&a, model);
         a.byte_forms = byte_forms::derive(&a, model);
+        a.bit_forms = bit_forms::derive(&a, model);
         a.pair_forms = a.byte_forms.and_then(|forms| pair_forms::derive(&a, model, &forms));
         a.pair_unit_tables =
             a.byte_forms.filter(|_| a.pair_forms.is_some()).and_then(|f| pair_forms::unit_tables(model, &f));

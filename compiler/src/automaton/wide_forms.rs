@@ -104,19 +104,28 @@ fn within(allowed: &[(u64, u64)], lo: u64, hi: u64) -> Vec<(u64, u64)> {
 
 /// The two longest of `ranges` (merged where they touch), low first; one
 /// repeated if there is one.
-pub(super) fn two_longest(mut ranges: Vec<(u64, u64)>) -> Option<[(u32, u32); 2]> {
+pub(super) fn two_longest(ranges: Vec<(u64, u64)>) -> Option<[(u32, u32); 2]> {
+    let narrow = |(lo, hi): (u64, u64)| Some((u32::try_from(lo).ok()?, u32::try_from(hi).ok()?));
+    let [first, second] = merged_two_longest(ranges)?;
+    let mut two = [narrow(first)?, narrow(second)?];
+    two.sort_unstable();
+    Some(two)
+}
+
+/// [`two_longest`] in 64 bits: the two longest of `ranges` once merged
+/// (the longest twice if it is alone), in order.
+pub(super) fn merged_two_longest(mut ranges: Vec<(u64, u64)>) -> Option<[(u64, u64); 2]> {
     ranges.sort_unstable();
     let mut merged: Vec<(u64, u64)> = Vec::new();
     for (lo, hi) in ranges {
         match merged.last_mut() {
-            Some(last) if lo <= last.1 + 1 => last.1 = last.1.max(hi),
+            Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
             _ => merged.push((lo, hi)),
         }
     }
     merged.sort_by_key(|&(lo, hi)| (std::cmp::Reverse(hi - lo), lo));
-    let narrow = |(lo, hi): (u64, u64)| Some((u32::try_from(lo).ok()?, u32::try_from(hi).ok()?));
-    let first = narrow(*merged.first()?)?;
-    let mut two = [first, merged.get(1).map_or(Some(first), |&r| narrow(r))?];
+    let first = *merged.first()?;
+    let mut two = [first, merged.get(1).copied().unwrap_or(first)];
     two.sort_unstable();
     Some(two)
 }

@@ -2,16 +2,20 @@
 //! from the same facts the decoders read: `flagged.rs`
 //! ([`encode_flagged`]: the units flag where a value ends, as LEB128's do)
 //! and `prefixed.rs` ([`encode_prefixed`]: the first unit gives the length,
-//! as QUIC's does). Each kernel makes a group of eight values into units
+//! as QUIC's does), and from the forms of an encoder whose units are fixed
+//! bits and fields of the payload: `bit_forms.rs` ([`encode_bit_forms`]:
+//! X/Open FSS-UTF's biased forms, SQLite's varints, UTF-EBCDIC's). Each kernel makes a group of eight values into units
 //! in place, eight bytes a lane, with a mask of the units each value takes;
 //! the loop here (`x86::groups`) packs them back to back with one byte
 //! compress and one masked store, so nothing is written past the last unit
 //! and the output is never filled beforehand. A value the fact does not
 //! hold is written by the caller's encoder, inside the loop.
 
+mod bit_forms;
 mod flagged;
 mod prefixed;
 
+pub use bit_forms::{encode_bit_forms, encodes_bit_forms_on, BitForms};
 pub use flagged::{encode_flagged, encodes_flagged_on};
 pub use prefixed::{encode_prefixed, encodes_prefixed_on};
 

@@ -17,6 +17,7 @@ mod rng;
 mod apart;
 mod at_rest;
 mod automata;
+mod bit_forms;
 mod chunk_ends;
 mod compare;
 mod corpus;

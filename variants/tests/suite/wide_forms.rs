@@ -4,7 +4,9 @@
 //! (`DynCodec::encode_push`), for every value up to past U+10FFFF and values
 //! far beyond it: the same units, and the same index refused.
 
-use placemat_codec::{AsciiRuns, DynCodec, PairForm, WideForms};
+use placemat_codec::{AsciiRuns, PairForm, WideForms};
+
+use crate::common::agrees;
 use placemat_compiler::LoadedCodec;
 use placemat_variants::registry;
 
@@ -30,37 +32,6 @@ fn the_wide_codecs_have_the_forms_their_standards_state() {
     // Byte codecs have none.
     for codec in registry::all().iter().filter(|c| c.dfa().facts().unit_bytes == 1) {
         assert_eq!(codec.info().wide_forms, WideForms::NONE, "{}", codec.info().name);
-    }
-}
-
-/// What `encode_block` must give: each value by `encode_push`, up to the first refused.
-fn one_at_a_time(codec: &dyn DynCodec, values: &[u64]) -> (Vec<u8>, Result<(), usize>) {
-    let mut out = Vec::new();
-    for (i, &v) in values.iter().enumerate() {
-        if codec.encode_push(v, &mut out).is_err() {
-            return (out, Err(i));
-        }
-    }
-    (out, Ok(()))
-}
-
-/// Blocks of `values` (of every length from 1 to 40, so that refusals fall at
-/// every place of the kernel's groups of eight) by `encode_block` and one at
-/// a time.
-fn agrees(codec: &dyn DynCodec, values: &[u64]) {
-    let name = &codec.info().name;
-    let mut at = 0;
-    for len in (1..=40).cycle() {
-        if at >= values.len() {
-            break;
-        }
-        let block = &values[at..values.len().min(at + len)];
-        let mut bulk = vec![0xA5];
-        let result = codec.encode_block(None, block, &mut bulk);
-        let (want, refused) = one_at_a_time(codec, block);
-        assert_eq!(result, refused, "{name}: block at {at}");
-        assert_eq!((bulk[0], &bulk[1..]), (0xA5, &want[..]), "{name}: block at {at}");
-        at += block.len();
     }
 }
 

@@ -243,3 +243,38 @@ pub fn apply_edits(bytes: &mut Vec<u8>, edits: &[(usize, u8, u8)]) {
         }
     }
 }
+
+/// What `encode_block` must give: each value by `encode_push`, up to the
+/// first refused (unencodable, or forbidden after the one before it by the
+/// codec's rules across values).
+pub fn one_at_a_time(codec: &dyn placemat_codec::DynCodec, values: &[u64]) -> (Vec<u8>, Result<(), usize>) {
+    let mut out = Vec::new();
+    let mut before = None;
+    for (i, &v) in values.iter().enumerate() {
+        if before.is_some_and(|b| codec.forbids(b, v)) || codec.encode_push(v, &mut out).is_err() {
+            return (out, Err(i));
+        }
+        before = Some(v);
+    }
+    (out, Ok(()))
+}
+
+/// Blocks of `values` (of every length from 1 to 40, so that refusals fall at
+/// every place of the kernel's groups of eight) by `encode_block` and one at
+/// a time.
+pub fn agrees(codec: &dyn placemat_codec::DynCodec, values: &[u64]) {
+    let name = &codec.info().name;
+    let mut at = 0;
+    for len in (1..=40).cycle() {
+        if at >= values.len() {
+            break;
+        }
+        let block = &values[at..values.len().min(at + len)];
+        let mut bulk = vec![0xA5];
+        let result = codec.encode_block(None, block, &mut bulk);
+        let (want, refused) = one_at_a_time(codec, block);
+        assert_eq!(result, refused, "{name}: block at {at}");
+        assert_eq!((bulk[0], &bulk[1..]), (0xA5, &want[..]), "{name}: block at {at}");
+        at += block.len();
+    }
+}

@@ -1,0 +1,119 @@
+//! The bit forms (`CodecInfo::bit_forms`) the compiler derives for the
+//! built-in codecs of byte units, the formula they state against each
+//! codec's own encoder, and the bulk encoder that writes with them
+//! (`DynCodec::encode_block`, through `placemat_simd::encode_bit_forms`
+//! where the machine has AVX-512) against one value at a time
+//! (`DynCodec::encode_push`): the same units, and the same index refused.
+
+use placemat_codec::simd::{encodes_bit_forms_on, BitForms, Isa};
+use placemat_codec::DynCodec;
+use placemat_compiler::LoadedCodec;
+use placemat_variants::registry;
+
+use crate::common::{agrees, xorshift};
+
+/// The codecs with bit forms, and how many forms each has (at most eight:
+/// SQLite's ninth, of nine units, is the encoder's alone).
+const EXPECTED: [(&str, u8); 18] = [
+    ("utf8", 4),
+    ("fss-utf-xopen", 5),
+    ("fss-utf-plan9", 6),
+    ("ken-draft", 6),
+    ("utf8-ext36", 7),
+    ("utf8-ext42", 8),
+    ("utf-ebcdic", 6),
+    ("wtf8", 4),
+    ("cesu8", 4),
+    ("mutf8", 5),
+    ("perl-utf8", 7),
+    ("vlq", 4),
+    ("git-ofs", 8),
+    ("quic-varint", 4),
+    ("sqlite-varint", 8),
+    ("leb128", 8),
+    ("hpack-int5", 8),
+    ("hpack-int7", 8),
+];
+
+#[test]
+fn the_byte_codecs_have_the_forms_their_descriptions_spell() {
+    for codec in registry::all() {
+        let name = &codec.info().name;
+        let want = EXPECTED.iter().find(|(n, _)| n == name).map(|&(_, count)| count);
+        let forms = codec.info().bit_forms;
+        assert_eq!(forms.map(|f| f.count), want, "{name}");
+        assert_eq!(forms.map(|f| f.check()), want.map(|_| Ok(())), "{name}");
+        let loaded = LoadedCodec::from_text(codec.description()).unwrap();
+        assert_eq!(loaded.info().bit_forms, forms, "{name}, loaded");
+    }
+    // X/Open's forms start at their biases; UTF-EBCDIC spells its I8 units by its map.
+    let xopen = registry::find("fss-utf-xopen").unwrap().info().bit_forms.unwrap();
+    assert_eq!(xopen.first[..5], [0, 0x80, 0x2080, 0x8_2080, 0x208_2080]);
+    assert_eq!((xopen.bias, xopen.unit_map), (xopen.first, None));
+    let ebcdic = registry::find("utf-ebcdic").unwrap().info().bit_forms.unwrap();
+    assert_eq!(ebcdic.unit_map.map(|m| (m[0x0A], m[0x41])), Some((0x15, 0xC1)));
+}
+
+/// Values at and around each form's first value and the allowed values'
+/// ends, the largest values, and random values of every size.
+fn probes(forms: &BitForms, seed: u64) -> Vec<u64> {
+    let mut edges: Vec<u64> = forms.first[..usize::from(forms.count)].to_vec();
+    edges.extend(forms.allowed.iter().flat_map(|&(lo, hi)| [lo, hi, hi.wrapping_add(1)]));
+    edges.extend([u64::MAX, 1 << 63, 0x7FFF_FFFF, 0x10_FFFF, 0xD800, 0xDFFF]);
+    let mut next = xorshift(seed);
+    let mut values: Vec<u64> = edges.iter().flat_map(|&e| [e.wrapping_sub(1), e, e.wrapping_add(1)]).collect();
+    for _ in 0..3000 {
+        let (r, at) = (next(), next());
+        let v = match at % 4 {
+            0 => r >> (at >> 2 & 63),
+            1 => edges[(at >> 2) as usize % edges.len()].wrapping_add(r % 5),
+            _ => r & 0x7F,
+        };
+        values.push(v);
+    }
+    values
+}
+
+#[test]
+fn the_formula_writes_what_each_encoder_writes() {
+    for &(name, _) in &EXPECTED {
+        let codec = registry::find(name).unwrap();
+        let forms = codec.info().bit_forms.unwrap();
+        for v in probes(&forms, 7) {
+            let mut units = [0u8; 8];
+            let Some(n) = forms.write(v, &mut units) else { continue };
+            let mut want = Vec::new();
+            codec.encode_push(v, &mut want).unwrap_or_else(|e| panic!("{name}: {v:#x} written by the forms: {e:?}"));
+            assert_eq!(units[..n], want[..], "{name}: {v:#x}");
+        }
+    }
+}
+
+#[test]
+fn every_codec_of_bit_forms_encodes_in_bulk_as_one_at_a_time() {
+    for &(name, _) in &EXPECTED {
+        let codec = registry::find(name).unwrap();
+        let loaded = LoadedCodec::from_text(codec.description()).unwrap();
+        let forms = codec.info().bit_forms.unwrap();
+        // Text-like runs: mostly short values, now and then any.
+        let values = probes(&forms, 11);
+        let text: Vec<u64> = values.iter().map(|&v| if v % 7 == 0 { v } else { v & 0x7FF }).collect();
+        for values in [&values, &text] {
+            agrees(codec, values);
+            agrees(&loaded, values);
+        }
+    }
+}
+
+#[test]
+fn the_bulk_encoder_runs_the_kernel_where_the_machine_has_it() {
+    let Some(isa) = Isa::detect().filter(|&isa| isa == Isa::Avx512) else { return };
+    for &(name, _) in &EXPECTED {
+        let codec = LoadedCodec::from_text(registry::find(name).unwrap().description()).unwrap();
+        let info = codec.info();
+        assert!(encodes_bit_forms_on(isa, info.bit_forms.as_ref().unwrap()), "{name}");
+        let mut out = Vec::new();
+        let ran = placemat_codec::encode_by_words(&codec, info, codec.premapped(), &[0x41, 0x80, 0x7FF], &mut out);
+        assert_eq!(ran, Some(Ok(())), "{name}");
+    }
+}
