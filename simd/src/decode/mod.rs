@@ -128,13 +128,50 @@ fn run<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: &mut Vec<W>) -> usiz
 /// `input.len()` words.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 unsafe fn words_first<W: Word>(isa: Isa, shape: &Shape, input: &[u8], out: *mut W) -> (usize, usize) {
-    if isa != Isa::Avx512 || W::WIDE {
+    if isa != Isa::Avx512 {
         return (0, 0);
+    }
+    if W::WIDE {
+        // SAFETY: as the caller vouches.
+        return unsafe { widened_words(shape, input, out) };
     }
     // SAFETY: the machine has AVX-512; `out` holds `input.len()` words of
     // four bytes, and the kernel writes at most four bytes per unit it takes.
     let (units, bytes) = unsafe { crate::to_units::decode_words(shape, input, out.cast()) };
     (units, bytes / 4)
+}
+
+/// [`words_first`] for 64-bit words: the one-pass kernel's 32-bit words, a
+/// piece of the input at a time into a buffer that stays in cache, each
+/// widened after (a loop the compiler makes vector zero-extensions of).
+///
+/// # Safety
+/// As [`words_first`].
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+unsafe fn widened_words<W: Word>(shape: &Shape, input: &[u8], out: *mut W) -> (usize, usize) {
+    /// Units a piece: 8 KiB of words.
+    const PIECE: usize = 2048;
+    let mut words = [0u32; PIECE];
+    let (mut taken, mut written) = (0, 0);
+    while taken < input.len() {
+        let piece = &input[taken..input.len().min(taken + PIECE)];
+        // SAFETY: the machine has AVX-512; `words` holds `piece.len()` words
+        // of four bytes, at most four bytes a unit taken.
+        let (units, bytes) = unsafe { crate::to_units::decode_words(shape, piece, words.as_mut_ptr().cast()) };
+        for (k, &w) in words[..bytes / 4].iter().enumerate() {
+            // SAFETY: at most one word a unit: `written + k < taken + units
+            // <= input.len()`, the words the caller vouches for.
+            unsafe { out.add(written + k).write(W::from_u64(u64::from(w))) };
+        }
+        // A piece that is not the input's last may end inside a sequence,
+        // which the kernel leaves; it stopped for good anywhere else.
+        let cut = taken + piece.len() < input.len() && piece.len() - units < 16;
+        (taken, written) = (taken + units, written + bytes / 4);
+        if units == 0 || (units < piece.len() && !cut) {
+            break;
+        }
+    }
+    (taken, written)
 }
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
