@@ -5,79 +5,14 @@
 //! steps again from its last block boundary), and ASCII at a chunk's end
 //! goes with its block rather than to the per-value path.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use placemat_codec::io::ErrorMode;
-use placemat_codec::{DecodeError, DynCodec, Step, Strategy};
+use placemat_codec::DynCodec;
 use placemat_variants::registry;
 
 use super::transcode_bulk::{per_value, transcode};
-
-/// A codec that counts what the transcoder asks of it: single steps, and
-/// blocks its bulk decoder did not take whole.
-struct Watched<'a> {
-    codec: &'a dyn DynCodec,
-    steps: AtomicUsize,
-    cut_blocks: AtomicUsize,
-}
-
-impl<'a> Watched<'a> {
-    fn new(codec: &'a dyn DynCodec) -> Self {
-        Watched { codec, steps: AtomicUsize::new(0), cut_blocks: AtomicUsize::new(0) }
-    }
-}
-
-impl DynCodec for Watched<'_> {
-    fn dyn_info(&self) -> &placemat_codec::CodecInfo {
-        self.codec.info()
-    }
-    fn description(&self) -> &str {
-        self.codec.description()
-    }
-    fn dyn_dfa(&self) -> placemat_codec::dfa::Dfa<&[u32], &[u64]> {
-        self.codec.dfa()
-    }
-    fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
-        self.codec.encode_push(value, out)
-    }
-    fn dyn_step(&self, strategy: Strategy, input: &[u8]) -> Step<u64> {
-        self.steps.fetch_add(1, Relaxed);
-        self.codec.step(strategy, input)
-    }
-    fn dyn_step_in(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.steps.fetch_add(1, Relaxed);
-        self.codec.step_in(strategy, context, input)
-    }
-    fn dyn_step_open(&self, strategy: Strategy, context: usize, input: &[u8]) -> Step<u64> {
-        self.steps.fetch_add(1, Relaxed);
-        self.codec.step_open(strategy, context, input)
-    }
-    fn dyn_context_after(&self, value: u64) -> usize {
-        self.codec.context_after(value)
-    }
-    fn dyn_forbids(&self, before: u64, value: u64) -> bool {
-        self.codec.forbids(before, value)
-    }
-    fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), DecodeError>, usize) {
-        self.codec.validate_open(context, input)
-    }
-    fn ascii_runs(&self) -> placemat_codec::AsciiRuns {
-        self.codec.ascii_runs()
-    }
-    fn premapped(&self) -> bool {
-        self.codec.premapped()
-    }
-    fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
-        self.codec.encode_block(before, values, out)
-    }
-    fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        let took = self.codec.decode_block(input, out);
-        if took < input.len() {
-            self.cut_blocks.fetch_add(1, Relaxed);
-        }
-        took
-    }
-}
+use crate::common::spy::watched;
 
 /// `text` in `codec`.
 fn encoded(codec: &dyn DynCodec, text: &str) -> Vec<u8> {
@@ -106,13 +41,13 @@ fn a_chunk_end_that_cuts_a_sequence_leaves_the_blocks_whole() {
         let input = encoded(from, &text);
         for size in [4096, 4093] {
             let cuts = every(size, input.len());
-            let watched = Watched::new(from);
+            let watched = watched(from);
             let got = transcode(&watched, to, ErrorMode::Strict, &input, &cuts);
             let case = format!("{} -> {} in pushes of {size}", from.info().name, to.info().name);
             assert!(got == per_value(from, to, ErrorMode::Strict, &input, &cuts) && got.1.is_none(), "{case}");
-            assert_eq!(watched.cut_blocks.load(Relaxed), 0, "{case}: blocks the bulk decoder cut");
+            assert_eq!(watched.1.cut_blocks.load(Relaxed), 0, "{case}: blocks the bulk decoder cut");
             let pushes = cuts.len() + 1;
-            let steps = watched.steps.load(Relaxed);
+            let steps = watched.1.steps.load(Relaxed);
             assert!(steps <= 4 * pushes, "{case}: {steps} steps in {pushes} pushes");
         }
     }
@@ -133,12 +68,12 @@ fn ascii_at_a_chunk_end_goes_with_its_block() {
         let mut input = encoded(from, &text);
         input.truncate(input.len() / 4096 * 4096);
         let cuts = every(4096, input.len());
-        let watched = Watched::new(from);
+        let watched = watched(from);
         let got = transcode(&watched, to, ErrorMode::Strict, &input, &cuts);
         let case = format!("{} -> {}", from.info().name, to.info().name);
         assert!(got == per_value(from, to, ErrorMode::Strict, &input, &cuts) && got.1.is_none(), "{case}");
         if simd {
-            assert_eq!(watched.steps.load(Relaxed), 0, "{case}: steps");
+            assert_eq!(watched.1.steps.load(Relaxed), 0, "{case}: steps");
         }
     }
 }

@@ -3,13 +3,12 @@
 //! that uses it: from UTF-8 into CESU-8, the characters above U+FFFF go
 //! through 16-bit units by the two SIMD kernels.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
 use placemat_codec::io::{ErrorMode, Transcoder};
 use placemat_codec::simd::Isa;
 use placemat_variants::registry;
 
-use super::transcode_bulk::{per_value, transcode, Counting};
+use super::transcode_bulk::{per_value, transcode};
+use crate::common::spy::counting;
 
 #[test]
 fn cesu8_writes_supplementary_values_as_the_forms_of_their_surrogates() {
@@ -108,16 +107,16 @@ fn clusters_through_16_bit_units(target: &str) {
         let supplementary = text.chars().filter(|&c| u32::from(c) > 0xFFFF).count();
         // (Each NUL into modified UTF-8 is a value the copy converts.)
         let alone = if target == "mutf8" { text.matches('\0').count() } else { 0 };
-        let counting = Counting(cesu8, AtomicUsize::new(0));
+        let counting = counting(cesu8);
         for mode in [ErrorMode::Strict, ErrorMode::Replace] {
             for cuts in [vec![], vec![text.len() / 3, text.len() / 3 + 1], (1..text.len()).step_by(4093).collect()] {
-                counting.1.store(0, Relaxed);
+                counting.reset();
                 let got = transcode(utf8, &counting, mode, text.as_bytes(), &cuts);
                 assert!(
                     got == per_value(utf8, cesu8, mode, text.as_bytes(), &cuts),
                     "{target} {mode:?} cut at {cuts:?}"
                 );
-                let encoded = counting.1.load(Relaxed);
+                let encoded = counting.count();
                 // (A cut holds a sequence back, which the per-value path
                 // writes: a few per cut.)
                 let most = if simd { alone + 64 + 8 * cuts.len() } else { usize::MAX };
@@ -184,13 +183,13 @@ fn cesu8_and_modified_utf8_come_back_through_16_bit_units() {
         for input in [&clean, &mutated].into_iter().chain(&lone) {
             for mode in [ErrorMode::Strict, ErrorMode::Replace] {
                 for cuts in [vec![], vec![input.len() / 2 + 1], (1..input.len()).step_by(1021).collect()] {
-                    let counting = Counting(from, AtomicUsize::new(0));
+                    let counting = counting(from);
                     let got = transcode(&counting, to, mode, input, &cuts);
                     assert!(
                         got == per_value(from, to, mode, input, &cuts),
                         "{source} -> {target} {mode:?} at {cuts:?}"
                     );
-                    let encoded = counting.1.load(Relaxed);
+                    let encoded = counting.count();
                     if simd && input == &clean {
                         assert!(encoded <= 64 + 8 * cuts.len(), "{source} -> {target}: {encoded} values");
                     }
@@ -223,10 +222,10 @@ fn a_block_through_16_bit_units_goes_on_in_the_next_chunk() {
         let cuts: Vec<usize> = (4096..input.len()).step_by(4096).collect();
         let mut encoded = Vec::new();
         for cuts in [&[][..], &cuts] {
-            let counting = Counting(to, AtomicUsize::new(0));
+            let counting = counting(to);
             let got = transcode(from, &counting, ErrorMode::Strict, &input, cuts);
             assert!(got == per_value(from, to, ErrorMode::Strict, &input, cuts), "{source} -> {target}");
-            encoded.push(counting.1.load(Relaxed));
+            encoded.push(counting.count());
         }
         // As many as in one chunk, but a few values at each cut.
         assert!(encoded[1] <= encoded[0] + 8 * cuts.len(), "{source} -> {target}: {encoded:?} values");
@@ -280,11 +279,11 @@ fn wide_units_go_into_cesu8_and_modified_utf8_through_16_bit_units() {
         for input in [&clean, &mutated].into_iter().chain(&odd) {
             for mode in [ErrorMode::Strict, ErrorMode::Replace] {
                 for cuts in [vec![], vec![input.len() / 2 + 1], (1..input.len()).step_by(1021).collect()] {
-                    let counting = Counting(from, AtomicUsize::new(0));
+                    let counting = counting(from);
                     let got = transcode(&counting, to, mode, input, &cuts);
                     let want = per_value(from, to, mode, input, &cuts);
                     assert!(got == want, "{source} -> {target} {mode:?} at {cuts:?}");
-                    let decoded = counting.1.load(Relaxed);
+                    let decoded = counting.count();
                     if simd && input == &clean {
                         assert!(decoded <= 64 + 8 * cuts.len(), "{source} -> {target}: {decoded} values");
                     }

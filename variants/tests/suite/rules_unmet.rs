@@ -6,14 +6,13 @@
 //! of values is written in bulk between the values the rules look past.
 //! Both against the per-value path.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
 use placemat_codec::io::{ErrorMode, TranscodeErrorKind, Transcoder};
 use placemat_codec::{encode_by_values, DynCodec};
 use placemat_compiler::analysis::Rng;
 use placemat_variants::registry;
 
-use super::transcode_bulk::{cuttings, inputs, per_value, transcode, Counting};
+use super::transcode_bulk::{cuttings, inputs, per_value, transcode};
+use crate::common::spy::counting;
 
 fn find(name: &str) -> &'static dyn DynCodec {
     registry::find(name).unwrap()
@@ -61,7 +60,7 @@ fn sources_the_rules_never_look_at_take_the_one_pass_kernels() {
         // target's encoder are given only the values at the cuts' ends.
         // (CESU-8 copies its runs read alike, and takes its pairs through
         // 16-bit units where they come in clusters, else as values.)
-        let (source, target) = (Counting(from, AtomicUsize::new(0)), Counting(to, AtomicUsize::new(0)));
+        let (source, target) = (counting(from), counting(to));
         let engine = Transcoder::new(&source, &target, ErrorMode::Strict).unwrap();
         // (CESU-8 copies its runs read alike on every machine.)
         assert!(engine.one_pass() || !simd, "{names:?}");
@@ -69,7 +68,7 @@ fn sources_the_rules_never_look_at_take_the_one_pass_kernels() {
         let got = transcode(&source, &target, ErrorMode::Strict, &input, &cuts);
         assert!(got == per_value(from, to, ErrorMode::Strict, &input, &cuts) && got.1.is_none(), "{names:?}");
         if simd && from.info().pair_forms.is_none() && to.info().pair_forms.is_none() {
-            let given = source.1.load(Relaxed) + target.1.load(Relaxed);
+            let given = source.count() + target.count();
             assert!(given <= 64, "{names:?}: {given} values decoded or encoded one by one or in blocks");
         }
         // Valid, mutated and cut in every way, strict and replaced.

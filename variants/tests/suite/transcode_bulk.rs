@@ -4,14 +4,13 @@
 //! cut into chunks in several ways, the output, the strict error (offset and
 //! kind) and the replacement output are the same.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
 use placemat_codec::io::{ErrorMode, TranscodeError, Transcoder};
 use placemat_codec::DynCodec;
 use placemat_compiler::analysis::Rng;
 use placemat_variants::registry;
 
 use super::fuzz_seeds::targets::PerValue;
+use crate::common::spy::counting;
 
 /// What a transcoding gives: the output and the error that stopped it.
 pub(super) type Outcome = (Vec<u8>, Option<TranscodeError>);
@@ -365,50 +364,6 @@ fn a_codec_copies_into_itself_exactly_where_it_is_canonical() {
     }
 }
 
-/// A codec that forwards everything to another and counts the values its
-/// encoder is given, one by one or in blocks, and those its bulk decoder
-/// makes.
-pub(super) struct Counting<'a>(pub(super) &'a dyn DynCodec, pub(super) AtomicUsize);
-
-impl DynCodec for Counting<'_> {
-    fn dyn_info(&self) -> &placemat_codec::CodecInfo {
-        self.0.info()
-    }
-    fn description(&self) -> &str {
-        self.0.description()
-    }
-    fn dyn_dfa(&self) -> placemat_codec::dfa::Dfa<&[u32], &[u64]> {
-        self.0.dfa()
-    }
-    fn dyn_encode_push(&self, value: u64, out: &mut Vec<u8>) -> Result<(), placemat_codec::EncodeError> {
-        self.1.fetch_add(1, Relaxed);
-        self.0.encode_push(value, out)
-    }
-    fn dyn_step(&self, strategy: placemat_codec::Strategy, input: &[u8]) -> placemat_codec::Step<u64> {
-        self.0.step(strategy, input)
-    }
-    // (A source with rules across values steps in their contexts.)
-    super::fuzz_seeds::targets::forward_contexts!();
-    fn validate_open(&self, context: usize, input: &[u8]) -> (Result<(), placemat_codec::DecodeError>, usize) {
-        self.0.validate_open(context, input)
-    }
-    fn ascii_runs(&self) -> placemat_codec::AsciiRuns {
-        self.0.ascii_runs()
-    }
-    fn premapped(&self) -> bool {
-        self.0.premapped()
-    }
-    fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
-        self.1.fetch_add(values.len(), Relaxed);
-        self.0.encode_block(before, values, out)
-    }
-    fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        let (before, took) = (out.len(), self.0.decode_block(input, out));
-        self.1.fetch_add(out.len() - before, Relaxed);
-        took
-    }
-}
-
 /// Blocks of values go into a target of the UTF-8 family by the SIMD kernel
 /// from code units, where the machine has it: the target's own encoder
 /// writes only the values the kernel stops at (a value past what the
@@ -439,11 +394,11 @@ fn blocks_of_values_are_written_by_the_kernel_into_the_utf8_family() {
         (find("utf8-ext42"), big, (stops, 16 * stops + 64)),
     ];
     for (to, input, (least, most)) in cases {
-        let counting = Counting(to, AtomicUsize::new(0));
+        let counting = counting(to);
         let (names, mode) = ((&utf1.info().name, &to.info().name), ErrorMode::Strict);
         let got = transcode(utf1, &counting, mode, &input, &[input.len() / 3]);
         assert!(got == per_value(utf1, to, mode, &input, &[]) && got.1.is_none(), "{names:?}");
-        let encoded = counting.1.load(Relaxed);
+        let encoded = counting.count();
         let (least, most) = if kernel && to.info().byte_forms.is_some() { (least, most) } else { (values / 2, values) };
         assert!((least..=most).contains(&encoded), "{names:?}: {encoded} of {values}");
     }

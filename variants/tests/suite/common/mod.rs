@@ -34,6 +34,8 @@ fn widen<V: Value>(s: Step<V>) -> Step<u64> {
 
 pub use crate::rng::xorshift;
 
+pub mod spy;
+
 /// The codec's model, parsed back from the description it was generated from.
 pub fn model_of<C: Codec>() -> placemat_compiler::Model {
     Description::parse_str(C::DESCRIPTION).expect("the built-in description parses").model
