@@ -465,16 +465,32 @@ pub(crate) fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint
 /// ([`CodecInfo::flagged`]) or whose first unit gives the length
 /// ([`CodecInfo::prefixed`]) is read by that fact (its SIMD kernel where the
 /// machine has one, then words), the table's steps taking what the fact
-/// leaves; any other codec by [`Dfa::decode_into`].
+/// leaves; a codec whose first units name their bit forms
+/// ([`BitForms::leads`](crate::simd::BitForms::leads)) and which the SIMD
+/// decoding kernel does not read, by the forms' SIMD decoder where the
+/// machine has it, then the table; any other codec by [`Dfa::decode_into`].
 ///
 /// Not generic over the table's storage (pass [`Dfa::as_ref`] of an owned
 /// table): the bulk decoder behind it, SIMD kernels included, is compiled once,
 /// in this crate, instead of again in every crate that converts text.
 pub fn decode_to_cut(info: &CodecInfo, dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
     let (steps, plain) = (TableSteps(dfa), dfa.contexts() == 1 && !dfa.has_pending());
-    match (&info.flagged, &info.prefixed) {
-        (Some(f), _) if plain => crate::decode_flagged_prefix(f, &steps, input, usize::MAX, out).0.units,
-        (None, Some(p)) if plain => crate::decode_prefixed_prefix(p, &steps, input, usize::MAX, out).0.units,
+    match (&info.flagged, &info.prefixed, &info.bit_forms) {
+        (Some(f), _, _) if plain => crate::decode_flagged_prefix(f, &steps, input, usize::MAX, out).0.units,
+        (None, Some(p), _) if plain => crate::decode_prefixed_prefix(p, &steps, input, usize::MAX, out).0.units,
+        // Not where the SIMD decoding kernel reads the codec (the UTF-8
+        // family: faster), nor for a few units (the kernel's tables are made
+        // at every call).
+        (None, None, Some(forms))
+            if plain && forms.leads.is_some() && input.len() >= 1024 && dfa.decoding_shape().is_none() =>
+        {
+            let step = |rest: &[u8]| match dfa.step(rest) {
+                crate::Step::Value { value, len } => Some((value, len)),
+                _ => None,
+            };
+            let taken = crate::kernels::decode_bit_forms_into(forms, input, out, step).map_or(0, |(_, units)| units);
+            taken + decode_by_table(dfa, &input[taken..], out)
+        }
         _ => decode_by_table(dfa, input, out),
     }
 }

@@ -86,3 +86,17 @@ pub(crate) fn encode_bit_forms<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>>
     let isa = Isa::detect().filter(|&isa| simd::encodes_bit_forms_on(isa, forms))?;
     Some(simd::encode_bit_forms(isa, forms, values, out, other))
 }
+
+/// A prefix of `input` decoded by the bit forms' leads
+/// (`placemat_simd::decode_bit_forms_into`), appended to `out`, each value
+/// the forms do not decode read by `other`: the values and units taken,
+/// `None` where no kernel runs.
+pub(crate) fn decode_bit_forms_into<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
+    forms: &simd::BitForms,
+    input: &[u8],
+    out: &mut Vec<T>,
+    other: F,
+) -> Option<(usize, usize)> {
+    let isa = Isa::detect().filter(|&isa| simd::decodes_bit_forms_on(isa, forms))?;
+    Some(simd::decode_bit_forms_into(isa, forms, input, usize::MAX, out, other))
+}

@@ -108,7 +108,10 @@ pub use encode::{
 pub use flagged::{decode_flagged, decode_flagged_into, flagged_on, groups7, Marks, Slot, FLAGGED_TAIL};
 pub use from_units::{encode_from_units, ByteForms, UnitsEncoder};
 pub use narrow::{narrow, narrows_on, Units};
-pub use prefixed::{decode_prefixed, decode_prefixed_into, prefixed_on, Tags, CHAIN, PREFIXED_TAIL};
+pub use prefixed::{
+    decode_bit_forms_into, decode_prefixed, decode_prefixed_into, decodes_bit_forms_on, prefixed_on, Tags, CHAIN,
+    PREFIXED_TAIL,
+};
 pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use to_units::{decode_to_units, Pair, UnitsDecoder};
 pub use validate::{reference, validate};

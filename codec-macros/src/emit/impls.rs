@@ -120,14 +120,15 @@ fn bit_forms(f: &placemat_codec::simd::BitForms) -> TokenStream {
     let (count, first, bias, units) = (f.count, f.first, f.bias, f.units);
     let (shift, mask, fixed) = (f.shift, f.mask, f.fixed);
     let [(a, b), (c, d)] = f.allowed;
-    let map = match &f.unit_map {
+    let table = |t: &Option<[u8; 256]>| match t {
         Some(m) => quote!(::core::option::Option::Some([#(#m),*])),
         None => quote!(::core::option::Option::None),
     };
+    let (map, leads) = (table(&f.unit_map), table(&f.leads));
     quote!(.with_bit_forms(::placemat_codec::simd::BitForms {
         count: #count, first: [#(#first),*], bias: [#(#bias),*], units: [#(#units),*],
         shift: [#(#shift),*], mask: [#(#mask),*], fixed: [#(#fixed),*],
-        allowed: [(#a, #b), (#c, #d)], unit_map: #map,
+        allowed: [(#a, #b), (#c, #d)], unit_map: #map, leads: #leads,
     }))
 }
 

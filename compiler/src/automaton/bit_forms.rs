@@ -65,7 +65,35 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Option<BitForms> {
     let allowed = allowed_below(model, end)?.into_iter().filter(|&(_, hi)| hi >= forms.first[0]).collect();
     let [low, high] = merged_two_longest(allowed)?;
     forms.allowed = [low, high].map(|(lo, hi)| (lo.max(forms.first[0]), hi));
+    forms.leads = leads(a, model, &forms);
     (forms.count > 0 && forms.check().is_ok()).then_some(forms)
+}
+
+/// The form each unit leads, for the decoder of the forms: where every
+/// valid sequence is the encoder's writing of its value (`canonical`),
+/// without rules across values or pending values, and no unit leads two
+/// forms. A sequence whose units the formula writes for a value in its
+/// form's range is then that value's encoding, so valid, and every valid
+/// one of the forms is such a sequence.
+fn leads(a: &Automaton, model: &Model, forms: &BitForms) -> Option<[u8; 256]> {
+    if !a.canonical || a.contexts > 1 || a.pending.iter().any(Option::is_some) || model.contexts().count() > 1 {
+        return None;
+    }
+    let mut leads = [0xFFu8; 256];
+    for (d, lead) in leads.iter_mut().enumerate() {
+        let d = d as u8;
+        let mut named = (0..usize::from(forms.count)).filter(|&k| {
+            let (mask, fixed) = (forms.mask[k] as u8, forms.fixed[k] as u8);
+            d & !mask == fixed
+        });
+        if let Some(k) = named.next() {
+            if named.next().is_some() {
+                return None;
+            }
+            *lead = k as u8;
+        }
+    }
+    Some(leads)
 }
 
 /// The byte map of `model`'s units as 256 entries, `Some(None)` for none;

@@ -77,6 +77,12 @@ pub struct BitForms {
     /// The byte each unit is written as, for a codec that spells its units
     /// by a map (UTF-EBCDIC); `None` where units are written as they are.
     pub unit_map: Option<[u8; 256]>,
+    /// For a codec whose first units name their form and whose every valid
+    /// sequence is the encoder's writing of its value, without rules across
+    /// values: the form each unit (before the map) leads, `FF` for none.
+    /// The decoder of the forms (`decode_bit_forms_into`) reads them;
+    /// `None` where the forms are only written.
+    pub leads: Option<[u8; 256]>,
 }
 
 impl BitForms {
@@ -91,10 +97,12 @@ impl BitForms {
         fixed: [0; 8],
         allowed: [(1, 0); 2],
         unit_map: None,
+        leads: None,
     };
 
-    /// Checks what the kernel relies on: one to eight forms of one to eight
-    /// units, first values rising, and allowed values within the forms'.
+    /// Checks what the kernels rely on: one to eight forms of one to eight
+    /// units, first values rising, allowed values within the forms', and
+    /// leads that name forms.
     pub const fn check(&self) -> Result<(), &'static str> {
         if self.count == 0 || self.count > 8 {
             return Err("`count` must be in 1..=8");
@@ -116,6 +124,15 @@ impl BitForms {
                 return Err("allowed values must be ranges the forms start at or after");
             }
             r += 1;
+        }
+        if let Some(leads) = &self.leads {
+            let mut d = 0;
+            while d < 256 {
+                if leads[d] != 0xFF && leads[d] >= self.count {
+                    return Err("a lead names a form past `count`");
+                }
+                d += 1;
+            }
         }
         Ok(())
     }

@@ -61,6 +61,8 @@
 //! }
 //! ```
 
+pub use lead_forms::{decode_bit_forms_into, decodes_bit_forms_on};
+
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
@@ -240,6 +242,7 @@ mod avx512;
     all(target_arch = "aarch64", target_feature = "neon")
 ))]
 mod chain;
+mod lead_forms;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod neon;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

@@ -3,9 +3,12 @@
 //! codec's own encoder, and the bulk encoder that writes with them
 //! (`DynCodec::encode_block`, through `placemat_simd::encode_bit_forms`
 //! where the machine has AVX-512) against one value at a time
-//! (`DynCodec::encode_push`): the same units, and the same index refused.
+//! (`DynCodec::encode_push`): the same units, and the same index refused;
+//! and the decoder of the forms whose first units name them
+//! (`placemat_simd::decode_bit_forms_into`, behind `DynCodec::decode_block`)
+//! against the table walk: the same values, stopping at the same unit.
 
-use placemat_codec::simd::{encodes_bit_forms_on, BitForms, Isa};
+use placemat_codec::simd::{decode_bit_forms_into, decodes_bit_forms_on, encodes_bit_forms_on, BitForms, Isa};
 use placemat_codec::DynCodec;
 use placemat_compiler::LoadedCodec;
 use placemat_variants::registry;
@@ -116,4 +119,110 @@ fn the_bulk_encoder_runs_the_kernel_where_the_machine_has_it() {
         let ran = placemat_codec::encode_by_words(&codec, info, codec.premapped(), &[0x41, 0x80, 0x7FF], &mut out);
         assert_eq!(ran, Some(Ok(())), "{name}");
     }
+}
+
+/// The codecs whose first units name their form, and which the SIMD
+/// decoding kernel does not read: the decoder of the forms reads them.
+const LEADS: [&str; 3] = ["fss-utf-xopen", "utf-ebcdic", "perl-utf8"];
+
+#[test]
+fn leads_are_stated_where_every_valid_sequence_is_its_values_encoding() {
+    for &(name, _) in &EXPECTED {
+        let codec = registry::find(name).unwrap();
+        let forms = codec.info().bit_forms.unwrap();
+        let unread = codec.dfa().decoding_shape().is_none();
+        let read = forms.leads.is_some() && unread;
+        assert_eq!(read, LEADS.contains(&name), "{name}");
+    }
+    // A unit leads the form whose first unit's fixed bits it has.
+    let xopen = registry::find("fss-utf-xopen").unwrap().info().bit_forms.unwrap().leads.unwrap();
+    assert_eq!([xopen[0x41], xopen[0x80], xopen[0xC0], xopen[0xE0], xopen[0xF0], xopen[0xF8]], [0, 1, 2, 3, 4, 0xFF]);
+    // Modified UTF-8's C0 starts two forms (C0 80 is zero): no leads.
+    assert_eq!(registry::find("mutf8").unwrap().info().bit_forms.unwrap().leads, None);
+}
+
+/// `codec`'s text of `values`, then cut, mutated and with stray units.
+fn inputs(codec: &dyn DynCodec, seed: u64) -> Vec<Vec<u8>> {
+    let mut next = xorshift(seed);
+    let mut text = Vec::new();
+    while text.len() < 6000 {
+        let v = match next() % 8 {
+            0..=2 => next() % 0x80,
+            3 | 4 => 0x400 + next() % 0x100,
+            5 => 0x4E00 + next() % 0x5000,
+            6 => 0x1F600 + next() % 0x50,
+            _ => next() % 0x11_0000,
+        };
+        let _ = codec.encode_push(v, &mut text);
+    }
+    let mut all = vec![text.clone()];
+    for round in 0..6 {
+        let mut bad = text.clone();
+        let at = (next() as usize) % bad.len();
+        match round % 3 {
+            0 => bad[at] = next() as u8,
+            1 => bad.insert(at, 0x80 | next() as u8),
+            _ => bad.truncate(at),
+        }
+        all.push(bad);
+    }
+    all
+}
+
+#[test]
+fn the_decoder_of_the_forms_agrees_with_the_table() {
+    for name in LEADS {
+        let codec = registry::find(name).unwrap();
+        let forms = codec.info().bit_forms.unwrap();
+        for (k, input) in inputs(codec, 5).iter().enumerate() {
+            let mut walked: Vec<u64> = Vec::new();
+            let valid =
+                codec.dfa().decode_table_into(input, &mut walked).map_or_else(|e| e.valid_up_to(), |()| input.len());
+            // The bulk decoder (the kernel where the machine has it, the
+            // table after): the values up to the first error.
+            let mut bulk = Vec::new();
+            let took = codec.decode_block(input, &mut bulk);
+            assert!(took <= valid && took + 16 >= valid, "{name} input {k}: {took} of {valid}");
+            assert_eq!(bulk[..], walked[..bulk.len()], "{name} input {k}");
+            // The kernel alone, stopping where its step says: at the first
+            // value the forms do not hold, or the error.
+            let Some(isa) = Isa::detect().filter(|&i| decodes_bit_forms_on(i, &forms)) else { continue };
+            let mut fast: Vec<u64> = Vec::new();
+            let (values, units) =
+                decode_bit_forms_into(isa, &forms, input, usize::MAX, &mut fast, |_: &[u8]| None::<(u64, usize)>);
+            assert_eq!(fast.len(), values);
+            assert!(units <= valid, "{name} input {k}");
+            assert_eq!(fast[..], walked[..values], "{name} input {k}");
+            if k == 0 {
+                assert!(units + 200 > valid, "{name}: the kernel took {units} of {valid} valid units");
+            }
+        }
+    }
+}
+
+/// A form whose units could spell more than its range: the decoder refuses
+/// a unit of the one-unit form above its last value, as the table does.
+#[test]
+fn the_decoder_keeps_to_each_forms_range() {
+    let codec = LoadedCodec::from_text(
+        r#"pub Short { name: "short", value: u32, range: 0 ..= 0x7FF, layout: explicit,
+            forms: { 0 ..= 0x3F => "0xxxxxxx", 0x40 ..= 0x7FF => "110xxxxx 10xxxxxx" } }"#,
+    )
+    .unwrap();
+    let forms = codec.info().bit_forms.unwrap();
+    assert!(forms.leads.is_some());
+    let codec: &dyn DynCodec = &codec;
+    let mut input = Vec::new();
+    for k in 0..1500u64 {
+        codec.encode_push(if k % 3 == 0 { k % 0x40 } else { 0x40 + k }, &mut input).unwrap();
+    }
+    let at = input.len() / 2 + (input[input.len() / 2] >= 0xC0) as usize;
+    input.insert(at, 0x50);
+    let mut walked: Vec<u64> = Vec::new();
+    let valid = codec.dfa().decode_table_into(&input, &mut walked).unwrap_err().valid_up_to();
+    let Some(isa) = Isa::detect().filter(|&i| decodes_bit_forms_on(i, &forms)) else { return };
+    let mut fast: Vec<u64> = Vec::new();
+    let (values, units) =
+        decode_bit_forms_into(isa, &forms, &input, usize::MAX, &mut fast, |_: &[u8]| None::<(u64, usize)>);
+    assert_eq!((units, &fast[..]), (valid, &walked[..values]));
 }
