@@ -14,7 +14,8 @@
 //! kernel `kernel.rs`, instantiated by `x86.rs` and `neon.rs`; its step
 //! tables `steps.rs`; [`decode_u32`] in `mod.rs`), the integer-stream kernels
 //! (`flagged.rs`: [`decode_flagged`], where units flag the ends;
-//! `prefixed/`: [`decode_prefixed`], where the first unit gives the length;
+//! `prefixed/`: [`decode_prefixed`], where the first unit gives the length,
+//! and [`decode_bit_forms_into`], where it names a form of [`BitForms`];
 //! `encode/`: [`encode_flagged`], [`encode_prefixed`] and [`encode_bit_forms`]),
 //! the conversion kernels (`to_units/`, `from_units/`, `widen.rs`,
 //! `narrow.rs`, `convert_units.rs`) and `shared.rs` ([`Isa`], [`Tables`], [`Shape`],

@@ -18,6 +18,7 @@
 //! values, so that such a value is exactly what the codec's table decodes.
 //! Any other first unit goes to the caller's step.
 
+use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
 use crate::encode::BitForms;

@@ -41,6 +41,10 @@
 //! A value the fact does not decode (a tag no form has, a value out of its
 //! length's range) goes to the caller's step, which reads it or stops there.
 //!
+//! The same chain reads the bit forms whose first unit names the form
+//! (`lead_forms.rs`: [`decode_bit_forms_into`]), the form's length from a
+//! 256-entry table instead of a tag's.
+//!
 //! ```
 //! use placemat_simd::{decode_prefixed, Isa, Tags};
 //! // QUIC: the top two bits give 1, 2, 4 or 8 units; any length holds any value it can.
