@@ -73,7 +73,10 @@ pub struct CodecInfo {
     /// ([`BitForms`](crate::simd::BitForms)): derived and proved by the
     /// compiler, they let the bulk encoder
     /// ([`DynCodec::encode_block`](crate::DynCodec::encode_block)) write
-    /// eight values at a time where the machine has the kernel.
+    /// eight values at a time where the machine has the kernel, and, with
+    /// [`leads`](crate::simd::BitForms::leads), the bulk decoder
+    /// ([`DynCodec::decode_block`](crate::DynCodec::decode_block)) read
+    /// 64 units at a time.
     pub bit_forms: Option<crate::simd::BitForms>,
     /// For a codec of [`byte_forms`](CodecInfo::byte_forms) that writes some
     /// values as the byte forms of a pair of 16-bit units, as CESU-8 writes a
