@@ -3,20 +3,53 @@
 //! UTF-8, read 64 units at a time on AVX-512 by the length-prefix kernels'
 //! chain of starts.
 //!
-//! Each unit's length if it were a first unit comes from a 256-entry table
-//! (two two-table byte permutations and a blend), the pairs' lengths feed
-//! the shared chain ([`chain_starts`]), and the values go eight at a time:
-//! each start's eight units laid out as a big-endian word (`vpermt2b`), the
-//! lead's form looked up the same way, the word shifted down to the form's
-//! units, its fixed bits compared, and its fields gathered by eight rounds
-//! of shift, mask and shift (one a unit: there is no vector `pext`). A
-//! value is the kernel's only if its units are the encoder's for it: fixed
-//! bits as the form's, the value in the form's range (which is how a
-//! shorter form's value spelled long is refused) and among the allowed
-//! values; the compiler states leads only for a codec whose every valid
-//! sequence is the encoder's writing of its value, without rules across
-//! values, so that such a value is exactly what the codec's table decodes.
-//! Any other first unit goes to the caller's step.
+//! Each unit's form as a first unit comes from the leads (two two-table
+//! byte permutations and a blend) and its length from its form (one byte
+//! permutation); the pairs' lengths feed the shared chain
+//! ([`chain_starts`](super::chain::chain_starts)), and the values go eight
+//! at a time: each start's eight units laid out as a big-endian word
+//! (`vpermt2b`), the word shifted down to its form's units, its fixed bits
+//! compared, and its fields gathered by rounds of shift, mask and shift,
+//! one a unit, as many as the longest of the eight has units (there is no
+//! vector `pext`). A value is the kernel's only if its units are the
+//! encoder's for it: fixed bits as the form's, the value in the form's
+//! range (which is how a shorter form's value spelled long is refused) and
+//! among the allowed values; the compiler states leads only for a codec
+//! whose every valid sequence is the encoder's writing of its value,
+//! without rules across values, so that such a value is exactly what the
+//! codec's table decodes. Any other first unit goes to the caller's step.
+//!
+//! ```
+//! use placemat_simd::{decode_bit_forms_into, BitForms, Isa};
+//! // X/Open FSS-UTF's first two forms: 0xxxxxxx, and 10xxxxxx 1xxxxxxx from 0x80 up.
+//! let mut forms = BitForms::EMPTY;
+//! forms.count = 2;
+//! forms.allowed = [(0, 0x207F); 2];
+//! forms.first[..2].copy_from_slice(&[0, 0x80]);
+//! forms.bias[..2].copy_from_slice(&[0, 0x80]);
+//! forms.units[..2].copy_from_slice(&[1, 2]);
+//! forms.shift[1] = u64::from_le_bytes([7, 0, 0, 0, 0, 0, 0, 0]);
+//! forms.mask[..2].copy_from_slice(&[0x7F, 0x7F_3F]);
+//! forms.fixed[..2].copy_from_slice(&[0, 0x80_80]);
+//! let mut leads = [0xFF; 256];
+//! leads[..0x80].fill(0);
+//! leads[0x80..0xC0].fill(1);
+//! forms.leads = Some(leads);
+//! let mut input = Vec::new();
+//! for v in 0..200u64 {
+//!     let mut units = [0u8; 8];
+//!     let n = forms.write(v * 37, &mut units).unwrap();
+//!     input.extend_from_slice(&units[..n]);
+//! }
+//! let mut out = Vec::new();
+//! if let Some(isa) = Isa::detect() {
+//!     let (values, units) = decode_bit_forms_into(isa, &forms, &input, usize::MAX, &mut out, |_: &[u8]| None::<(u64, usize)>);
+//!     // Where the machine has the kernel (AVX-512), all but the last units.
+//!     assert_eq!(out.len(), values);
+//!     assert!(out.iter().enumerate().all(|(k, &v)| v == 37 * k as u64));
+//!     assert!(units == 0 || units + 72 > input.len());
+//! }
+//! ```
 
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
