@@ -116,31 +116,7 @@ fn values<T: Slot, const WHOLE: bool>(
     starts: u64,
     out: &mut [MaybeUninit<T>],
 ) -> (usize, Option<usize>) {
-    let iota = _mm512_set_epi8(
-        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36,
-        35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8,
-        7, 6, 5, 4, 3, 2, 1, 0,
-    );
-    // Byte `8 l + b` of a word: lane `l`'s start, unit `7 − b` after it.
-    let lane = _mm512_set_epi64(
-        0x0707_0707_0707_0707,
-        0x0606_0606_0606_0606,
-        0x0505_0505_0505_0505,
-        0x0404_0404_0404_0404,
-        0x0303_0303_0303_0303,
-        0x0202_0202_0202_0202,
-        0x0101_0101_0101_0101,
-        0,
-    );
-    let big_endian = _mm512_set1_epi64(0x0001_0203_0405_0607);
-    let count = starts.count_ones() as usize;
-    let mut at = _mm512_maskz_compress_epi8(starts, iota);
-    let mut done = 0;
-    while done < count {
-        let lanes = (count - done).min(8);
-        let room = lanes.min(out.len() - done);
-        let index = _mm512_add_epi8(_mm512_permutexvar_epi8(lane, at), big_endian);
-        let word = _mm512_permutex2var_epi8(units, index, after);
+    by_eights((units, after), starts, out, |_, word| {
         let tag = _mm512_srl_epi64(word, c.top);
         let pick = |t: &[__m512i; 2]| _mm512_permutex2var_epi64(t[0], tag, t[1]);
         let mut v = _mm512_and_si512(_mm512_srlv_epi64(word, pick(&c.right)), pick(&c.mask));
@@ -153,27 +129,78 @@ fn values<T: Slot, const WHOLE: bool>(
                 & _mm512_cmple_epu64_mask(v, pick(&c.hi))
                 & _mm512_cmpge_epu64_mask(v, bias);
         }
-        let keep = (ok.trailing_ones() as usize).min(room);
-        let slot = out[done..].as_mut_ptr();
-        // SAFETY: `keep <= room <= out.len() − done` slots are written; `T`
-        // is a `Slot` of four or eight bytes (u32, u64, i32, i64), which the
-        // store narrows to by keeping the low bits.
-        unsafe {
-            let keep = ((1u32 << keep) - 1) as u8;
+        (v, ok)
+    })
+}
+
+/// The loop of the AVX-512 readers of values by their starts (this file's
+/// and `lead_forms.rs`'s): the starts among `units` (64, and the eight
+/// after) compressed into positions, then eight at a time each start's
+/// eight units laid out as a big-endian word (`vpermt2b`), made into
+/// values by `value` (given each lane's start in all its bytes, and the
+/// word: the values and those that are the kernel's), and stored up to the
+/// first that is not or until `out` is full: how many, and where the first
+/// not written starts, if the loop stopped before the starts ended.
+///
+/// Inlined into each kernel, so that its target features and its `value`
+/// are compiled into one loop.
+#[inline(always)]
+pub(super) fn by_eights<T: Slot>(
+    (units, after): (__m512i, __m512i),
+    starts: u64,
+    out: &mut [MaybeUninit<T>],
+    mut value: impl FnMut(__m512i, __m512i) -> (__m512i, u8),
+) -> (usize, Option<usize>) {
+    // SAFETY: the kernels that inline this loop have AVX-512 F, BW, VL and
+    // VBMI2, which the intrinsics need; the stores write `keep` slots within
+    // `out` and 64 bytes of `positions`, as said where they are.
+    unsafe {
+        let iota = _mm512_set_epi8(
+            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37,
+            36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
+            9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+        );
+        // Byte `8 l + b` of a word: lane `l`'s start, unit `7 − b` after it.
+        let lane = _mm512_set_epi64(
+            0x0707_0707_0707_0707,
+            0x0606_0606_0606_0606,
+            0x0505_0505_0505_0505,
+            0x0404_0404_0404_0404,
+            0x0303_0303_0303_0303,
+            0x0202_0202_0202_0202,
+            0x0101_0101_0101_0101,
+            0,
+        );
+        let big_endian = _mm512_set1_epi64(0x0001_0203_0405_0607);
+        let count = starts.count_ones() as usize;
+        let mut at = _mm512_maskz_compress_epi8(starts, iota);
+        let mut done = 0;
+        while done < count {
+            let lanes = (count - done).min(8);
+            let room = lanes.min(out.len() - done);
+            let start = _mm512_permutexvar_epi8(lane, at);
+            let word = _mm512_permutex2var_epi8(units, _mm512_add_epi8(start, big_endian), after);
+            let (v, ok) = value(start, word);
+            let keep = (ok.trailing_ones() as usize).min(room);
+            let slot = out[done..].as_mut_ptr();
+            // `keep <= room <= out.len() − done` slots are written; `T` is a
+            // `Slot` of four or eight bytes (u32, u64, i32, i64), which the
+            // store narrows to by keeping the low bits.
+            let mask = ((1u32 << keep) - 1) as u8;
             if size_of::<T>() == 8 {
-                _mm512_mask_storeu_epi64(slot.cast(), keep, v);
+                _mm512_mask_storeu_epi64(slot.cast(), mask, v);
             } else {
-                _mm512_mask_cvtepi64_storeu_epi32(slot.cast(), keep, v);
+                _mm512_mask_cvtepi64_storeu_epi32(slot.cast(), mask, v);
             }
+            done += keep;
+            if keep < lanes {
+                let mut positions = [0u8; 64];
+                // 64 writable bytes.
+                _mm512_storeu_si512(positions.as_mut_ptr().cast(), at);
+                return (done, Some(usize::from(positions[keep])));
+            }
+            at = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), at);
         }
-        done += keep;
-        if keep < lanes {
-            let mut positions = [0u8; 64];
-            // SAFETY: 64 writable bytes.
-            unsafe { _mm512_storeu_si512(positions.as_mut_ptr().cast(), at) };
-            return (done, Some(usize::from(positions[keep])));
-        }
-        at = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), at);
+        (done, None)
     }
-    (done, None)
 }

@@ -119,6 +119,7 @@ mod avx512 {
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
+    use super::super::avx512::by_eights;
     use super::super::chain::{blocks, chain_starts, Block};
     use super::super::PREFIXED_TAIL;
     use crate::encode::BitForms;
@@ -278,37 +279,13 @@ mod avx512 {
     #[inline]
     fn values<T: Slot>(
         c: &Consts,
-        (units, after): (__m512i, __m512i),
+        units: (__m512i, __m512i),
         forms: __m512i,
         starts: u64,
         out: &mut [MaybeUninit<T>],
     ) -> (usize, Option<usize>) {
-        let iota = _mm512_set_epi8(
-            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37,
-            36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
-            9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-        );
-        // Byte `8 l + b` of a word: lane `l`'s start, unit `7 − b` after it.
-        let lane = _mm512_set_epi64(
-            0x0707_0707_0707_0707,
-            0x0606_0606_0606_0606,
-            0x0505_0505_0505_0505,
-            0x0404_0404_0404_0404,
-            0x0303_0303_0303_0303,
-            0x0202_0202_0202_0202,
-            0x0101_0101_0101_0101,
-            0,
-        );
-        let big_endian = _mm512_set1_epi64(0x0001_0203_0405_0607);
-        let count = starts.count_ones() as usize;
-        let mut at = _mm512_maskz_compress_epi8(starts, iota);
-        let mut done = 0;
-        while done < count {
-            let lanes = (count - done).min(8);
-            let room = lanes.min(out.len() - done);
-            let starts = _mm512_permutexvar_epi8(lane, at);
-            let word = _mm512_permutex2var_epi8(units, _mm512_add_epi8(starts, big_endian), after);
-            let form = _mm512_srli_epi64::<56>(_mm512_permutexvar_epi8(starts, forms));
+        by_eights(units, starts, out, |start, word| {
+            let form = _mm512_srli_epi64::<56>(_mm512_permutexvar_epi8(start, forms));
             let pick = |t: __m512i| _mm512_permutexvar_epi64(form, t);
             let w = _mm512_srlv_epi64(word, pick(c.right));
             let mut ok = _mm512_cmplt_epu64_mask(form, c.count)
@@ -330,28 +307,7 @@ mod avx512 {
             let [(a, b), (d, e)] = c.allowed;
             ok &= (_mm512_cmpge_epu64_mask(v, a) & _mm512_cmple_epu64_mask(v, b))
                 | (_mm512_cmpge_epu64_mask(v, d) & _mm512_cmple_epu64_mask(v, e));
-            let keep = (ok.trailing_ones() as usize).min(room);
-            let slot = out[done..].as_mut_ptr();
-            // SAFETY: `keep <= room <= out.len() − done` slots are written; `T`
-            // is a `Slot` of four or eight bytes (u32, u64, i32, i64), which the
-            // store narrows to by keeping the low bits.
-            unsafe {
-                let keep = ((1u32 << keep) - 1) as u8;
-                if size_of::<T>() == 8 {
-                    _mm512_mask_storeu_epi64(slot.cast(), keep, v);
-                } else {
-                    _mm512_mask_cvtepi64_storeu_epi32(slot.cast(), keep, v);
-                }
-            }
-            done += keep;
-            if keep < lanes {
-                let mut positions = [0u8; 64];
-                // SAFETY: 64 writable bytes.
-                unsafe { _mm512_storeu_si512(positions.as_mut_ptr().cast(), at) };
-                return (done, Some(usize::from(positions[keep])));
-            }
-            at = _mm512_alignr_epi64::<1>(_mm512_setzero_si512(), at);
-        }
-        (done, None)
+            (v, ok)
+        })
     }
 }
