@@ -233,7 +233,8 @@ pub struct Dfa<T = &'static [u32], B = &'static [u64]> {
     direct: Option<(T, B)>,
     places: Option<B>,
     radices: Option<B>,
-    simd: Option<crate::simd::Tables>,
+    /// The SIMD validator's tables, checked and prepared once.
+    simd: Option<crate::simd::Prepared>,
     /// What decoding behind SIMD validation reads, derived when built.
     unchecked: Option<unchecked::Unchecked>,
     pending: T,
@@ -267,8 +268,12 @@ impl Dfa<&'static [u32], &'static [u64]> {
             },
             places: parts.places(),
             radices: parts.radices(),
+            // (`check::check` checked the tables: `new` cannot fail here.)
             simd: match parts.simd {
-                Some(simd) => Some(simd.tables),
+                Some(simd) => match crate::simd::Prepared::new(simd.tables) {
+                    Ok(p) => Some(p),
+                    Err(e) => panic!("{}", e),
+                },
                 None => None,
             },
             unchecked: unchecked::Unchecked::of(&parts, &facts, stride),
@@ -297,7 +302,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             direct: parts.direct().map(Rows::to_vecs),
             places: parts.places().map(<[u64]>::to_vec),
             radices: parts.radices().map(<[u64]>::to_vec),
-            simd: parts.simd.map(|s| s.tables),
+            simd: parts.simd.and_then(|s| crate::simd::Prepared::new(s.tables).ok()),
             unchecked: unchecked::Unchecked::of(&parts, &facts, stride),
             pending: parts.pending.to_vec(),
             stride,
@@ -522,6 +527,12 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
 
     /// The SIMD validator's tables, for a codec whose validity is local.
     pub fn simd(&self) -> Option<&crate::simd::Tables> {
+        self.simd.as_ref().map(crate::simd::Prepared::tables)
+    }
+
+    /// The same tables, checked, with the kernels' constants worked out: what
+    /// a caller validating block after block holds.
+    pub fn simd_prepared(&self) -> Option<&crate::simd::Prepared> {
         self.simd.as_ref()
     }
 
@@ -533,11 +544,12 @@ impl<T: AsRef<[u32]>, B: AsRef<[u64]>> Dfa<T, B> {
     ///
     /// [`Tables::restart`]: crate::simd::Tables::restart
     pub fn validate_simd(&self, isa: crate::simd::Isa, input: &[u8]) -> Option<Result<(), DecodeError>> {
-        let t = self.simd.as_ref()?;
+        let p = self.simd.as_ref()?;
         if !crate::simd::Isa::all().contains(&Some(isa)) {
             return None;
         }
-        Some(crate::simd::validate(isa, t, input).or_else(|chunk| {
+        let t = p.tables();
+        Some(p.validate(isa, input).or_else(|chunk| {
             let mut from = chunk.saturating_sub(usize::from(t.restart));
             while from > 0 && input.get(from).is_none_or(|&u| t.is_continuation(u)) {
                 from -= 1;

@@ -115,6 +115,6 @@ pub use prefixed::{
 };
 pub use shared::{Isa, Shape, Tables, CHUNK};
 pub use to_units::{decode_to_units, Pair, UnitsDecoder};
-pub use validate::{reference, validate};
+pub use validate::{reference, validate, Prepared};
 pub use widen::{widen_ascii, widen_ascii_u32, widen_ascii_u64};
 pub use within::{ascii_within, units_outside, units_within, UnitSet};

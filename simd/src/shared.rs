@@ -111,12 +111,25 @@ pub(crate) fn has_bmi() -> bool {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
 #[inline]
 fn machine() -> u8 {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    static PROBED: AtomicU8 = AtomicU8::new(0);
-    let bits = PROBED.load(Ordering::Relaxed);
-    if bits != 0 {
-        return bits;
+    use core::sync::atomic::Ordering;
+    match PROBED.load(Ordering::Relaxed) {
+        0 => probe_machine(),
+        bits => bits,
     }
+}
+
+/// [`machine`]'s bits, once probed.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
+static PROBED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Probes the machine and the environment for [`machine`], out of line: the
+/// probe's code kept `machine` from being inlined into the callers that ask
+/// at every call.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "std"))]
+#[cold]
+#[inline(never)]
+fn probe_machine() -> u8 {
+    use core::sync::atomic::Ordering;
     let all = [Isa::Avx512, Isa::Avx2, Isa::Sse41, Isa::Neon];
     let cap = std::env::var("PLACEMAT_ISA").ok().and_then(|name| Isa::below(&name));
     let bits = all.into_iter().filter(|&i| probe(i) && cap.is_none_or(|cap| cap.contains(&i)));

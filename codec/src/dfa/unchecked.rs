@@ -25,7 +25,7 @@
 use alloc::vec::Vec;
 
 use super::{Dfa, Facts, Parts, BITS_SHIFT, DEAD, STATE_MASK};
-use crate::simd::{self, Isa, Shape, Tables};
+use crate::simd::{Isa, Shape, Tables};
 use crate::{AsciiRuns, Value};
 
 /// Input validated and decoded at a time, at most; blocks start at
@@ -46,13 +46,13 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
     out: &mut Vec<V>,
 ) -> Result<(), usize> {
     let bits = u32::from(dfa.facts.continuation_bits);
-    let (Some(t), Some(u), Some(isa)) = (dfa.simd.as_ref(), dfa.unchecked.as_ref(), Isa::detect()) else {
+    let (Some(prepared), Some(u), Some(isa)) = (dfa.simd.as_ref(), dfa.unchecked.as_ref(), Isa::detect()) else {
         return Err(0);
     };
     if input.len() < MIN_INPUT {
         return Err(0);
     }
-    let (leads, shape) = (&u.leads, u.shape);
+    let (leads, shape, t) = (&u.leads, u.shape, prepared.tables());
     let (mut from, mut block_len) = (0, FIRST_BLOCK);
     while from < input.len() {
         let mut end = (from + block_len).min(input.len());
@@ -75,7 +75,7 @@ pub(super) fn decode_into<T: AsRef<[u32]>, B: AsRef<[u64]>, V: Value>(
             }
         }
         let block = &input[from..end];
-        if simd::validate(isa, t, block).is_err() {
+        if prepared.validate(isa, block).is_err() {
             return Err(from);
         }
         let taken = shape.map_or(0, |shape| V::decode_simd(isa, &shape, block, out));

@@ -39,7 +39,7 @@ use alloc::vec::Vec;
 use super::pair_path::PairPath;
 use super::pair_source::PairSource;
 use super::wide_to_pairs::WideToPairs;
-use crate::simd::{self, Isa, Pair, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
+use crate::simd::{self, Isa, Pair, Prepared, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
 use crate::{ApartLeads, AsciiRuns, CodecInfo, DynCodec};
 
 /// The paths through 16-bit units: into a target of pair forms (from the
@@ -72,7 +72,7 @@ pub(super) enum Fused {
     /// pair; with `ascii` where the source's bytes below 80 are values of
     /// themselves (then widened without the validator where a block starts
     /// with them).
-    ToUnits { isa: Isa, tables: Tables, shape: Shape, units: Units, kernel: UnitsDecoder, ascii: bool },
+    ToUnits { isa: Isa, tables: Prepared, shape: Shape, units: Units, kernel: UnitsDecoder, ascii: bool },
     /// Wide code units into the UTF-8 family, by a kernel made once for the
     /// pair (its constants kept across blocks and pushes).
     FromUnits { kernel: UnitsEncoder, units: Units, pair: Option<Pair> },
@@ -147,7 +147,8 @@ impl Fused {
         {
             return None;
         }
-        if let (true, Some(shape), Some(&tables)) = (forms.0.is_some(), from.dfa().decoding_shape(), from.dfa().simd())
+        if let (true, Some(shape), Some(&tables)) =
+            (forms.0.is_some(), from.dfa().decoding_shape(), from.dfa().simd_prepared())
         {
             let (mut units, pair) = forms.0.simd_units();
             // Where the target writes every value of the source as one unit
@@ -293,13 +294,13 @@ impl Fused {
                 }
                 // The block ends where a sequence does, so that a chunk's
                 // end, which may cut a sequence, is left to the engine.
-                let block = &data[..sequence_end(tables, data, limit).unwrap_or(0)];
-                if simd::validate(*isa, tables, block).is_err() {
+                let block = &data[..sequence_end(tables.tables(), data, limit).unwrap_or(0)];
+                if tables.validate(*isa, block).is_err() {
                     return None;
                 }
                 let took = kernel.decode(block, out);
                 let last = (took > 0).then(|| {
-                    let start = (0..took).rev().find(|&k| !tables.is_continuation(block[k])).unwrap_or(0);
+                    let start = (0..took).rev().find(|&k| !tables.tables().is_continuation(block[k])).unwrap_or(0);
                     shape.value(&block[start..took])
                 });
                 (took, last)

@@ -25,13 +25,13 @@
 
 use std::vec::Vec;
 
-use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
+use crate::simd::{ByteForms, Isa, Pair, Prepared, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
 use crate::DynCodec;
 
 /// The two kernels from a source into a target, and what they need.
 pub(super) struct PairPath {
     isa: Isa,
-    tables: Tables,
+    tables: Prepared,
     shape: Shape,
     /// The first kernel: the source's sequences as 16-bit units.
     decoder: UnitsDecoder,
@@ -107,7 +107,7 @@ impl PairPath {
         if !plain(from) || !plain(to) || from.dfa().contexts() > 1 || from.dfa().has_pending() {
             return None;
         }
-        let (shape, tables) = (from.dfa().decoding_shape()?, *from.dfa().simd()?);
+        let (shape, tables) = (from.dfa().decoding_shape()?, *from.dfa().simd_prepared()?);
         let target = PairTarget::of(isa, to)?;
         let units = Units { single: target.single, ..ANY_UNIT };
         let decoder = UnitsDecoder::new(isa, &shape, &units, Some(&target.pair))?;
@@ -122,7 +122,7 @@ impl PairPath {
 
     /// The source's SIMD tables (where its leads are).
     pub(super) fn tables(&self) -> &Tables {
-        &self.tables
+        self.tables.tables()
     }
 
     /// Converts a valid prefix of `block` (which ends before a lead) into
@@ -140,7 +140,7 @@ impl PairPath {
         units: &mut Vec<u8>,
         out: &mut Vec<u8>,
     ) -> Option<(usize, u64)> {
-        if block.is_empty() || simd::validate(self.isa, &self.tables, block).is_err() {
+        if block.is_empty() || self.tables.validate(self.isa, block).is_err() {
             return None;
         }
         let (mut at, mut last) = (0, None);
@@ -148,11 +148,11 @@ impl PairPath {
             let took = self.units(&block[at..], units, out);
             if took > 0 {
                 at += took;
-                let start = (0..at).rev().find(|&k| !self.tables.is_continuation(block[k])).unwrap_or(0);
+                let start = (0..at).rev().find(|&k| !self.tables().is_continuation(block[k])).unwrap_or(0);
                 last = Some(self.shape.value(&block[start..at]));
             }
             // The sequence the kernel stopped at, by the target's encoder.
-            let len = block[at..].iter().skip(1).take_while(|&&u| self.tables.is_continuation(u)).count() + 1;
+            let len = block[at..].iter().skip(1).take_while(|&&u| self.tables().is_continuation(u)).count() + 1;
             let Some(sequence) = block.get(at..at + len) else { break };
             let value = self.shape.value(sequence);
             if len > 4 || to.encode_push(value, out).is_err() {

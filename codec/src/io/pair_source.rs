@@ -34,7 +34,7 @@ use std::vec::Vec;
 
 use super::pair_path::ANY_UNIT;
 use super::transcoder::Alike;
-use crate::simd::{self, ByteForms, Isa, Pair, Shape, Tables, Units, UnitsDecoder, UnitsEncoder};
+use crate::simd::{self, ByteForms, Isa, Pair, Prepared, Shape, Units, UnitsDecoder, UnitsEncoder};
 use crate::{AsciiRuns, DynCodec, Step, Strategy, WideForms, WideRuns};
 
 /// The two kernels from a source of pair forms into a target, and what
@@ -52,7 +52,7 @@ pub(super) struct PairSource {
     into: Into,
     /// The SIMD checks of the language of the source's units, each written
     /// alone ([`CodecInfo::pair_unit_tables`](crate::CodecInfo::pair_unit_tables)).
-    tables: Tables,
+    tables: Prepared,
     /// Whether the source's bytes below 80 are values of themselves
     /// ([`AsciiRuns::Bytes`]: CESU-8's, not modified UTF-8's, whose `00` is
     /// no value).
@@ -110,7 +110,7 @@ impl PairSource {
     fn with(from: &dyn DynCodec, to: &dyn DynCodec, into: Into) -> Option<PairSource> {
         let isa = Isa::detect()?;
         let (source, pair) = (from.info().byte_forms?, from.info().pair_forms?);
-        let tables = from.info().pair_unit_tables.filter(|t| t.check().is_ok())?;
+        let tables = Prepared::new(from.info().pair_unit_tables?).ok()?;
         let plain = |c: &dyn DynCodec| !c.info().unbounded && !c.premapped();
         if !plain(from) || !plain(to) || !super::rules_unmet(from, to) || !reads_pairs_alike(from, &pair) {
             return None;
@@ -141,14 +141,14 @@ impl PairSource {
     /// Where a block of `data` that ends at most at `limit` ends: at `limit`
     /// where a sequence starts there; else before the last lead within 16
     /// units of `limit`, or after it where it is a whole sequence by itself
-    /// ([`Tables::ends_alone`]), even where `data` ends there (a chunk's end
+    /// ([`Tables::ends_alone`](crate::simd::Tables::ends_alone)), even where `data` ends there (a chunk's end
     /// may cut the sequence a lead starts, which would fail the block's check
     /// and send it to the source's validator: with modified UTF-8's, which
     /// steps, pushes of 4 KiB ran at a third of the speed of one push;
     /// measured). The engine's per-value path takes what is left of the
     /// input.
     pub(super) fn block_end(&self, data: &[u8], limit: usize) -> usize {
-        let alone = |u| self.tables.ends_alone(u);
+        let alone = |u| self.tables.tables().ends_alone(u);
         super::fused::sequence_end_by(data, limit, |u| self.is_continuation(u), alone).unwrap_or(0)
     }
 
@@ -162,7 +162,7 @@ impl PairSource {
         units: &mut Vec<u8>,
         out: &mut Vec<u8>,
     ) -> Option<(usize, u64)> {
-        let valid = match simd::validate(self.isa, &self.tables, block) {
+        let valid = match self.tables.validate(self.isa, block) {
             Ok(()) => block.len(),
             Err(_) => from.validate_open(0, block).0.map_or_else(|e| e.valid_up_to(), |()| block.len()),
         };

@@ -14,6 +14,7 @@
 macro_rules! kernel {
     ($features:literal) => {
         use $crate::shared::{Tables, CHUNK};
+        use $crate::validate::Prepared;
 
         /// The tables as vectors, loaded once per call.
         struct Vectors {
@@ -46,33 +47,27 @@ macro_rules! kernel {
             nibble_f: V,
         }
 
+        /// The constants as vectors, loaded once per call (inlined into
+        /// `drive`: out of line, the whole set went through memory).
         #[target_feature(enable = $features)]
-        fn vectors(t: &Tables) -> Vectors {
+        #[inline]
+        fn vectors(p: &Prepared) -> Vectors {
+            let t = &p.tables;
             Vectors {
                 prev_high: table(&t.prev_high),
                 prev_low: table(&t.prev_low),
                 cur_high: table(&t.cur_high),
-                cur_low: table(&t.cur_low.unwrap_or([0xFF; 16])),
+                cur_low: table(&p.cur_low),
                 // Past `need`, `FF`: the subtraction leaves nothing, so that a
                 // kernel built for a larger `K` checks exactly the same.
-                must: core::array::from_fn(|k| {
-                    splat(if k <= usize::from(t.need) { t.thresholds[k].wrapping_sub(0x80) } else { 0xFF })
-                }),
+                must: core::array::from_fn(|k| splat(p.must[k])),
                 bit7: splat(0x80),
                 low: t.cur_low.is_some(),
                 split: t.continuation_end.is_some(),
-                // (Set lane by lane from the end: made at every call, a loop
-                // over all `W` lanes was a tenth of 4 KiB pushes' time.)
-                incomplete: table_wide(&{
-                    let mut lanes = [0xFF; W];
-                    for k in 1..=usize::from(t.need).min(W) {
-                        lanes[W - k] = t.thresholds[k].wrapping_sub(1);
-                    }
-                    lanes
-                }),
-                rare: splat(t.thresholds[4].min(t.floored_from().unwrap_or(0xFF)).wrapping_sub(1)),
+                incomplete: table_wide(p.incomplete[64 - W..].try_into().expect("W lanes")),
+                rare: splat(p.rare),
                 continuation_end: splat(t.continuation_end.unwrap_or(0x80)),
-                floor: table(&t.floor.unwrap_or([0; 16])),
+                floor: table(&p.floor),
                 nibble_f: splat(0x0F),
             }
         }
@@ -224,13 +219,13 @@ macro_rules! kernel {
         /// in a buffer.
         ///
         /// # Safety
-        /// `t` passes `Tables::check`, with `t.need <= K`.
+        /// The machine has the instruction set, and `p.tables().need <= K`.
         #[target_feature(enable = $features)]
         unsafe fn drive<const K: usize, const FLOOR: bool, const ODD: bool>(
-            t: &Tables,
+            p: &Prepared,
             input: &[u8],
         ) -> Result<(), usize> {
-            let v = vectors(t);
+            let (t, v) = (p.tables(), vectors(p));
             let n = input.len();
             let main_end = n / CHUNK * CHUNK;
             // `W <= CHUNK` units before each chunk are read: the buffer's
@@ -259,12 +254,12 @@ macro_rules! kernel {
         /// Validates `input` (see [`crate::validate()`]).
         ///
         /// # Safety
-        /// The machine has the instruction set, and `t` passes
-        /// `Tables::check`.
+        /// The machine has the instruction set (the tables passed
+        /// `Tables::check` in `Prepared::new`).
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn validate(t: &Tables, input: &[u8]) -> Result<(), usize> {
-            // SAFETY: the caller's guarantees, and the `K` chosen is at least `need`.
-            unsafe { $crate::validate::kernel::by_need!(t, input) }
+        pub(crate) unsafe fn validate(p: &Prepared, input: &[u8]) -> Result<(), usize> {
+            // SAFETY: the caller's guarantee, and the `K` chosen is at least `need`.
+            unsafe { $crate::validate::kernel::by_need!(p, input) }
         }
     };
 }
@@ -275,26 +270,27 @@ macro_rules! kernel {
 /// fourth table or the comparison mode, which no built-in codec uses, run
 /// with `K = 15` and test those per block.
 macro_rules! by_need {
-    ($t:expr, $input:expr) => {{
+    ($p:expr, $input:expr) => {{
+        let t = $p.tables();
         // The fourth table and the continuation comparison, which no built-in
         // codec uses, as one constant: tested per block only where one is on
         // (tested per block everywhere, they cost utf8 a third of its speed
         // on text that alternates ASCII and other chunks; papers/simd.md).
-        let odd = $t.cur_low.is_some() || $t.continuation_end.is_some();
-        match ($t.need, $t.floor.is_some(), odd) {
-            (0..=3, false, false) => drive::<3, false, false>($t, $input),
-            (0..=3, true, false) => drive::<3, true, false>($t, $input),
-            (4..=5, false, false) => drive::<5, false, false>($t, $input),
-            (4..=5, true, false) => drive::<5, true, false>($t, $input),
-            (6..=7, false, false) => drive::<7, false, false>($t, $input),
-            (6..=7, true, false) => drive::<7, true, false>($t, $input),
-            (_, false, false) => drive::<15, false, false>($t, $input),
-            (_, true, false) => drive::<15, true, false>($t, $input),
+        let odd = t.cur_low.is_some() || t.continuation_end.is_some();
+        match (t.need, t.floor.is_some(), odd) {
+            (0..=3, false, false) => drive::<3, false, false>($p, $input),
+            (0..=3, true, false) => drive::<3, true, false>($p, $input),
+            (4..=5, false, false) => drive::<5, false, false>($p, $input),
+            (4..=5, true, false) => drive::<5, true, false>($p, $input),
+            (6..=7, false, false) => drive::<7, false, false>($p, $input),
+            (6..=7, true, false) => drive::<7, true, false>($p, $input),
+            (_, false, false) => drive::<15, false, false>($p, $input),
+            (_, true, false) => drive::<15, true, false>($p, $input),
             (_, floor, true) => {
                 if floor {
-                    drive::<15, true, true>($t, $input)
+                    drive::<15, true, true>($p, $input)
                 } else {
-                    drive::<15, false, true>($t, $input)
+                    drive::<15, false, true>($p, $input)
                 }
             }
         }
