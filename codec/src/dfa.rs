@@ -302,6 +302,7 @@ impl Dfa<Vec<u32>, Vec<u64>> {
             direct: parts.direct().map(Rows::to_vecs),
             places: parts.places().map(<[u64]>::to_vec),
             radices: parts.radices().map(<[u64]>::to_vec),
+            // (`check::check` refused tables `Prepared::new` would.)
             simd: parts.simd.and_then(|s| crate::simd::Prepared::new(s.tables).ok()),
             unchecked: unchecked::Unchecked::of(&parts, &facts, stride),
             pending: parts.pending.to_vec(),

@@ -134,7 +134,9 @@ impl WideRuns {
     }
 
     /// The runs as the SIMD kernels take them: their units' width, byte
-    /// order and ranges (`None` without wide runs).
+    /// order and ranges (`None` without wide runs). Only the transcoder,
+    /// which needs `std`, asks.
+    #[cfg(feature = "std")]
     pub(crate) fn simd_units(self) -> Option<crate::simd::Units> {
         let big_endian = match self.units {
             AsciiRuns::U16Le | AsciiRuns::U32Le => false,

@@ -11,7 +11,7 @@
 //! input, which checks the kernels' shared source on the host, is skipped.
 
 use placemat_codec::dfa::{Dfa, DEAD};
-use placemat_codec::simd::{reference, Isa};
+use placemat_codec::simd::{reference, Isa, Prepared};
 use placemat_codec::{DecodeError, DynCodec};
 use placemat_variants::{corpus, registry};
 
@@ -52,6 +52,19 @@ fn the_verdict_of_every_codec_is_pinned() {
     let utf8 = registry::find("utf8").unwrap().dfa();
     let t = utf8.simd().unwrap();
     assert_eq!((t.need, &t.thresholds[1..4], t.ascii, t.cur_low), (3, &[0xC0, 0xE0, 0xF0][..], true, None));
+}
+
+/// Each generated codec's tables, prepared in its `const`
+/// (`Dfa::from_static`, through the `const fn` `Prepared::new`), are the
+/// same tables prepared at run time, and the kernels' constants with them.
+#[test]
+fn tables_prepared_at_compile_time_are_those_prepared_at_run_time() {
+    for codec in local_codecs() {
+        let dfa = codec.dfa();
+        let (t, p) = (dfa.simd().expect("SIMD tables"), dfa.simd_prepared().expect("prepared with the tables"));
+        assert_eq!(p.tables(), t, "{}", codec.info().name);
+        assert_eq!(Prepared::new(*t).as_ref(), Ok(p), "{}", codec.info().name);
+    }
 }
 
 #[test]
