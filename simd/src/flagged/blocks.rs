@@ -45,8 +45,12 @@ impl Marks {
 /// The loop of every kernel, with [`Marks::lsb_first`] as `LSB` and
 /// [`Marks::signed`] as `SIGNED`, and what differs between instruction
 /// sets as two functions: `flags`, the flag bits (bit 7) of 64 units as a
-/// mask, and `gather`, the bits of a word that a mask selects, packed
-/// (`pext`). Each value the marks do not cover is read by `other`.
+/// mask, `gather`, the bits of a word that a mask selects, packed
+/// (`pext`), and `sixteen`, which reads sixteen short values from the
+/// start of 64 units given their ends and returns the units they took
+/// (`None` where it reads none: on all but AVX-512,
+/// `super::sixteen::Sixteen::decode`). Each value the marks do not cover
+/// is read by `other`.
 ///
 /// Inlined into each kernel's `#[target_feature]` function, so that both
 /// functions are compiled with its instruction set.
@@ -58,6 +62,7 @@ pub(super) fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: 
     other: &mut F,
     flags: impl Fn(&[u8; 64]) -> u64,
     gather: impl Fn(u64, u64) -> u64,
+    sixteen: impl Fn(&[u8; 64], u64, &mut [MaybeUninit<T>]) -> Option<usize>,
 ) -> (usize, usize) {
     // A unit ends a value where its flag differs from the continuing one.
     let flip = if marks.continues_when_set { u64::MAX } else { 0 };
@@ -76,6 +81,10 @@ pub(super) fn blocks<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>, const LSB: 
                 (pos, written) = (pos + 64, written + 64);
                 continue;
             }
+        }
+        if let Some(taken) = sixteen(units.first_chunk::<64>().unwrap_or(&[0; 64]), ends, &mut out[written..]) {
+            (pos, written) = (pos + taken, written + 16);
+            continue;
         }
         // The units of the block already read.
         let mut start = 0usize;

@@ -15,7 +15,10 @@
 //! read). Values then do not wait on each other,
 //! where a loop that finds each end from the value before pays a load, a
 //! mask and a count of trailing zeros per value in sequence. A block of 64
-//! one-unit values is widened at once.
+//! one-unit values is widened at once; on AVX-512, sixteen values of up to
+//! four units are read at once by byte compress and permutations
+//! (`sixteen.rs`), and the step per value takes the blocks that hold longer
+//! or out-of-range values.
 //!
 //! One loop (`blocks.rs`) serves every instruction set, which supplies two
 //! functions: the 64 flags as a mask, and the gathering of a word's groups.
@@ -298,5 +301,9 @@ pub const fn groups7(units: u64) -> u64 {
 mod blocks;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod neon;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sixteen;
+#[cfg(test)]
+mod tests;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86;

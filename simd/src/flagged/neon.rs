@@ -32,12 +32,14 @@ pub(super) unsafe fn run<T: Slot, F: FnMut(&[u8]) -> Option<(T, usize)>>(
         mask64([lane(0), lane(1), lane(2), lane(3)])
     };
     let gather = |units: u64, mask: u64| groups7(units & mask);
+    // (No sixteen values at once: that takes AVX-512's byte compress.)
+    let sixteen = |_: &[u8; 64], _: u64, _: &mut [MaybeUninit<T>]| None;
     // Each loop is the same kernel with the group order and the sign as
     // constants.
     match (marks.lsb_first, marks.signed) {
-        (true, false) => blocks::<T, F, true, false>(marks, input, out, other, flags, gather),
-        (true, true) => blocks::<T, F, true, true>(marks, input, out, other, flags, gather),
-        (false, false) => blocks::<T, F, false, false>(marks, input, out, other, flags, gather),
-        (false, true) => blocks::<T, F, false, true>(marks, input, out, other, flags, gather),
+        (true, false) => blocks::<T, F, true, false>(marks, input, out, other, flags, gather, sixteen),
+        (true, true) => blocks::<T, F, true, true>(marks, input, out, other, flags, gather, sixteen),
+        (false, false) => blocks::<T, F, false, false>(marks, input, out, other, flags, gather, sixteen),
+        (false, true) => blocks::<T, F, false, true>(marks, input, out, other, flags, gather, sixteen),
     }
 }
