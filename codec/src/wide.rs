@@ -134,9 +134,7 @@ impl WideRuns {
     }
 
     /// The runs as the SIMD kernels take them: their units' width, byte
-    /// order and ranges (`None` without wide runs). Only the transcoder,
-    /// which needs `std`, asks.
-    #[cfg(feature = "std")]
+    /// order and ranges (`None` without wide runs).
     pub(crate) fn simd_units(self) -> Option<crate::simd::Units> {
         let big_endian = match self.units {
             AsciiRuns::U16Le | AsciiRuns::U32Le => false,
@@ -144,6 +142,29 @@ impl WideRuns {
             _ => return None,
         };
         Some(crate::simd::Units { bytes: self.units.unit_bytes(), big_endian, single: self.ranges })
+    }
+
+    /// How the SIMD kernels read a source of these runs whose encoder
+    /// writes `forms` and whose longest sequence is `max_units` bytes: the
+    /// runs as single units, and the pair form, for a source of at most two
+    /// units a sequence whose pair's units are no single units (`None`
+    /// without wide runs).
+    pub(crate) fn source_units(
+        self,
+        forms: &WideForms,
+        max_units: Option<usize>,
+    ) -> Option<(crate::simd::Units, Option<crate::simd::Pair>)> {
+        let units = self.simd_units()?;
+        let (_, pair) = forms.simd_units();
+        let pair = pair.filter(|p| {
+            let overlaps = |(lo, hi): (u32, u32)| self.ranges.iter().any(|&(a, b)| a <= hi && lo <= b);
+            forms.units == self.units
+                // (Sequences are counted in bytes.)
+                && max_units == Some(2 * units.bytes)
+                && !overlaps(p.high_units())
+                && !overlaps(p.low_units())
+        });
+        Some((units, pair))
     }
 
     /// The code units of these runs that `forms` writes as one code unit of

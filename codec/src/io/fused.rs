@@ -376,19 +376,8 @@ const BLOCK: usize = 1 << 14;
 /// and its encoder's pair form, for a source of at most two units a
 /// sequence whose pair's units are no single units.
 pub(super) fn source_units(from: &dyn DynCodec) -> Option<(Units, Option<Pair>)> {
-    let runs = from.dfa().facts().wide_runs;
-    let units = runs.simd_units()?;
-    let forms = from.info().wide_forms;
-    let (_, pair) = forms.simd_units();
-    let pair = pair.filter(|p| {
-        let overlaps = |(lo, hi): (u32, u32)| runs.ranges.iter().any(|&(a, b)| a <= hi && lo <= b);
-        forms.units == runs.units
-            // (Sequences are counted in bytes.)
-            && from.info().max_units == Some(2 * units.bytes)
-            && !overlaps(p.high_units())
-            && !overlaps(p.low_units())
-    });
-    Some((units, pair))
+    let info = from.info();
+    from.dfa().facts().wide_runs.source_units(&info.wide_forms, info.max_units)
 }
 
 /// Whether the target writes every value `info` decodes to (`min..=max`

@@ -129,8 +129,9 @@ pub(super) struct BulkFacts {
     /// with rules across values).
     pub(super) wide_runs: crate::WideRuns,
     /// Whether a SIMD kernel decodes the source's blocks, ASCII as fast as
-    /// the runs move it: the UTF-8 family's decoding kernel, or an integer
-    /// codec's fact ([`crate::decode_to_cut`]).
+    /// the runs move it: the UTF-8 family's decoding kernel, an integer
+    /// codec's fact, or the wide units' kernel for a source of pairs
+    /// ([`crate::decode_to_cut`]).
     pub(super) fast: bool,
     /// The source's SIMD tables, which tell continuation units from leads.
     pub(super) simd: Option<crate::simd::Tables>,
@@ -148,7 +149,9 @@ impl BulkFacts {
         let wide_runs = if dfa.contexts() > 1 { crate::WideRuns::NONE } else { dfa.facts().wide_runs };
         let info = from.info();
         let fact = info.flagged.is_some() || info.prefixed.is_some();
-        let fast = dfa.decoding_shape().is_some() || fact && !info.unbounded;
+        // (A source of single units only takes them as wide runs, faster.)
+        let wide = crate::codec::wide_source(info, &dfa).is_some_and(|(_, _, pair)| pair.is_some());
+        let fast = dfa.decoding_shape().is_some() || fact && !info.unbounded || wide;
         let alike = Alike::of(from, wide_runs, &to.info().wide_forms);
         BulkFacts { wide_runs, fast, simd: dfa.simd().copied(), alike, table: *dfa.facts() }
     }

@@ -303,6 +303,54 @@ fn integer_blocks_are_read_by_the_codecs_fact() {
     }
 }
 
+/// A codec of wide code units reads its blocks by the units' kernel, pairs
+/// joined (`convert_units`), and by the table's step where the kernel stops
+/// short of an error: UTF-16 and UTF-32 in both byte orders, generated and
+/// loaded, on text dense with pairs, give the table walk's values up to its
+/// first error exactly: a lone low surrogate, a high one before another unit
+/// or at the end, an odd last byte, a value above the range.
+#[test]
+fn wide_blocks_are_read_by_the_units_kernel() {
+    let mut rng = Rng::new(47);
+    for name in ["utf16le", "utf16be", "utf32le", "utf32be"] {
+        let codec = registry::find(name).unwrap();
+        let loaded = placemat_compiler::LoadedCodec::from_text(codec.description()).unwrap();
+        let clean = valid_text(&mut rng, codec, 3000, 3);
+        let unit = if name.starts_with("utf16") { 2 } else { 4 };
+        let big = name.ends_with("be");
+        let write = |v: u32| -> Vec<u8> {
+            let bytes = v.to_be_bytes();
+            let bytes = &bytes[4 - unit..];
+            if big {
+                bytes.to_vec()
+            } else {
+                bytes.iter().rev().copied().collect()
+            }
+        };
+        let mut inputs = vec![clean.clone(), clean[..clean.len() - 1].to_vec()];
+        for bad in [vec![0xDC00], vec![0xD800, 0x0041], vec![0xD800], vec![0x11_0000]] {
+            for at in [0, 62, 64, 1000, clean.len() / unit] {
+                let mut input = clean[..at * unit].to_vec();
+                bad.iter().for_each(|&v| input.extend(write(v)));
+                input.extend_from_slice(&clean[at * unit..]);
+                inputs.push(input);
+            }
+        }
+        for input in &inputs {
+            let mut walked: Vec<u64> = Vec::new();
+            let valid = codec
+                .dyn_dfa()
+                .decode_table_into(input, &mut walked)
+                .map_or_else(|e| e.valid_up_to(), |()| input.len());
+            for c in [codec, &loaded as &dyn DynCodec] {
+                let mut values = Vec::new();
+                assert_eq!(c.decode_block(input, &mut values), valid, "{name}");
+                assert_eq!(values, walked, "{name}");
+            }
+        }
+    }
+}
+
 /// The one-call API: the same as a `Transcoder` pushed the whole buffer, and
 /// in replace mode a target without U+FFFD is refused at offset 0.
 #[test]

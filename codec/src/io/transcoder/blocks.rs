@@ -84,7 +84,9 @@ impl Transcoder<'_> {
         if took == 0 {
             took = self.ascii_run(data, out);
         }
-        if took == 0 && !wide_first {
+        // (A source whose blocks a wide units' kernel decodes takes its runs
+        // in its blocks, which then end only at long ASCII runs.)
+        if took == 0 && !wide_first && !self.facts().fast {
             took = self.wide_run(data, out);
         }
         if took == 0 {
@@ -131,7 +133,10 @@ impl Transcoder<'_> {
     fn block_end(&self, data: &[u8]) -> usize {
         let end = self.before_lead(data, data.len().min(self.block));
         let wide = self.wide_runs();
-        if wide.is_some() {
+        // (A source of pairs that its kernel decodes into a target of other
+        // units takes its runs in its blocks.)
+        let in_blocks = self.facts().fast && !self.to.info().wide_forms.is_some();
+        if wide.is_some() && !in_blocks {
             // Before a run of 32 code units (which `wide_run` then takes), found
             // by looking every 16 units.
             let (step, span) = (16 * wide.units.unit_bytes(), 32 * wide.units.unit_bytes());
