@@ -21,6 +21,9 @@
 //!    units back to back, written by one masked store (the loop shared
 //!    with the length-prefix encoder, `encode/mod.rs`).
 //!
+//! Sixteen values of up to four units each go at once, in 32-bit lanes
+//! (`flagged_sixteen.rs`).
+//!
 //! The kernel writes the fact's first eight lengths; a value none of them
 //! holds (nine or ten units, or out of every range) is written by the
 //! caller's encoder, and the kernel goes on
@@ -123,6 +126,7 @@ fn run<T: Slot, F: FnMut(T, &mut [u8]) -> Option<usize>>(
 mod avx512 {
     use core::arch::x86_64::*;
 
+    use crate::encode::flagged_sixteen::Sixteen;
     use crate::encode::x86::{groups, lane_base, place};
     use crate::flagged::{Marks, Slot};
 
@@ -190,6 +194,9 @@ mod avx512 {
             bytes = _mm512_mask_blend_epi8(flagged, bytes, _mm512_or_si512(bytes, _mm512_set1_epi8(0x80u8 as i8)));
             (bytes, units, held)
         };
-        groups(values, out, other, group)
+        let short = Sixteen::new(marks);
+        // SAFETY: this function has the features `encode` needs.
+        let sixteen = |values: &[T; 16]| short.as_ref().and_then(|s| unsafe { s.encode(values) });
+        groups(values, out, other, group, sixteen)
     }
 }

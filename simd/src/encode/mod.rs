@@ -13,6 +13,8 @@
 
 mod bit_forms;
 mod flagged;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod flagged_sixteen;
 mod prefixed;
 
 pub use bit_forms::{encode_bit_forms, encodes_bit_forms_on, BitForms};
@@ -52,8 +54,10 @@ mod x86 {
 
     /// Encodes `values` into `out` by `group`, which makes eight values
     /// (64-bit lanes) into their units in place, the units each takes (a
-    /// mask of its lane's bytes) and the values its fact holds; each value
-    /// it does not hold by `other`. Whole groups go first, without waiting
+    /// mask of its lane's bytes) and the values its fact holds, and by
+    /// `sixteen` where it takes the next sixteen (their units in place and
+    /// a mask of them; `None` in the kernels without such a step); each
+    /// value `group` does not hold by `other`. Whole groups go first, without waiting
     /// on each other's tests; a group with a value not held is written up
     /// to it. Stops where `other` does or a group does not fit: the values
     /// taken and the units written.
@@ -66,10 +70,19 @@ mod x86 {
         out: &mut [u8],
         other: &mut F,
         group: impl Fn(__m512i) -> (__m512i, u64, u8),
+        sixteen: impl Fn(&[T; 16]) -> Option<(__m512i, u64)>,
     ) -> (usize, usize) {
         let (mut done, mut written) = (0usize, 0usize);
         loop {
             while let Some(eight) = values.get(done..done + 8) {
+                // Sixteen short values at once, where the kernel has a step
+                // for them (and they fit: else the group of eight says).
+                let short = values.get(done..).and_then(|v| v.first_chunk::<16>()).and_then(&sixteen);
+                // SAFETY: as below.
+                if let Some(n) = short.and_then(|(bytes, units)| unsafe { put(out, written, bytes, units) }) {
+                    (done, written) = (done + 16, written + n);
+                    continue;
+                }
                 // SAFETY: eight values are readable.
                 let (bytes, units, held) = group(unsafe { load::<T>(eight.as_ptr(), u8::MAX) });
                 if held != u8::MAX {

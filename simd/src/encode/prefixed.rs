@@ -151,6 +151,6 @@ mod avx512 {
             let len = _mm512_permutexvar_epi8(lane_base, pick(&lengths));
             (bytes, _mm512_cmplt_epu8_mask(place, len), held)
         };
-        groups(values, out, other, group)
+        groups(values, out, other, group, |_| None)
     }
 }

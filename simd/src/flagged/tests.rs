@@ -199,3 +199,87 @@ fn kernels_agree_with_the_definition_on_long_runs() {
         }
     }
 }
+
+/// The units of `value` as `marks` writes it: the first length whose range
+/// holds it (of the first eight), or `None`.
+fn written(marks: &Marks, value: u64) -> Option<Vec<u8>> {
+    let n = (1..=usize::from(marks.lengths).min(8)).find(|&n| {
+        let k = n - 1;
+        if marks.signed {
+            marks.lo[k] as i64 <= value as i64 && value as i64 <= marks.hi[k] as i64
+        } else {
+            marks.lo[k] <= value && value <= marks.hi[k]
+        }
+    })?;
+    let payload = if marks.signed { value } else { value - marks.bias[n - 1] };
+    let mut out = Vec::new();
+    units(marks, payload, n, &mut out);
+    Some(out)
+}
+
+/// `encode_flagged` on every instruction set with a kernel, into room for
+/// all and for a few units, against [`written`]: the units of the values
+/// up to the first one no length holds, or up to the room's end.
+fn encodes<T: Slot + Into<i128>>(marks: &Marks, values: &[T], room: usize) {
+    // The kernel reads a value widened by its type's sign.
+    let as_u64 = |v: T| v.into() as u64;
+    let mut want = Vec::new();
+    let mut ends = Vec::new();
+    for &v in values {
+        let Some(units) = written(marks, as_u64(v)) else { break };
+        want.extend(units);
+        ends.push(want.len());
+    }
+    for isa in Isa::all().into_iter().flatten().filter(|&isa| crate::encodes_flagged_on(isa, marks)) {
+        let mut out = vec![0u8; room];
+        let (done, wrote) = crate::encode_flagged(isa, marks, values, &mut out, |_, _| None);
+        assert_eq!(wrote, if done == 0 { 0 } else { ends[done - 1] }, "{isa:?} {marks:?}");
+        assert_eq!(out[..wrote], want[..wrote], "{isa:?} {marks:?}");
+        let next = ends.get(done).copied();
+        // Stopped at the first value no length holds, or where the next
+        // group of eight might not fit.
+        assert!(next.is_none() || next.unwrap() + 64 > room, "{isa:?} stopped at {done}: {marks:?}");
+    }
+}
+
+#[test]
+fn the_encoder_writes_what_the_definition_writes() {
+    let mut next = xorshift(77);
+    let mut on = 0;
+    for marks in facts() {
+        if !Isa::all().into_iter().flatten().any(|isa| crate::encodes_flagged_on(isa, &marks)) {
+            continue;
+        }
+        on += 1;
+        let lengths = usize::from(marks.lengths).min(8);
+        for rare in [1 << 40, 40, 5] {
+            let mut values: Vec<u64> = (0..1000)
+                .map(|_| {
+                    let r = next();
+                    let n = if r.is_multiple_of(rare) {
+                        1 + (r >> 8) as usize % lengths
+                    } else {
+                        1 + (r >> 8) as usize % lengths.min(3)
+                    };
+                    let k = n - 1;
+                    let span = marks.hi[k].wrapping_sub(marks.lo[k]).saturating_add(1).max(1);
+                    marks.lo[k].wrapping_add(next() % span)
+                })
+                .collect();
+            encodes::<u64>(&marks, &values, 20_000);
+            encodes::<u64>(&marks, &values, 100);
+            encodes::<i64>(&marks, &values.iter().map(|&v| v as i64).collect::<Vec<_>>(), 20_000);
+            encodes::<u32>(&marks, &values.iter().map(|&v| v as u32).collect::<Vec<_>>(), 20_000);
+            encodes::<i32>(&marks, &values.iter().map(|&v| v as i32).collect::<Vec<_>>(), 20_000);
+            // A value no length holds, at places in and around the groups.
+            for at in [0, 7, 15, 16, 17, 40] {
+                let mut bad = values.clone();
+                bad[at] = if marks.signed { i64::MAX as u64 } else { u64::MAX };
+                encodes::<u64>(&marks, &bad, 20_000);
+            }
+            values.truncate(37);
+            encodes::<u64>(&marks, &values, 20_000);
+        }
+    }
+    assert!(on > 10, "{on} facts with a kernel");
+}
