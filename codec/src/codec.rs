@@ -497,59 +497,11 @@ pub fn decode_to_cut(info: &CodecInfo, dfa: &Dfa<&[u32], &[u64]>, input: &[u8], 
             taken + decode_by_table(dfa, &input[taken..], out)
         }
         _ if plain && info.wide_forms.is_some() => {
-            let taken = decode_wide(info, dfa, input, out);
+            let taken = crate::wide::decode_wide(info, dfa, input, out);
             taken + decode_by_table(dfa, &input[taken..], out)
         }
         _ => decode_by_table(dfa, input, out),
     }
-}
-
-/// How [`decode_to_cut`] reads a codec of wide code units by the SIMD
-/// kernel on this machine: the instruction set, the units and the pair
-/// form (`None` for a codec of other units, with rules across values or
-/// pending values, or without a kernel).
-pub(crate) fn wide_source(
-    info: &CodecInfo,
-    dfa: &Dfa<&[u32], &[u64]>,
-) -> Option<(crate::simd::Isa, crate::simd::Units, Option<crate::simd::Pair>)> {
-    let plain = dfa.contexts() == 1 && !dfa.has_pending();
-    let (units, pair) = dfa.facts().wide_runs.source_units(&info.wide_forms, info.max_units).filter(|_| plain)?;
-    let isa = crate::simd::Isa::detect().filter(|&isa| crate::simd::converts_units_on(isa))?;
-    Some((isa, units, pair))
-}
-
-/// [`decode_to_cut`] for a codec of wide code units (UTF-16, UTF-32): its
-/// runs of single units and pairs rewritten as 32-bit units of their values
-/// by the SIMD kernel (`placemat_simd::convert_units`), a piece at a time,
-/// and a sequence the kernel does not take (a pair, on a machine whose
-/// kernel takes none) by the table's step, up to the first unit that starts
-/// no value or a sequence the input's end cuts; the units taken (0 without
-/// a kernel).
-fn decode_wide(info: &CodecInfo, dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
-    /// The most input rewritten at a time, so that the 32-bit units stay in
-    /// cache.
-    const PIECE: usize = 1 << 13;
-    let Some((isa, units, pair)) = wide_source(info, dfa) else { return 0 };
-    // Every value as one unit of itself: a pair is joined into its value.
-    let values = crate::simd::Units { bytes: 4, big_endian: false, single: [(0, u32::MAX); 2] };
-    let (mut scratch, mut taken) = (Vec::new(), 0);
-    while taken < input.len() {
-        let piece = &input[taken..input.len().min(taken + PIECE)];
-        scratch.clear();
-        let n = crate::simd::convert_units(isa, &units, pair.as_ref(), &values, piece, &mut scratch);
-        out.extend(scratch.chunks_exact(4).map(|u| u64::from(u32::from_le_bytes([u[0], u[1], u[2], u[3]]))));
-        taken += n;
-        if n == 0 {
-            match dfa.step(&input[taken..]) {
-                crate::Step::Value { value, len } => {
-                    out.push(value);
-                    taken += len;
-                }
-                _ => break,
-            }
-        }
-    }
-    taken
 }
 
 /// A table's one-value steps, of raw values: what an integer fact's bulk

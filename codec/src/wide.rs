@@ -11,7 +11,9 @@
 //! checks every unit in them (see `dfa::check`). At the start state the
 //! walkers take the run of such units with one comparison per range and unit,
 //! thirty-two bytes at a time, and walk the automaton only from the first unit
-//! outside the ranges (a surrogate, or a trailing odd byte).
+//! outside the ranges (a surrogate, or a trailing odd byte). The bulk
+//! decoder of such a codec ([`decode_wide`]) reads its blocks with the SIMD
+//! kernel that rewrites wide units, pairs joined into their values.
 //!
 //! ```
 //! use placemat_codec::{AsciiRuns, WideRuns};
@@ -26,7 +28,8 @@
 
 use alloc::vec::Vec;
 
-use crate::{AsciiRuns, Value, WideForms};
+use crate::dfa::Dfa;
+use crate::{AsciiRuns, CodecInfo, Value, WideForms};
 
 /// Code units of two or four bytes that are whole sequences of themselves from
 /// the start state (of context 0), as at most two inclusive ranges.
@@ -264,4 +267,52 @@ impl WideRuns {
 #[inline(always)]
 fn extend<O: Order, V: Value>(run: &[u8], out: &mut Vec<V>) {
     out.extend(run.chunks_exact(O::BYTES).map(|c| V::from_u64_lossy(u64::from(O::read(c)))));
+}
+
+/// How [`decode_to_cut`](crate::decode_to_cut) reads a codec of wide code units by the SIMD
+/// kernel on this machine: the instruction set, the units and the pair
+/// form (`None` for a codec of other units, with rules across values or
+/// pending values, or without a kernel).
+pub(crate) fn wide_source(
+    info: &CodecInfo,
+    dfa: &Dfa<&[u32], &[u64]>,
+) -> Option<(crate::simd::Isa, crate::simd::Units, Option<crate::simd::Pair>)> {
+    let plain = dfa.contexts() == 1 && !dfa.has_pending();
+    let (units, pair) = dfa.facts().wide_runs.source_units(&info.wide_forms, info.max_units).filter(|_| plain)?;
+    let isa = crate::simd::Isa::detect().filter(|&isa| crate::simd::converts_units_on(isa))?;
+    Some((isa, units, pair))
+}
+
+/// [`decode_to_cut`](crate::decode_to_cut) for a codec of wide code units (UTF-16, UTF-32): its
+/// runs of single units and pairs rewritten as 32-bit units of their values
+/// by the SIMD kernel (`placemat_simd::convert_units`), a piece at a time,
+/// and a sequence the kernel does not take (a pair, on a machine whose
+/// kernel takes none) by the table's step, up to the first unit that starts
+/// no value or a sequence the input's end cuts; the units taken (0 without
+/// a kernel).
+pub(crate) fn decode_wide(info: &CodecInfo, dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
+    /// The most input rewritten at a time, so that the 32-bit units stay in
+    /// cache.
+    const PIECE: usize = 1 << 13;
+    let Some((isa, units, pair)) = wide_source(info, dfa) else { return 0 };
+    // Every value as one unit of itself: a pair is joined into its value.
+    let values = crate::simd::Units { bytes: 4, big_endian: false, single: [(0, u32::MAX); 2] };
+    let (mut scratch, mut taken) = (Vec::new(), 0);
+    while taken < input.len() {
+        let piece = &input[taken..input.len().min(taken + PIECE)];
+        scratch.clear();
+        let n = crate::simd::convert_units(isa, &units, pair.as_ref(), &values, piece, &mut scratch);
+        out.extend(scratch.chunks_exact(4).map(|u| u64::from(u32::from_le_bytes([u[0], u[1], u[2], u[3]]))));
+        taken += n;
+        if n == 0 {
+            match dfa.step(&input[taken..]) {
+                crate::Step::Value { value, len } => {
+                    out.push(value);
+                    taken += len;
+                }
+                _ => break,
+            }
+        }
+    }
+    taken
 }

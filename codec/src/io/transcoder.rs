@@ -150,7 +150,7 @@ impl BulkFacts {
         let info = from.info();
         let fact = info.flagged.is_some() || info.prefixed.is_some();
         // (A source of single units only takes them as wide runs, faster.)
-        let wide = crate::codec::wide_source(info, &dfa).is_some_and(|(_, _, pair)| pair.is_some());
+        let wide = crate::wide::wide_source(info, &dfa).is_some_and(|(_, _, pair)| pair.is_some());
         let fast = dfa.decoding_shape().is_some() || fact && !info.unbounded || wide;
         let alike = Alike::of(from, wide_runs, &to.info().wide_forms);
         BulkFacts { wide_runs, fast, simd: dfa.simd().copied(), alike, table: *dfa.facts() }
