@@ -281,5 +281,9 @@ fn the_encoder_writes_what_the_definition_writes() {
             encodes::<u64>(&marks, &values, 20_000);
         }
     }
-    assert!(on > 10, "{on} facts with a kernel");
+    // The kernel is AVX-512's: where the machine has it, most facts take it
+    // (elsewhere, and under `PLACEMAT_ISA` below it, none may).
+    if Isa::all().contains(&Some(Isa::Avx512)) {
+        assert!(on > 10, "{on} facts with a kernel");
+    }
 }
