@@ -158,6 +158,7 @@ use std::io;
 mod fused;
 mod pair_path;
 mod pair_source;
+mod pair_units;
 mod reader;
 mod shared;
 mod transcoder;

@@ -20,6 +20,7 @@ mod blocks;
 
 pub(super) use self::blocks::Alike;
 use super::fused::Fused;
+use super::pair_units::PairUnits;
 use super::values_kernel::ValuesKernel;
 use super::{ErrorMode, TranscodeError, TranscodeErrorKind, DEFAULT_MAX_SEQUENCE, REPLACEMENT};
 use crate::dfa::DEAD;
@@ -105,6 +106,12 @@ pub struct Transcoder<'a> {
     /// The kernel that writes blocks of values into the target, looked up at
     /// the first block of values (`None` until then).
     values_kernel: Option<Option<ValuesKernel>>,
+    /// The kernels that decode a source of pair forms into blocks of values
+    /// (`pair_units.rs`), looked up at the first block of values (`None`
+    /// until then).
+    pair_values: Option<Option<Box<PairUnits>>>,
+    /// Scratch memory for the 32-bit units those kernels join pairs into.
+    wide: Vec<u8>,
     /// Units the one-pass path took since the last block of values.
     copied: usize,
     /// Scratch memory for the 16-bit units of the path into pair forms
@@ -239,6 +246,8 @@ impl<'a> Transcoder<'a> {
             retry: RETRY,
             fused: None,
             values_kernel: None,
+            pair_values: None,
+            wide: Vec::new(),
             copied: 0,
             units: Vec::new(),
             apart_left: 0,
@@ -303,6 +312,18 @@ impl<'a> Transcoder<'a> {
     /// that has it).
     pub fn pair_units(&self) -> bool {
         self.path(|fused| fused.is_some_and(Fused::pair_units))
+    }
+
+    /// Whether the engine's blocks of values from a source of pair forms
+    /// (CESU-8, modified UTF-8) are decoded by the SIMD kernels of its
+    /// 16-bit units (its sequences as units, then the pairs joined into
+    /// values, `pair_units.rs`) and written by the target's bulk encoder:
+    /// into a target without a one-pass path (the integer codecs, UTF-1,
+    /// UTF-EBCDIC, …), and where that path declines. `false` for other
+    /// sources, on a machine without the kernels (AVX2 or AVX-512), and
+    /// when the bulk paths are off.
+    pub fn pair_blocks(&self) -> bool {
+        self.bulk && PairUnits::for_values(self.from).is_some()
     }
 
     /// Between two codecs of wide code units, the source's code units that

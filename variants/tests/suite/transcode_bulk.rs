@@ -351,6 +351,48 @@ fn wide_blocks_are_read_by_the_units_kernel() {
     }
 }
 
+/// Blocks from CESU-8 and modified UTF-8 into targets without a one-pass
+/// path go through the 16-bit units' kernels, and agree with the per-value
+/// path around lone and cut halves of pairs, bad units and the kernels'
+/// groups of 32 units, however the input is cut.
+#[test]
+fn pair_form_blocks_are_read_through_16_bit_units() {
+    let mut rng = Rng::new(91);
+    let simd = placemat_codec::simd::Isa::detect().is_some_and(placemat_codec::simd::converts_units_on);
+    let lone_high = [0xED, 0xA0, 0x80];
+    let lone_low = [0xED, 0xB0, 0x80];
+    let bad: [&[u8]; 6] = [&lone_high, &lone_low, &[0xC0, 0x80], &[0xFF], &[0xED, 0xA0], &[0xE4, 0xB8]];
+    for from in ["cesu8", "mutf8"].map(|n| registry::find(n).unwrap()) {
+        let clean = valid_text(&mut rng, from, 3000, 2);
+        let mut inputs = vec![clean.clone()];
+        for bytes in bad {
+            for at in [0, 62, 64, 95, 1000, clean.len() - 1] {
+                // At a sequence's start at or after `at`.
+                let at = (at..clean.len()).find(|&k| clean[k] & 0xC0 != 0x80).unwrap_or(clean.len());
+                let mut input = clean[..at].to_vec();
+                input.extend_from_slice(bytes);
+                input.extend_from_slice(&clean[at..]);
+                inputs.push(input);
+            }
+        }
+        for to in ["leb128", "utf1", "utf-ebcdic", "fss-utf-xopen", "hpack-int5", "printable6"] {
+            let to = registry::find(to).unwrap();
+            let engine = Transcoder::new(from, to, ErrorMode::Strict).unwrap();
+            assert_eq!(engine.pair_blocks(), simd, "{} -> {}", from.info().name, to.info().name);
+            assert!(!engine.one_value_at_a_time().pair_blocks());
+            for input in &inputs {
+                for cuts in cuttings(&mut rng, input.len()) {
+                    for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+                        let (f, t) = (&from.info().name, &to.info().name);
+                        let bulk = transcode(from, to, mode, input, &cuts);
+                        assert!(bulk == per_value(from, to, mode, input, &cuts), "{f} -> {t} {mode:?} cut at {cuts:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The one-call API: the same as a `Transcoder` pushed the whole buffer, and
 /// in replace mode a target without U+FFFD is refused at offset 0.
 #[test]

@@ -9,8 +9,9 @@
 
 use std::vec::Vec;
 
-use super::{BulkFacts, Transcoder, BLOCK, LONG_COPY, MIN_BULK};
+use super::{BulkFacts, PairUnits, Transcoder, BLOCK, LONG_COPY, MIN_BULK};
 use crate::io::fused::{sequence_end, Fused};
+
 use crate::io::values_kernel::ValuesKernel;
 use crate::simd::{Pair, Units};
 use crate::{AsciiRuns, DynCodec, Step, Strategy, WideForms, WideRuns};
@@ -214,10 +215,28 @@ impl Transcoder<'_> {
                 limit = fused.cluster_end(data, longest).unwrap_or(limit);
             }
         }
+        if let Some(took) = self.pair_values(&data[..limit], out) {
+            return took;
+        }
         let block = &data[..self.block_end(&data[..limit])];
         self.values.clear();
         let took = self.from.decode_block(block, &mut self.values);
         self.encode_values(block, took, out)
+    }
+
+    /// Transcodes a block at the start of `data` of a source of pair forms
+    /// (CESU-8, modified UTF-8), decoded into values by the kernels of its
+    /// 16-bit units (`pair_units.rs`) and written by the target's bulk
+    /// encoder; returns the units taken, or `None` for another source and
+    /// where the kernels take nothing (the source's bulk decoder then
+    /// tries the block).
+    fn pair_values(&mut self, data: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+        let from = self.from;
+        let kernels = self.pair_values.get_or_insert_with(|| PairUnits::for_values(from).map(Box::new)).as_deref()?;
+        let block = &data[..kernels.block_end(data, data.len().min(self.block))];
+        self.values.clear();
+        let took = kernels.decode_values(from, block, (&mut self.units, &mut self.wide), &mut self.values);
+        (took > 0).then(|| self.encode_values(&block[..took], took, out))
     }
 
     /// Records `took` units converted through 16-bit units, `last` the value
