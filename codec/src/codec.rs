@@ -473,12 +473,17 @@ pub(crate) fn widen_big<V: crate::Value>(s: Step<V>) -> Step<crate::big::BigUint
 /// decoding kernel does not read, by the forms' SIMD decoder where the
 /// machine has it, then the table; a codec of wide code units (UTF-16,
 /// UTF-32) by the units' SIMD kernel, pairs joined, then the table; any
-/// other codec by [`Dfa::decode_into`].
+/// other codec by [`Dfa::decode_into`]. An unbounded codec (values of any
+/// size) is stepped with checked arithmetic ([`Dfa::step_checked`]) up to
+/// its first value past 64 bits, which its caller decodes exactly.
 ///
 /// Not generic over the table's storage (pass [`Dfa::as_ref`] of an owned
 /// table): the bulk decoder behind it, SIMD kernels included, is compiled once,
 /// in this crate, instead of again in every crate that converts text.
 pub fn decode_to_cut(info: &CodecInfo, dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
+    if info.unbounded {
+        return decode_checked(dfa, input, out);
+    }
     let (steps, plain) = (TableSteps(dfa), dfa.contexts() == 1 && !dfa.has_pending());
     match (&info.flagged, &info.prefixed, &info.bit_forms) {
         (Some(f), _, _) if plain => crate::decode_flagged_prefix(f, &steps, input, usize::MAX, out).0.units,
@@ -502,6 +507,23 @@ pub fn decode_to_cut(info: &CodecInfo, dfa: &Dfa<&[u32], &[u64]>, input: &[u8], 
         }
         _ => decode_by_table(dfa, input, out),
     }
+}
+
+/// [`decode_to_cut`] for an unbounded codec: step by step, each value's
+/// arithmetic checked, up to the first error, sequence cut by the end of
+/// `input` or value past 64 bits (invalid in the 64-bit view); nothing for a
+/// codec with rules across values or pending values (whose steps need the
+/// context or what follows).
+fn decode_checked(dfa: &Dfa<&[u32], &[u64]>, input: &[u8], out: &mut Vec<u64>) -> usize {
+    if dfa.contexts() > 1 || dfa.has_pending() {
+        return 0;
+    }
+    let mut taken = 0;
+    while let crate::Step::Value { value, len } = dfa.step_checked(&input[taken..]) {
+        out.push(value);
+        taken += len;
+    }
+    taken
 }
 
 /// A table's one-value steps, of raw values: what an integer fact's bulk

@@ -429,9 +429,6 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
         }
     }
     fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        if C::info().unbounded {
-            return 0;
-        }
         let start = out.len();
         let took = decode_to_cut(C::info(), C::dfa(), input, out);
         if C::PREMAPPED {

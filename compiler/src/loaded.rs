@@ -265,9 +265,6 @@ impl DynCodec for LoadedCodec {
         Decoder::step(self, input)
     }
     fn decode_block(&self, input: &[u8], out: &mut Vec<u64>) -> usize {
-        if self.info.unbounded {
-            return 0;
-        }
         let start = out.len();
         let took = placemat_codec::decode_to_cut(&self.info, &self.dfa.as_ref(), input, out);
         if self.premapped() {

@@ -393,6 +393,44 @@ fn pair_form_blocks_are_read_through_16_bit_units() {
     }
 }
 
+/// An unbounded codec's blocks (`printable6-big`, compiled and loaded) are
+/// stepped with checked arithmetic up to the first value past 64 bits,
+/// which the per-value path then decodes exactly: the values and the
+/// transcodings are the per-value path's, however the input is cut.
+#[test]
+fn unbounded_blocks_stop_before_values_past_64_bits() {
+    use num_bigint::BigUint;
+    let codec = registry::find("printable6-big").unwrap();
+    let loaded = placemat_compiler::LoadedCodec::from_text(codec.description()).unwrap();
+    let mut rng = Rng::new(5);
+    let small = valid_text(&mut rng, codec, 2000, 3);
+    let mut input = small.clone();
+    let at = input.len();
+    codec.dyn_encode_big(&(BigUint::from(1u8) << 70u32), &mut input).unwrap();
+    input.extend_from_slice(&small);
+    for c in [codec, &loaded as &dyn DynCodec] {
+        let (mut bulk, mut stepped) = (Vec::new(), Vec::new());
+        assert_eq!(c.decode_block(&input, &mut bulk), at);
+        let mut pos = 0;
+        while let placemat_codec::Step::Value { value, len } =
+            c.step_open(placemat_codec::Strategy::Table, 0, &input[pos..])
+        {
+            stepped.push(value);
+            pos += len;
+        }
+        assert_eq!((pos, bulk), (at, stepped));
+    }
+    for to in ["utf8-ext42", "leb128", "printable6-big", "vlq"].map(|n| registry::find(n).unwrap()) {
+        for cuts in cuttings(&mut rng, input.len()) {
+            for mode in [ErrorMode::Strict, ErrorMode::Replace] {
+                let name = &to.info().name;
+                let bulk = transcode(codec, to, mode, &input, &cuts);
+                assert!(bulk == per_value(codec, to, mode, &input, &cuts), "{name} {mode:?} cut at {cuts:?}");
+            }
+        }
+    }
+}
+
 /// The one-call API: the same as a `Transcoder` pushed the whole buffer, and
 /// in replace mode a target without U+FFFD is refused at offset 0.
 #[test]
