@@ -448,7 +448,12 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
         if C::info().unbounded {
-            return encode_by_values(self, before, values, out);
+            // The 64-bit view by the encoder in one loop, without the
+            // facts' kernels (made for bounded values).
+            return match C::dfa().contexts() {
+                1 => encode_in_place(self, &crate::WideForms::NONE, values, out),
+                _ => encode_by_values(self, before, values, out),
+            };
         }
         let plain =
             |values: &[u64], out: &mut Vec<u8>| match encode_by_words(self, C::info(), C::PREMAPPED, values, out) {

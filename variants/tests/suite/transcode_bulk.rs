@@ -395,8 +395,9 @@ fn pair_form_blocks_are_read_through_16_bit_units() {
 
 /// An unbounded codec's blocks (`printable6-big`, compiled and loaded) are
 /// stepped with checked arithmetic up to the first value past 64 bits,
-/// which the per-value path then decodes exactly: the values and the
-/// transcodings are the per-value path's, however the input is cut.
+/// which the per-value path then decodes exactly, and its 64-bit values are
+/// written in one loop: the values and the transcodings are the per-value
+/// path's, however the input is cut.
 #[test]
 fn unbounded_blocks_stop_before_values_past_64_bits() {
     use num_bigint::BigUint;
@@ -419,6 +420,14 @@ fn unbounded_blocks_stop_before_values_past_64_bits() {
             pos += len;
         }
         assert_eq!((pos, bulk), (at, stepped));
+    }
+    // Its bulk encoder writes the 64-bit view as the encoder does, value by value.
+    let values = [0, 1, 31, 32, 0x7F, 1 << 40, (1 << 63) - 1, 1 << 63, u64::MAX];
+    for c in [codec, &loaded as &dyn DynCodec] {
+        let (mut bulk, mut each) = (Vec::new(), Vec::new());
+        c.encode_block(None, &values, &mut bulk).unwrap();
+        values.iter().for_each(|&v| c.encode_push(v, &mut each).unwrap());
+        assert_eq!(bulk, each);
     }
     for to in ["utf8-ext42", "leb128", "printable6-big", "vlq"].map(|n| registry::find(n).unwrap()) {
         for cuts in cuttings(&mut rng, input.len()) {
