@@ -100,7 +100,7 @@ impl Fused {
         if Fused::copies(from, to) {
             return Some(Fused::Copy { tables: from.dfa().simd().copied() });
         }
-        if let Some(leads) = Fused::shares(from, to) {
+        if let Some(leads) = Fused::shares(from, to).filter(|l| !ascii_alone(from, to, l)) {
             let tables = from.dfa().simd().copied();
             // A source without SIMD tables (CESU-8) into a target with them
             // (UTF-8), or one whose validation steps (modified UTF-8, WTF-8:
@@ -324,6 +324,21 @@ impl Fused {
         };
         (took > 0).then_some((took, last))
     }
+}
+
+/// Whether the runs two codecs read alike are those of ASCII alone (every
+/// unit from 80 up that starts a sequence of the source starts one they
+/// read apart: UTF-1 against UTF-8), where both codecs' bytes below 80 are values of
+/// themselves: the blocks of values then copy the same runs without values
+/// ([`AsciiRuns`]), and the copy of runs read alike would only cut the
+/// blocks between them shorter (UTF-1 into UTF-8 on the mixed corpus: 0.25
+/// GB/s, against 0.39 by the blocks).
+fn ascii_alone(from: &dyn DynCodec, to: &dyn DynCodec, leads: &ApartLeads) -> bool {
+    let bytes = |c: &dyn DynCodec| c.ascii_runs() == AsciiRuns::Bytes;
+    // (A unit that starts no sequence of the source is in no run.)
+    let dfa = from.dfa();
+    let starts_nothing = |u: u8| dfa.transition(dfa.start(), u).next == crate::dfa::DEAD;
+    bytes(from) && bytes(to) && (0x80..=0xFF).all(|u| leads.contains(u) || starts_nothing(u))
 }
 
 /// Where a block of `data` that ends at most at `limit` ends without cutting
