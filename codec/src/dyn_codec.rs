@@ -263,6 +263,23 @@ pub fn encode_by_values<C: DynCodec + ?Sized>(
     Ok(())
 }
 
+/// [`DynCodec::encode_block`] for an unbounded codec: its 64-bit values
+/// by its encoder in one loop ([`encode_in_place`]), without the facts'
+/// kernels (made for bounded values), or where it has rules across values
+/// one by one ([`encode_by_values`]). The error is the index of the first
+/// value refused.
+pub fn encode_unbounded<C: DynCodec + Encoder + ?Sized>(
+    codec: &C,
+    before: Option<u64>,
+    values: &[u64],
+    out: &mut Vec<u8>,
+) -> Result<(), usize> {
+    match codec.dyn_dfa().contexts() {
+        1 => encode_in_place(codec, &crate::WideForms::NONE, values, out),
+        _ => encode_by_values(codec, before, values, out),
+    }
+}
+
 /// [`DynCodec::encode_block`] for a codec with rules across values, by
 /// `plain`, its bulk encoder without them: a value outside the codec's
 /// [`rule_values`](crate::CodecInfo::rule_values) makes no next value
@@ -448,12 +465,7 @@ impl<C: Codec + Default + Send + Sync> DynCodec for C {
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
         if C::info().unbounded {
-            // The 64-bit view by the encoder in one loop, without the
-            // facts' kernels (made for bounded values).
-            return match C::dfa().contexts() {
-                1 => encode_in_place(self, &crate::WideForms::NONE, values, out),
-                _ => encode_by_values(self, before, values, out),
-            };
+            return encode_unbounded(self, before, values, out);
         }
         let plain =
             |values: &[u64], out: &mut Vec<u8>| match encode_by_words(self, C::info(), C::PREMAPPED, values, out) {

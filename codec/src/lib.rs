@@ -85,7 +85,9 @@ pub use codec::{
     ascii_runs_of, decode_to_cut, encode_by_forms, encode_by_words, encode_in_place, Codec, CodecInfo, Unit,
 };
 pub use decode::{decode_lossy_by_restarts, decode_lossy_in_bulk, Decoder, Item, ItemError, Items, Prefix, Step};
-pub use dyn_codec::{encode_around_rules, encode_by_values, validate_by_steps, DynCodec, DynDecoder, Strategy};
+pub use dyn_codec::{
+    encode_around_rules, encode_by_values, encode_unbounded, validate_by_steps, DynCodec, DynDecoder, Strategy,
+};
 pub use encode::{Encoder, ENCODE_RUN};
 pub use error::{DecodeError, EncodeError, EncodeIntoError};
 pub use flagged::{

@@ -284,12 +284,7 @@ impl DynCodec for LoadedCodec {
     }
     fn encode_block(&self, before: Option<u64>, values: &[u64], out: &mut Vec<u8>) -> Result<(), usize> {
         if self.info.unbounded {
-            // The 64-bit view by the encoder in one loop, without the
-            // facts' kernels (made for bounded values).
-            return match self.dfa.contexts() {
-                1 => placemat_codec::encode_in_place(self, &placemat_codec::WideForms::NONE, values, out),
-                _ => placemat_codec::encode_by_values(self, before, values, out),
-            };
+            return placemat_codec::encode_unbounded(self, before, values, out);
         }
         let plain = |values: &[u64], out: &mut Vec<u8>| match placemat_codec::encode_by_words(
             self,

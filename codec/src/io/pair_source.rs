@@ -24,10 +24,9 @@
 
 use std::vec::Vec;
 
-use super::pair_path::ANY_UNIT;
-use super::pair_units::{values_of_themselves, PairUnits};
+use super::pair_units::PairUnits;
 use super::transcoder::Alike;
-use crate::simd::{self, ByteForms, Isa, Units, UnitsEncoder};
+use crate::simd::{self, ByteForms, UnitsEncoder};
 use crate::{AsciiRuns, DynCodec, WideForms, WideRuns};
 
 /// The two kernels from a source of pair forms into a target, and what
@@ -58,16 +57,16 @@ impl PairSource {
     /// bounded and without `premap`.
     pub(super) fn of(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<PairSource> {
         let forms = to.info().byte_forms.filter(|f| f.multi_unit())?;
-        let (isa, pair) = (Isa::detect()?, from.info().pair_forms?);
+        let pair = from.info().pair_forms?;
         // The target writes the pair's values in its forms (else the second
         // kernel would stop at each pair: CESU-8 as the target).
         let writes = |v: u32| forms.push(v, &mut Vec::new());
         if !writes(pair.lo) || !writes(pair.hi) {
             return None;
         }
-        let units = Units { single: values_of_themselves(&pair)?, ..ANY_UNIT };
-        let kernel = UnitsEncoder::new(isa, &units, Some(&pair), &forms)?;
-        PairSource::with(from, to, Into::Bytes { kernel: Box::new(kernel), forms })
+        let first = PairUnits::of(from)?;
+        let kernel = UnitsEncoder::new(first.isa, &first.units, Some(&first.pair), &forms)?;
+        PairSource::with(from, to, first, Into::Bytes { kernel: Box::new(kernel), forms })
     }
 
     /// The path from `from` (as for [`PairSource::of`]) into `to`, a codec of
@@ -76,23 +75,21 @@ impl PairSource {
     /// units ([`simd::converts_units_on`]) and the target writes some of
     /// the 16-bit units as themselves.
     pub(super) fn into_units(from: &dyn DynCodec, to: &dyn DynCodec) -> Option<PairSource> {
-        Isa::detect().filter(|&isa| simd::converts_units_on(isa))?;
-        let (forms, pair) = (to.info().wide_forms, from.info().pair_forms?);
-        let units = Units { single: values_of_themselves(&pair)?, ..ANY_UNIT };
-        let runs = WideRuns { units: AsciiRuns::U16Le, ranges: units.single };
-        let alike = Alike::between(units, Some(pair), runs, &forms)?;
-        PairSource::with(from, to, Into::Wide { alike, forms })
+        let first = PairUnits::for_values(from)?;
+        let forms = to.info().wide_forms;
+        let runs = WideRuns { units: AsciiRuns::U16Le, ranges: first.units.single };
+        let alike = Alike::between(first.units, Some(first.pair), runs, &forms)?;
+        PairSource::with(from, to, first, Into::Wide { alike, forms })
     }
 
-    /// The path from `from` through `into`, where `from` qualifies
-    /// ([`PairUnits::of`]) and `to` (which `into` writes), bounded and
-    /// without `premap`, has no rules across values that look at `from`'s
-    /// values.
-    fn with(from: &dyn DynCodec, to: &dyn DynCodec, into: Into) -> Option<PairSource> {
+    /// The path from `from` (whose `first` kernel this is) through `into`,
+    /// where `to` (which `into` writes), bounded and without `premap`, has
+    /// no rules across values that look at `from`'s values.
+    fn with(from: &dyn DynCodec, to: &dyn DynCodec, first: PairUnits, into: Into) -> Option<PairSource> {
         if to.info().unbounded || to.premapped() || !super::rules_unmet(from, to) {
             return None;
         }
-        Some(PairSource { first: PairUnits::of(from)?, into })
+        Some(PairSource { first, into })
     }
 
     /// Into wide code units, the ASCII at the start of `data` widened in the

@@ -73,8 +73,9 @@ impl PairUnits {
         Some(PairUnits { isa, shape, pair, units, decoder, tables, ascii })
     }
 
-    /// The kernel for `from` where it decodes blocks of values: as
-    /// [`PairUnits::of`], on a machine that joins the units with SIMD
+    /// The kernel for `from` where its units are rewritten or joined by the
+    /// kernel that rewrites wide units (into UTF-16 and UTF-32, into blocks
+    /// of values): as [`PairUnits::of`], on a machine that has that kernel
     /// ([`simd::converts_units_on`]).
     pub(super) fn for_values(from: &dyn DynCodec) -> Option<PairUnits> {
         Isa::detect().filter(|&isa| simd::converts_units_on(isa))?;
@@ -170,7 +171,7 @@ impl PairUnits {
 
 /// The 16-bit units that are no unit of `pair` (values of themselves), as
 /// two ranges.
-pub(super) fn values_of_themselves(pair: &Pair) -> Option<[(u32, u32); 2]> {
+fn values_of_themselves(pair: &Pair) -> Option<[(u32, u32); 2]> {
     super::pair_path::without_units((0, 0xFFFF), pair.high_units(), pair.low_units())
 }
 

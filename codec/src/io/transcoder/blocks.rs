@@ -11,7 +11,6 @@ use std::vec::Vec;
 
 use super::{BulkFacts, PairUnits, Transcoder, BLOCK, LONG_COPY, MIN_BULK};
 use crate::io::fused::{sequence_end, Fused};
-
 use crate::io::values_kernel::ValuesKernel;
 use crate::simd::{Pair, Units};
 use crate::{AsciiRuns, DynCodec, Step, Strategy, WideForms, WideRuns};
