@@ -604,7 +604,9 @@ pub fn encode_by_forms<E: Encoder + ?Sized>(
 /// the length-prefix fact
 /// (`placemat_simd::encode_prefixed`), or the bit forms of a codec whose
 /// encoder writes each unit as fixed bits and a field of the payload
-/// ([`CodecInfo::bit_forms`]: `placemat_simd::encode_bit_forms`). The kernel writes runs of values
+/// ([`CodecInfo::bit_forms`]: `placemat_simd::encode_bit_forms`; of a
+/// signed codec, the raw values of [`CodecInfo::forms_raw`], mapped in
+/// runs before the kernel). The kernel writes runs of values
 /// eight at a time, each value its fact leaves by `encoder`; where it stops,
 /// `encoder` finds the error. `None` where no kernel writes the codec on
 /// this machine.
@@ -624,7 +626,12 @@ pub fn encode_by_words<E: Encoder + ?Sized>(
         // pre-mapping table).
         (Some(f), _) if info.sign.is_some() => crate::flagged::signed_kernel(f, info, rest, room, other),
         (_, Some(p)) if !premapped => crate::kernels::encode_prefixed(&p.tags(), rest, room, other),
-        _ => crate::kernels::encode_bit_forms(info.bit_forms.as_ref().filter(|_| !premapped)?, rest, room, other),
+        _ if info.sign.is_some() => crate::mapped_forms::encode_signed(info, rest, room),
+        // A premap is the forms' value map, which the kernel applies.
+        _ => {
+            let forms = info.bit_forms.as_ref().filter(|f| !premapped || f.value_map.is_some())?;
+            crate::kernels::encode_bit_forms(forms, rest, room, other)
+        }
     };
     // Whether a kernel runs here at all.
     kernel(&[], &mut [])?;

@@ -70,6 +70,7 @@ mod flagged;
 #[cfg(feature = "std")]
 pub mod io;
 mod kernels;
+mod mapped_forms;
 mod prefixed;
 pub mod sign;
 mod stream;

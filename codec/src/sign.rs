@@ -65,14 +65,29 @@ impl Sign {
     /// [`Sign::LowBit`], whose magnitude needs 64 bits before the sign's).
     #[inline(always)]
     pub const fn raw(self, value: u64, bits: u32) -> Option<u64> {
+        match self {
+            Sign::LowBit if value == 1 << 63 => None,
+            _ => Some(self.raw_wrapping(value, bits)),
+        }
+    }
+
+    /// [`Sign::raw`] without a branch, for loops over many values: where
+    /// `raw` has none (−2^63 by [`Sign::LowBit`]), the raw value 1, minus
+    /// zero, which spells no value of that scheme.
+    ///
+    /// ```
+    /// use placemat_codec::Sign;
+    /// assert_eq!(Sign::LowBit.raw_wrapping(i64::MIN as u64, 64), 1);
+    /// assert_eq!(Sign::LowBit.raw_wrapping(-5i64 as u64, 32), 11);
+    /// ```
+    #[inline(always)]
+    pub const fn raw_wrapping(self, value: u64, bits: u32) -> u64 {
         let v = value as i64;
         match self {
-            Sign::TwosComplement => Some(if bits >= 64 { value } else { value & ((1 << bits) - 1) }),
-            Sign::ZigZag => Some(((v << 1) ^ (v >> 63)) as u64),
-            Sign::LowBit => match v.checked_abs() {
-                Some(m) => Some(((m as u64) << 1) | (v < 0) as u64),
-                None => None,
-            },
+            Sign::TwosComplement if bits >= 64 => value,
+            Sign::TwosComplement => value & ((1 << bits) - 1),
+            Sign::ZigZag => ((v << 1) ^ (v >> 63)) as u64,
+            Sign::LowBit => (v.unsigned_abs() << 1) | (v < 0) as u64,
         }
     }
 

@@ -125,10 +125,14 @@ fn bit_forms(f: &placemat_codec::simd::BitForms) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let (map, leads) = (table(&f.unit_map), table(&f.leads));
+    let values = match &f.value_map {
+        Some(m) => quote!(::core::option::Option::Some([#(#m),*])),
+        None => quote!(::core::option::Option::None),
+    };
     quote!(.with_bit_forms(::placemat_codec::simd::BitForms {
         count: #count, first: [#(#first),*], bias: [#(#bias),*], units: [#(#units),*],
         shift: [#(#shift),*], mask: [#(#mask),*], fixed: [#(#fixed),*],
-        allowed: [(#a, #b), (#c, #d)], unit_map: #map, leads: #leads,
+        allowed: [(#a, #b), (#c, #d)], unit_map: #map, value_map: #values, leads: #leads,
     }))
 }
 

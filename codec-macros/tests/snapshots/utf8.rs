@@ -547,6 +547,7 @@ impl ::placemat_codec::Codec for Utf8 {
                 ],
                 allowed: [(0u64, 55295u64), (57344u64, 1114111u64)],
                 unit_map: ::core::option::Option::None,
+                value_map: ::core::option::Option::None,
                 leads: ::core::option::Option::Some([
                     0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
                     0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,

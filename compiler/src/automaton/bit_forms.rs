@@ -30,7 +30,9 @@
 //! assert_eq!(units[..2], [0xBF, 0xFF]);
 //! ```
 
+use num_traits::ToPrimitive;
 use placemat_codec::simd::BitForms;
+use placemat_codec::Sign;
 
 use super::wide_forms::{allowed_below, merged_two_longest};
 use super::{Automaton, EncodeForm};
@@ -40,15 +42,18 @@ use crate::model::Model;
 const MOST: usize = 8;
 
 /// The bit forms of `a`, built from `model`; `None` for a codec of wider
-/// units or digit units, one that maps values, or whose first form is not
-/// one. (A codec with rules across values has its forms too: the kernels'
-/// callers check the rules.)
+/// units or digit units, one whose values map to raw values by two's
+/// complement or by a premap past 128, or whose first form is not one. (A
+/// codec with rules across values has its forms too: the kernels' callers
+/// check the rules.) The forms of a signed or premapped codec write its raw
+/// values, as its automaton does: the model's range is of raw values.
 pub(super) fn derive(a: &Automaton, model: &Model) -> Option<BitForms> {
-    if a.unit_bytes != 1 || model.maps_values() || a.radix {
+    if a.unit_bytes != 1 || a.radix || model.signed.as_ref().is_some_and(|s| s.sign == Sign::TwosComplement) {
         return None;
     }
-    let map = unit_map(model)?;
-    let mut forms = BitForms { unit_map: map, ..BitForms::EMPTY };
+    let (map, symbols) = unit_map(model)?;
+    let value_map = value_map(model)?;
+    let mut forms = BitForms { unit_map: map, value_map, ..BitForms::EMPTY };
     let mut next = a.encode_forms.first()?.lo;
     // (Each form the loop keeps ends before the next one's first value, so
     // no earlier form covers a later one's values.)
@@ -56,7 +61,7 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Option<BitForms> {
         if f.units.len() > MOST || f.lo > next || f.hi < next {
             break;
         }
-        let Some(next_forms) = with_form(forms, f, model, next) else { break };
+        let Some(next_forms) = with_form(forms, f, model, next, symbols) else { break };
         forms = next_forms;
         let Some(after) = f.hi.checked_add(1) else { break };
         next = after;
@@ -65,8 +70,32 @@ pub(super) fn derive(a: &Automaton, model: &Model) -> Option<BitForms> {
     let allowed = allowed_below(model, end)?.into_iter().filter(|&(_, hi)| hi >= forms.first[0]).collect();
     let [low, high] = merged_two_longest(allowed)?;
     forms.allowed = [low, high].map(|(lo, hi)| (lo.max(forms.first[0]), hi));
-    forms.leads = leads(a, model, &forms);
+    // The decoder of the forms reads units as they are (after the inverse of
+    // a full byte map) and gives the forms' values: not for an alphabet of
+    // fewer units, nor for mapped values.
+    if symbols == 256 && !model.maps_values() {
+        forms.leads = leads(a, model, &forms);
+    }
     (forms.count > 0 && forms.check().is_ok()).then_some(forms)
+}
+
+/// The premap of `model` as the forms' value map: `Some(None)` for none,
+/// `None` where the forms cannot take it (longer than 128, or mapping
+/// values the codec excludes, which would make the mapped values' allowed
+/// ranges not the model's).
+fn value_map(model: &Model) -> Option<Option<[u8; 128]>> {
+    let Some(premap) = &model.premap else { return Some(None) };
+    let n = premap.len();
+    let excluded_below = model.excluded.iter().any(|(lo, _)| lo.to_u64().is_some_and(|lo| lo < n as u64));
+    if n > 128 || excluded_below || model.min.to_u64() != Some(0) {
+        return None;
+    }
+    let mut map: [u8; 128] = core::array::from_fn(|v| v as u8);
+    for (to, &m) in map.iter_mut().zip(premap) {
+        // A bijection of `0..n` (validated), so every entry is below 128.
+        *to = u8::try_from(m).ok().filter(|&m| usize::from(m) < n)?;
+    }
+    Some(Some(map))
 }
 
 /// The form each unit leads, for the decoder of the forms: where every
@@ -96,25 +125,34 @@ fn leads(a: &Automaton, model: &Model, forms: &BitForms) -> Option<[u8; 256]> {
     Some(leads)
 }
 
-/// The byte map of `model`'s units as 256 entries, `Some(None)` for none;
-/// `None` where the units are spelled by an alphabet of fewer bytes.
-fn unit_map(model: &Model) -> Option<Option<[u8; 256]>> {
+/// The byte map of `model`'s units as 256 entries (`None` for none), and
+/// how many units it spells: an alphabet of fewer than 256 symbols is
+/// padded with its first (the forms are kept only if they write no unit
+/// past its last).
+fn unit_map(model: &Model) -> Option<(Option<[u8; 256]>, usize)> {
     match model.symbols() {
-        None => Some(None),
-        Some(s) if s.len() == 256 => Some(Some(core::array::from_fn(|d| s[d]))),
-        Some(_) => None,
+        None => Some((None, 256)),
+        Some(s) => {
+            let first = *s.first()?;
+            Some((Some(core::array::from_fn(|d| s.get(d).copied().unwrap_or(first))), s.len().min(256)))
+        }
     }
 }
 
 /// `forms` with `f` after them, writing from `first`: its fields read from
-/// its patterns, if the formula then writes what the encoder does.
-fn with_form(mut forms: BitForms, f: &EncodeForm, model: &Model, first: u64) -> Option<BitForms> {
+/// its patterns, if the formula then writes what the encoder does and no
+/// unit past the `symbols` the codec spells.
+fn with_form(mut forms: BitForms, f: &EncodeForm, model: &Model, first: u64, symbols: usize) -> Option<BitForms> {
     let k = usize::from(forms.count);
     let (mut shift, mut mask, mut fixed) = ([0u8; 8], [0u8; 8], [0u8; 8]);
     for (j, (u, &place)) in f.units.iter().zip(&f.places).enumerate() {
         // The field sits at the unit's low bits; the kernel's offsets wrap
         // at 64, so a field must end within the payload's 64 bits.
         if u.digits.is_some() || u.payload_bits > 8 || place + u.payload_bits > 64 {
+            return None;
+        }
+        let largest = (u32::from(u.fixed_bits) | ((1u32 << u.payload_bits) - 1)) as usize;
+        if largest >= symbols {
             return None;
         }
         shift[j] = place as u8;

@@ -75,8 +75,19 @@ pub struct BitForms {
     /// left to the codec's encoder.
     pub allowed: [(u64, u64); 2],
     /// The byte each unit is written as, for a codec that spells its units
-    /// by a map (UTF-EBCDIC); `None` where units are written as they are.
+    /// by a map (UTF-EBCDIC's 256 bytes, or an alphabet of fewer, such as
+    /// the printable encodings' 64 symbols, whose forms write no unit past
+    /// its last: the entries after it are never read); `None` where units
+    /// are written as they are.
     pub unit_map: Option<[u8; 256]>,
+    /// For a codec that maps its values before its forms (a description's
+    /// `premap`, a permutation of the values below its length, at most
+    /// 128): the value the forms write for each value below 128 (those
+    /// past the map's length map to themselves); values from 128 up are
+    /// written as they are. The forms' other fields are of the mapped
+    /// values; [`BitForms::write`] and the kernel map each value first.
+    /// `None` where values are not mapped.
+    pub value_map: Option<[u8; 128]>,
     /// For a codec whose first units name their form and whose every valid
     /// sequence is the encoder's writing of its value, without rules across
     /// values: the form each unit (before the map) leads, `FF` for none.
@@ -97,15 +108,25 @@ impl BitForms {
         fixed: [0; 8],
         allowed: [(1, 0); 2],
         unit_map: None,
+        value_map: None,
         leads: None,
     };
 
     /// Checks what the kernels rely on: one to eight forms of one to eight
-    /// units, first values rising, allowed values within the forms', and
-    /// leads that name forms.
+    /// units, first values rising, allowed values within the forms', leads
+    /// that name forms, and a value map into the values below 128.
     pub const fn check(&self) -> Result<(), &'static str> {
         if let Err(e) = self.check_forms() {
             return Err(e);
+        }
+        if let Some(map) = &self.value_map {
+            let mut v = 0;
+            while v < 128 {
+                if map[v] >= 128 {
+                    return Err("the value map maps below 128 into values below 128");
+                }
+                v += 1;
+            }
         }
         if let Some(leads) = &self.leads {
             let mut d = 0;
@@ -147,19 +168,38 @@ impl BitForms {
         Ok(())
     }
 
+    /// Whether the forms write `value` (one of the two allowed ranges).
+    #[inline(always)]
+    pub fn allows(&self, value: u64) -> bool {
+        let [(a, b), (c, d)] = self.allowed;
+        (a..=b).contains(&value) || (c..=d).contains(&value)
+    }
+
+    /// The value the forms write for `value`: through the
+    /// [`value_map`](BitForms::value_map) below 128, else itself.
+    #[inline(always)]
+    pub fn mapped(&self, value: u64) -> u64 {
+        match &self.value_map {
+            Some(map) if value < 128 => u64::from(map[value as usize]),
+            _ => value,
+        }
+    }
+
     /// The form of `value`, if the forms write it.
     pub fn form(&self, value: u64) -> Option<usize> {
-        let [(a, b), (c, d)] = self.allowed;
-        if !((a..=b).contains(&value) || (c..=d).contains(&value)) {
+        if !self.allows(value) {
             return None;
         }
         Some(self.first[1..usize::from(self.count)].iter().filter(|&&f| f <= value).count())
     }
 
     /// Writes `value` by the formula into the start of `out` (all eight of
-    /// the form's bytes are written), the reference the kernel is tested
-    /// against: the units, or `None` where the forms do not write it.
+    /// the form's bytes are written; the value through the
+    /// [`value_map`](BitForms::value_map) first, as the kernel does), the
+    /// reference the kernel is tested against: the units, or `None` where
+    /// the forms do not write it.
     pub fn write(&self, value: u64, out: &mut [u8; 8]) -> Option<usize> {
+        let value = self.mapped(value);
         let k = self.form(value)?;
         Some(self.write_form(k, value.wrapping_sub(self.bias[k]), out))
     }
@@ -185,7 +225,8 @@ pub fn encodes_bit_forms_on(isa: Isa, forms: &BitForms) -> bool {
     cfg!(all(target_arch = "x86_64", target_feature = "sse2")) && isa == Isa::Avx512 && forms.check_forms().is_ok()
 }
 
-/// Encodes values from the start of `values` into `out` from its start,
+/// Encodes values from the start of `values` into `out` from its start
+/// (each through the [`value_map`](BitForms::value_map) first),
 /// those the forms write eight at a time, and each other one by `other`
 /// (the codec's own encoder: the units it wrote into the slice it is
 /// given, or `None` to stop there), until the values end, `other` stops,
@@ -266,8 +307,22 @@ mod avx512 {
             // SAFETY: 256 readable bytes, 64 at each load.
             core::array::from_fn(|q| unsafe { _mm512_loadu_si512(m[64 * q..].as_ptr().cast()) })
         });
+        let values_map: Option<[__m512i; 2]> = forms.value_map.map(|m| {
+            // SAFETY: 128 readable bytes, 64 at each load.
+            core::array::from_fn(|q| unsafe { _mm512_loadu_si512(m[64 * q..].as_ptr().cast()) })
+        });
         let (place, lane_base, one) = (place(), lane_base(), b(1));
         let group = |v: __m512i| {
+            // Values below 128 through the value map: each lane's low byte
+            // indexes the two tables (its low seven bits), the lane keeps
+            // that byte alone.
+            let v = match values_map {
+                Some([t0, t1]) => {
+                    let mapped = _mm512_and_si512(_mm512_permutex2var_epi8(t0, v, t1), b(0xFF));
+                    _mm512_mask_mov_epi64(v, _mm512_cmplt_epu64_mask(v, b(128)), mapped)
+                }
+                None => v,
+            };
             let held = (_mm512_cmpge_epu64_mask(v, a) & _mm512_cmple_epu64_mask(v, z))
                 | (_mm512_cmpge_epu64_mask(v, c) & _mm512_cmple_epu64_mask(v, d));
             let mut form = _mm512_setzero_si512();

@@ -9,15 +9,19 @@
 //! against the table walk: the same values, stopping at the same unit.
 
 use placemat_codec::simd::{decode_bit_forms_into, decodes_bit_forms_on, encodes_bit_forms_on, BitForms, Isa};
-use placemat_codec::DynCodec;
+use placemat_codec::{Codec, DynCodec, Encoder, Value};
 use placemat_compiler::LoadedCodec;
+use placemat_variants::codecs::{Printable6, SourcemapVlq};
 use placemat_variants::registry;
 
 use crate::common::{agrees, xorshift};
 
 /// The codecs with bit forms, and how many forms each has (at most eight:
-/// SQLite's ninth, of nine units, is the encoder's alone).
-const EXPECTED: [(&str, u8); 18] = [
+/// SQLite's ninth, of nine units, is the encoder's alone). The printable
+/// encodings' 64 symbols, their premap and the signed codecs' ZigZag and
+/// low sign bit have them too (of raw values); SLEB128's two's complement
+/// and UTF-1's digits have none.
+const EXPECTED: [(&str, u8); 21] = [
     ("utf8", 4),
     ("fss-utf-xopen", 5),
     ("fss-utf-plan9", 6),
@@ -36,7 +40,13 @@ const EXPECTED: [(&str, u8); 18] = [
     ("leb128", 8),
     ("hpack-int5", 8),
     ("hpack-int7", 8),
+    ("printable6", 5),
+    ("protobuf-sint64", 8),
+    ("sourcemap-vlq", 7),
 ];
+
+/// The codecs above whose values map to raw values before their forms.
+const MAPPED: [&str; 3] = ["printable6", "protobuf-sint64", "sourcemap-vlq"];
 
 #[test]
 fn the_byte_codecs_have_the_forms_their_descriptions_spell() {
@@ -55,6 +65,29 @@ fn the_byte_codecs_have_the_forms_their_descriptions_spell() {
     assert_eq!((xopen.bias, xopen.unit_map), (xopen.first, None));
     let ebcdic = registry::find("utf-ebcdic").unwrap().info().bit_forms.unwrap();
     assert_eq!(ebcdic.unit_map.map(|m| (m[0x0A], m[0x41])), Some((0x15, 0xC1)));
+    // The printable encoding spells digits by its alphabet and maps ASCII
+    // first (a space is the value 0); the source maps' VLQ has no raw 1.
+    let printable = registry::find("printable6").unwrap().info();
+    let forms = printable.bit_forms.unwrap();
+    assert_eq!(forms.unit_map.map(|m| (m[0], m[0x3F])), Some((b' ', b'_')));
+    assert_eq!((forms.value_map.map(|m| m[0x20]), printable.forms_raw(0x20)), (Some(0), Some(0)));
+    let vlq = registry::find("sourcemap-vlq").unwrap().info();
+    assert_eq!(vlq.bit_forms.unwrap().allowed, [(0, 0), (2, 0xFFFF_FFFF)]);
+    assert_eq!([-1i64, 1, 1 << 31].map(|v| vlq.forms_raw(v as u64)), [Some(3), Some(2), None]);
+    for codec in registry::all() {
+        let mapped = codec.premapped() && codec.info().bit_forms.is_some();
+        assert_eq!(mapped, MAPPED.contains(&&*codec.info().name), "{}", codec.info().name);
+    }
+}
+
+/// `raws` as the codec's values: a signed codec's raw values read back by
+/// its sign, and their negations, which sit in the same forms.
+fn values_of(codec: &dyn DynCodec, raws: Vec<u64>) -> Vec<u64> {
+    let info = codec.info();
+    match info.sign {
+        Some(sign) => raws.iter().flat_map(|&r| [sign.value(r, info.value_bits), r.wrapping_neg()]).collect(),
+        None => raws,
+    }
 }
 
 /// Values at and around each form's first value and the allowed values'
@@ -82,9 +115,12 @@ fn the_formula_writes_what_each_encoder_writes() {
     for &(name, _) in &EXPECTED {
         let codec = registry::find(name).unwrap();
         let forms = codec.info().bit_forms.unwrap();
-        for v in probes(&forms, 7) {
+        for v in values_of(codec, probes(&forms, 7)) {
             let mut units = [0u8; 8];
-            let Some(n) = forms.write(v, &mut units) else { continue };
+            let Some(raw) = codec.info().forms_raw(v) else { continue };
+            // The formula maps by the forms' value map itself; a sign, the
+            // caller.
+            let n = forms.write(if codec.info().sign.is_some() { raw } else { v }, &mut units).unwrap();
             let mut want = Vec::new();
             codec.encode_push(v, &mut want).unwrap_or_else(|e| panic!("{name}: {v:#x} written by the forms: {e:?}"));
             assert_eq!(units[..n], want[..], "{name}: {v:#x}");
@@ -99,8 +135,9 @@ fn every_codec_of_bit_forms_encodes_in_bulk_as_one_at_a_time() {
         let loaded = LoadedCodec::from_text(codec.description()).unwrap();
         let forms = codec.info().bit_forms.unwrap();
         // Text-like runs: mostly short values, now and then any.
-        let values = probes(&forms, 11);
+        let values = values_of(codec, probes(&forms, 11));
         let text: Vec<u64> = values.iter().map(|&v| if v % 7 == 0 { v } else { v & 0x7FF }).collect();
+        let text = values_of(codec, text);
         for values in [&values, &text] {
             agrees(codec, values);
             agrees(&loaded, values);
@@ -119,6 +156,49 @@ fn the_bulk_encoder_runs_the_kernel_where_the_machine_has_it() {
         let ran = placemat_codec::encode_by_words(&codec, info, codec.premapped(), &[0x41, 0x80, 0x7FF], &mut out);
         assert_eq!(ran, Some(Ok(())), "{name}");
     }
+}
+
+/// An encoder that notes the values it is asked to write.
+struct Noting<E>(E, std::cell::RefCell<Vec<u64>>);
+
+impl<E: Encoder> Encoder for Noting<E> {
+    type Value = E::Value;
+    fn max_units(&self) -> usize {
+        self.0.max_units()
+    }
+    fn encode(&self, value: E::Value, out: &mut [u8]) -> Result<usize, placemat_codec::EncodeError> {
+        self.1.borrow_mut().push(value.to_u64());
+        self.0.encode(value, out)
+    }
+}
+
+/// A mapped codec's values written by the kernel after their map: its own
+/// encoder sees only the value it refuses (once from the kernel, once
+/// where the bulk encoder looks for the error), and the units are its own.
+fn the_kernel_writes_mapped<C: Codec + Default + Send + Sync>(values: &[i64], refused: i64) {
+    let name = &C::info().name;
+    let mut values: Vec<u64> = values.iter().map(|&v| v as u64).collect();
+    values.push(refused as u64);
+    let noting = Noting(C::default(), Default::default());
+    let mut bulk = Vec::new();
+    let Some(result) = placemat_codec::encode_by_words(&noting, C::info(), C::PREMAPPED, &values, &mut bulk) else {
+        return;
+    };
+    let (want, refused) = crate::common::one_at_a_time(&C::default(), &values);
+    assert_eq!((result, &bulk[..]), (refused, &want[..]), "{name}");
+    assert_eq!(refused, Err(values.len() - 1), "{name}");
+    let seen = noting.1.take();
+    assert!(!seen.is_empty() && seen.iter().all(|&v| Some(&v) == values.last()), "{name}: the encoder saw {seen:x?}");
+}
+
+#[test]
+fn mapped_values_are_written_by_the_kernel() {
+    let text: Vec<i64> =
+        (0..3000).map(|k| [k % 128, 0x400 + k, 0x4E00 + 7 * k, 0x1F600 + k % 80][k as usize % 4]).collect();
+    the_kernel_writes_mapped::<Printable6>(&text, 0xD800);
+    let offsets: Vec<i64> = (0..3000).map(|k| (k * k * 7919 % 100_003) - 50_000).collect();
+    the_kernel_writes_mapped::<SourcemapVlq>(&offsets, i32::MIN.into());
+    the_kernel_writes_mapped::<SourcemapVlq>(&[0, -1, 1, 0x7FFF_FFFF, -0x7FFF_FFFF], i32::MIN.into());
 }
 
 /// The codecs whose first units name their form, and which the SIMD

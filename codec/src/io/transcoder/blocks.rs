@@ -337,7 +337,11 @@ impl Transcoder<'_> {
     fn encode_values(&mut self, block: &[u8], mut took: usize, out: &mut Vec<u8>) -> usize {
         // Between a signed and an unsigned codec, a 64-bit view with its top
         // bit set is refused: the block stops before the first one.
-        let negative = if self.mixed_sign { self.values.iter().position(|&v| (v as i64) < 0) } else { None };
+        // (An OR of them all first: a loop the compiler vectorizes, where
+        // the search's early exit is a value at a time.)
+        let any = |values: &[u64]| values.iter().fold(0, |all, &v| all | v) >> 63 == 1;
+        let negative =
+            if self.mixed_sign && any(&self.values) { self.values.iter().position(|&v| (v as i64) < 0) } else { None };
         self.values.truncate(negative.unwrap_or(self.values.len()));
         let to = self.to;
         let kernel = self.values_kernel.get_or_insert_with(|| ValuesKernel::of(to));
