@@ -154,6 +154,21 @@ impl LoadedCodec {
             _ => v,
         }
     }
+
+    /// [`LoadedCodec::unmap`] over a block of values, the choice of map
+    /// made once and each value mapped without a branch.
+    fn unmap_all(&self, values: &mut [u64]) {
+        match (self.info.sign, self.premap_inverse.as_deref()) {
+            (Some(sign), _) => values.iter_mut().for_each(|v| *v = sign.value(*v, self.info.value_bits)),
+            (None, Some(inv)) if !inv.is_empty() => {
+                for v in values {
+                    let mapped = u64::from(inv[(*v as usize).min(inv.len() - 1)]);
+                    *v = if (*v as usize) < inv.len() { mapped } else { *v };
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Decoder for LoadedCodec {
@@ -268,7 +283,7 @@ impl DynCodec for LoadedCodec {
         let start = out.len();
         let took = placemat_codec::decode_to_cut(&self.info, &self.dfa.as_ref(), input, out);
         if self.premapped() {
-            out[start..].iter_mut().for_each(|v| *v = self.unmap(*v));
+            self.unmap_all(&mut out[start..]);
         }
         took
     }

@@ -58,12 +58,11 @@ pub fn unmap(model: &Model, names: &Names) -> TokenStream {
         /// The inverse of the description's pre-mapping, applied to decoded values.
         pub const UNMAP: [#value_ty; #n] = [#(#items),*];
 
+        /// (Without a branch: text mixes mapped values with others.)
         #[inline(always)]
         fn unmap(value: #value_ty) -> #value_ty {
-            match Self::UNMAP.get(value as usize) {
-                Some(&v) => v,
-                None => value,
-            }
+            let mapped = Self::UNMAP[(value as usize).min(#n - 1)];
+            if (value as usize) < #n { mapped } else { value }
         }
     }
 }

@@ -165,7 +165,10 @@ impl<const BIASED: bool, const ONE: bool, const PLACED: bool> Feed for Direct<'_
     }
     #[inline(always)]
     fn feed<V: Value>(self, walk: &mut Walk, unit: u8, block: &mut Block<V>) {
-        let (next, e) = self.table.step(walk.state, unit);
+        // One array: the entry holds the next row too (its low bits), so a
+        // step is one load and one bounds check.
+        let e = self.table.values[walk.state + usize::from(unit)];
+        let next = (e & direct::NEXT_MASK) as usize;
         // Without places every entry's place is 0 and nothing lies above its
         // payload (the table invariant): the payload is the entry's top bits.
         let v = if PLACED {
