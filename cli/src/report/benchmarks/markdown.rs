@@ -29,7 +29,7 @@ so the chain from one unit to the next is an addition and a load) and writes its
 branch. Codecs whose states do not know how many payload bits remain (the varints, \
 little-endian UTF-16, codecs with rules across values or longest matches: WTF-8, modified UTF-8) read the *direct table* instead (one entry per \
 state and unit holding the next state, the shift of the value read so far and the unit's payload and \
-place: one read and two shifts); only printable6-big, whose sequences have no length limit, walks the \
+place: one read, a mask for the next state and two shifts); only printable6-big, whose sequences have no length limit, walks the \
 class-compressed table. Text with no place to cut (X/Open FSS-UTF has none but ASCII) is read by one \
 walk. In UTF-16 and UTF-32 the cuts are between code units: every code unit but a low surrogate starts \
 a sequence. At the start state, runs of code units that are values of themselves are copied without walking: \
