@@ -8,8 +8,9 @@
 //! target's byte order. It stops before the first group of eight with a value
 //! outside, which the caller writes one by one (a surrogate pair, a value the
 //! target refuses). With AVX2 a step is two loads, two lane permutes, an
-//! unsigned range check and a pack; elsewhere it takes nothing and the caller
-//! does all the work.
+//! unsigned range check and a pack; with AVX-512 one load, two range checks
+//! of 64-bit lanes and one narrowing move; elsewhere it takes nothing and
+//! the caller does all the work.
 //!
 //! ```
 //! use placemat_simd::{narrow, Isa, Units};
@@ -79,8 +80,8 @@ impl Units {
     }
 }
 
-/// Whether [`narrow`] has a kernel for `isa` (AVX2, which AVX-512 machines
-/// run too); without one it takes nothing.
+/// Whether [`narrow`] has a kernel for `isa` (AVX2 or AVX-512); without
+/// one it takes nothing.
 pub const fn narrows_on(isa: Isa) -> bool {
     matches!(isa, Isa::Avx2 | Isa::Avx512) && cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
 }
@@ -106,10 +107,15 @@ fn run(isa: Isa, units: &Units, values: &[u64], out: &mut Vec<u8>) -> usize {
     }
     out.reserve(values.len() * units.bytes);
     let start = out.len();
-    // SAFETY: `narrow` checked that the machine has AVX2; `out` has room for
-    // `values.len() * units.bytes` more bytes, and the kernel writes
-    // `units.bytes` per value taken.
-    let taken = unsafe { avx2::narrow(units, values, out.as_mut_ptr().add(start)) };
+    // SAFETY: `narrow` checked that the machine has AVX2 (AVX-512, where
+    // `isa` says so); `out` has room for `values.len() * units.bytes` more
+    // bytes, and the kernel writes `units.bytes` per value taken.
+    let taken = unsafe {
+        match isa {
+            Isa::Avx512 => avx512::narrow(units, values, out.as_mut_ptr().add(start)),
+            _ => avx2::narrow(units, values, out.as_mut_ptr().add(start)),
+        }
+    };
     // SAFETY: the kernel initialised `taken * units.bytes` bytes after `start`,
     // within the capacity reserved.
     unsafe { out.set_len(start + taken * units.bytes) };
@@ -195,6 +201,60 @@ mod avx2 {
         let units = swap.map_or(packed, |s| _mm256_shuffle_epi8(packed, s));
         // SAFETY: 16 writable bytes, as the caller vouches.
         unsafe { _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(units)) };
+    }
+}
+
+/// The kernel with 512-bit vectors: a group of eight values is one load,
+/// checked against both ranges as 64-bit lanes (a value past 2^32 fails
+/// the check itself), and narrowed by one `vpmovqd` or `vpmovqw`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    use super::Units;
+
+    /// The kernel: values taken, `units.bytes` written per value.
+    ///
+    /// # Safety
+    /// The machine must have AVX-512 F, BW and VL, and `out` must be valid
+    /// for writes of `values.len() * units.bytes` bytes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    pub(super) unsafe fn narrow(units: &Units, values: &[u64], out: *mut u8) -> usize {
+        let [(a, b), (c, d)] = units.single.map(|(lo, hi)| (u64::from(lo), u64::from(hi)));
+        let (lo_a, wide_a) = (_mm512_set1_epi64(a as i64), _mm512_set1_epi64((b - a) as i64));
+        let (lo_c, wide_c) = (_mm512_set1_epi64(c as i64), _mm512_set1_epi64((d - c) as i64));
+        let (swap16, swap32) = (
+            _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14),
+            _mm256_setr_epi8(
+                3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13,
+                12,
+            ),
+        );
+        let mut i = 0;
+        while let Some(eight) = values.get(i..i + 8) {
+            // SAFETY: `eight` is 64 readable bytes.
+            let v = unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) };
+            let in_a = _mm512_cmple_epu64_mask(_mm512_sub_epi64(v, lo_a), wide_a);
+            let in_c = _mm512_cmple_epu64_mask(_mm512_sub_epi64(v, lo_c), wide_c);
+            if in_a | in_c != u8::MAX {
+                break;
+            }
+            let at = i * units.bytes;
+            if units.bytes == 4 {
+                let narrow = _mm512_cvtepi64_epi32(v);
+                let narrow = if units.big_endian { _mm256_shuffle_epi8(narrow, swap32) } else { narrow };
+                // SAFETY: value `i + 7` exists, so `at + 32` bytes are within
+                // the caller's room.
+                unsafe { _mm256_storeu_si256(out.add(at).cast(), narrow) };
+            } else {
+                let narrow = _mm512_cvtepi64_epi16(v);
+                let narrow = if units.big_endian { _mm_shuffle_epi8(narrow, swap16) } else { narrow };
+                // SAFETY: as above, `at + 16` bytes.
+                unsafe { _mm_storeu_si128(out.add(at).cast(), narrow) };
+            }
+            i += 8;
+        }
+        i
     }
 }
 
