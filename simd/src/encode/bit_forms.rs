@@ -13,7 +13,10 @@
 //! 64-bit word (a byte a unit), and eight forms' words are one vector that
 //! the value's form indexes (`vpermq`). A codec that spells its units by a
 //! byte map ([`BitForms::unit_map`]) maps every byte with two two-table
-//! byte permutations (`vpermi2b`) and a blend.
+//! byte permutations (`vpermi2b`) and a blend; a codec that maps its values
+//! first ([`BitForms::value_map`], the printable encodings' premap) has
+//! each lane's low byte permuted the same way, kept where the value is
+//! below 128.
 //!
 //! ```
 //! use placemat_simd::{encode_bit_forms, BitForms, Isa};
@@ -123,7 +126,7 @@ impl BitForms {
             let mut v = 0;
             while v < 128 {
                 if map[v] >= 128 {
-                    return Err("the value map maps below 128 into values below 128");
+                    return Err("the value map must map into the values below 128");
                 }
                 v += 1;
             }
@@ -437,6 +440,30 @@ mod tests {
         if let Some(got) = kernel(&f, &v) {
             assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn a_value_map_maps_the_values_below_128() {
+        let mut f = xopen();
+        // Reverses 0..100; 100..128 map to themselves.
+        let mut map: [u8; 128] = core::array::from_fn(|v| v as u8);
+        for (v, m) in map.iter_mut().enumerate().take(100) {
+            *m = 99 - v as u8;
+        }
+        f.value_map = Some(map);
+        assert_eq!(f.check(), Ok(()));
+        let v: Vec<u64> = (0..400).map(|i| if i % 3 == 0 { i * 0x345 } else { i % 130 }).collect();
+        let mapped: Vec<u64> = v.iter().map(|&x| if x < 128 { u64::from(map[x as usize]) } else { x }).collect();
+        let want = reference(&f, &v);
+        assert_eq!(want, reference(&xopen(), &mapped));
+        assert_ne!(want, reference(&xopen(), &v));
+        if let Some(got) = kernel(&f, &v) {
+            assert_eq!(got, want);
+        }
+        // A map past 127 fails the check.
+        map[5] = 200;
+        f.value_map = Some(map);
+        assert!(f.check().is_err());
     }
 
     #[test]
