@@ -374,8 +374,6 @@ pub(crate) fn signed_kernel<V: Value>(
     out: &mut [u8],
     mut other: impl FnMut(V, &mut [u8]) -> Option<usize>,
 ) -> Option<(usize, usize)> {
-    /// Values mapped at a time, on the stack.
-    const RUN: usize = 256;
     let (sign, bits) = (info.sign?, info.value_bits);
     if flagged.signed || sign != crate::Sign::ZigZag {
         return None;
@@ -384,24 +382,15 @@ pub(crate) fn signed_kernel<V: Value>(
     let mut leftover = |raw: u64, out: &mut [u8]| other(V::from_u64(sign.value(raw, bits))?, out);
     // Whether a kernel runs here at all.
     crate::kernels::encode_flagged(&marks, &[], &mut [], &mut leftover)?;
-    let mut raws = [0u64; RUN];
-    let (mut done, mut written) = (0, 0);
-    // The codec's range, as the values compare (a signed codec excludes none).
+    // The codec's range, as the values compare (a signed codec excludes
+    // none): a run is mapped up to its first value outside it.
     let (min, max) = (info.min as i64, info.max as i64);
-    for run in values.chunks(RUN) {
-        let mapped = run.iter().position(|v| !(min..=max).contains(&(v.to_u64() as i64))).unwrap_or(run.len());
-        for (slot, v) in raws.iter_mut().zip(&run[..mapped]) {
-            // ZigZag maps every value.
-            *slot = sign.raw(v.to_u64(), bits).unwrap_or_default();
-        }
-        let kernel = crate::kernels::encode_flagged(&marks, &raws[..mapped], &mut out[written..], &mut leftover);
-        let (took, wrote) = kernel.unwrap_or((0, 0));
-        (done, written) = (done + took, written + wrote);
-        if took < run.len() {
-            break;
-        }
-    }
-    Some((done, written))
+    let mappable =
+        |run: &[V]| run.iter().position(|v| !(min..=max).contains(&(v.to_u64() as i64))).unwrap_or(run.len());
+    let kernel = |raws: &[u64], out: &mut [u8]| {
+        crate::kernels::encode_flagged(&marks, raws, out, &mut leftover).unwrap_or((0, 0))
+    };
+    Some(crate::sign::raw_runs(sign, bits, values, out, mappable, kernel))
 }
 
 /// [`Encoder::encode_into`] after a kernel took `(done, written)`: the rest

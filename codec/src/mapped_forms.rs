@@ -54,27 +54,14 @@ impl CodecInfo {
 /// caller's encoder goes on from there). `None` where no kernel runs on
 /// this machine, or the codec is not signed.
 pub(crate) fn encode_signed(info: &CodecInfo, values: &[u64], out: &mut [u8]) -> Option<(usize, usize)> {
-    /// Values mapped at a time.
-    const RUN: usize = 256;
     let (forms, sign) = (info.bit_forms.as_ref()?, info.sign?);
     // The kernel sees raw values: at one it does not write, stop (the
-    // caller's encoder has the value).
+    // caller's encoder has the value). Where `Sign::raw` has no raw value,
+    // the runs hold 1, minus zero, which no form writes.
     let stop = |_: u64, _: &mut [u8]| None;
     // Whether a kernel runs here at all.
     crate::kernels::encode_bit_forms(forms, &[], &mut [], stop)?;
-    let mut raws = [0u64; RUN];
-    let (mut done, mut written) = (0, 0);
-    for run in values.chunks(RUN) {
-        for (slot, &v) in raws.iter_mut().zip(run) {
-            // The raw value 1 where there is none: minus zero, no value.
-            *slot = sign.raw_wrapping(v, info.value_bits);
-        }
-        let kernel = crate::kernels::encode_bit_forms(forms, &raws[..run.len()], &mut out[written..], stop);
-        let (took, wrote) = kernel.unwrap_or((0, 0));
-        (done, written) = (done + took, written + wrote);
-        if took < run.len() {
-            break;
-        }
-    }
-    Some((done, written))
+    let kernel =
+        |raws: &[u64], out: &mut [u8]| crate::kernels::encode_bit_forms(forms, raws, out, stop).unwrap_or((0, 0));
+    Some(crate::sign::raw_runs(sign, info.value_bits, values, out, <[u64]>::len, kernel))
 }

@@ -101,6 +101,38 @@ impl Sign {
     }
 }
 
+/// Values mapped to raw values at a time, on the stack, by [`raw_runs`].
+const RUN: usize = 256;
+
+/// Runs a bulk encoder over the raw values of a signed codec's `values`:
+/// each run of up to 256 values, its first `mappable(run)` mapped by
+/// `sign` ([`Sign::raw_wrapping`]) on the stack, is handed to `kernel` with
+/// the room after what the runs before wrote; the values taken and the
+/// units written, up to the first run the kernel does not take whole.
+pub(crate) fn raw_runs<V: crate::Value>(
+    sign: Sign,
+    bits: u32,
+    values: &[V],
+    out: &mut [u8],
+    mappable: impl Fn(&[V]) -> usize,
+    mut kernel: impl FnMut(&[u64], &mut [u8]) -> (usize, usize),
+) -> (usize, usize) {
+    let mut raws = [0u64; RUN];
+    let (mut done, mut written) = (0, 0);
+    for run in values.chunks(RUN) {
+        let mapped = mappable(run);
+        for (slot, v) in raws.iter_mut().zip(&run[..mapped]) {
+            *slot = sign.raw_wrapping(v.to_u64(), bits);
+        }
+        let (took, wrote) = kernel(&raws[..mapped], &mut out[written..]);
+        (done, written) = (done + took, written + wrote);
+        if took < run.len() {
+            break;
+        }
+    }
+    (done, written)
+}
+
 #[cfg(feature = "big")]
 impl Sign {
     /// The value of any size that the raw value `raw` spells, for the schemes

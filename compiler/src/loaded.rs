@@ -146,28 +146,35 @@ impl LoadedCodec {
     /// The value of a raw value the tables give: the pre-mapping undone, or
     /// the sign applied.
     fn unmap(&self, v: u64) -> u64 {
-        if let Some(sign) = self.info.sign {
-            return sign.value(v, self.info.value_bits);
-        }
-        match &self.premap_inverse {
-            Some(inv) if (v as usize) < inv.len() => u64::from(inv[v as usize]),
-            _ => v,
+        match (self.info.sign, self.premap_inverse.as_deref()) {
+            (Some(sign), _) => sign.value(v, self.info.value_bits),
+            (None, Some(inv)) => premap_back(inv, v),
+            (None, None) => v,
         }
     }
 
     /// [`LoadedCodec::unmap`] over a block of values, the choice of map
-    /// made once and each value mapped without a branch.
+    /// made once.
     fn unmap_all(&self, values: &mut [u64]) {
         match (self.info.sign, self.premap_inverse.as_deref()) {
             (Some(sign), _) => values.iter_mut().for_each(|v| *v = sign.value(*v, self.info.value_bits)),
-            (None, Some(inv)) if !inv.is_empty() => {
-                for v in values {
-                    let mapped = u64::from(inv[(*v as usize).min(inv.len() - 1)]);
-                    *v = if (*v as usize) < inv.len() { mapped } else { *v };
-                }
-            }
-            _ => {}
+            (None, Some(inv)) => values.iter_mut().for_each(|v| *v = premap_back(inv, *v)),
+            (None, None) => {}
         }
+    }
+}
+
+/// `v` through the pre-mapping's inverse `inv` (values past it are their
+/// own), without a branch: text mixes mapped values with others.
+#[inline(always)]
+fn premap_back(inv: &[u32], v: u64) -> u64 {
+    let Some(last) = inv.len().checked_sub(1) else { return v };
+    let last = last as u64;
+    let mapped = u64::from(inv[v.min(last) as usize]);
+    if v <= last {
+        mapped
+    } else {
+        v
     }
 }
 

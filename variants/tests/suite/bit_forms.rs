@@ -9,12 +9,12 @@
 //! against the table walk: the same values, stopping at the same unit.
 
 use placemat_codec::simd::{decode_bit_forms_into, decodes_bit_forms_on, encodes_bit_forms_on, BitForms, Isa};
-use placemat_codec::{Codec, DynCodec, Encoder, Value};
+use placemat_codec::{Codec, DynCodec};
 use placemat_compiler::LoadedCodec;
 use placemat_variants::codecs::{Printable6, SourcemapVlq};
 use placemat_variants::registry;
 
-use crate::common::{agrees, xorshift};
+use crate::common::{agrees, xorshift, Noting};
 
 /// The codecs with bit forms, and how many forms each has (at most eight:
 /// SQLite's ninth, of nine units, is the encoder's alone). The printable
@@ -158,20 +158,6 @@ fn the_bulk_encoder_runs_the_kernel_where_the_machine_has_it() {
     }
 }
 
-/// An encoder that notes the values it is asked to write.
-struct Noting<E>(E, std::cell::RefCell<Vec<u64>>);
-
-impl<E: Encoder> Encoder for Noting<E> {
-    type Value = E::Value;
-    fn max_units(&self) -> usize {
-        self.0.max_units()
-    }
-    fn encode(&self, value: E::Value, out: &mut [u8]) -> Result<usize, placemat_codec::EncodeError> {
-        self.1.borrow_mut().push(value.to_u64());
-        self.0.encode(value, out)
-    }
-}
-
 /// A mapped codec's values written by the kernel after their map: its own
 /// encoder sees only the value it refuses (once from the kernel, once
 /// where the bulk encoder looks for the error), and the units are its own.
@@ -179,7 +165,7 @@ fn the_kernel_writes_mapped<C: Codec + Default + Send + Sync>(values: &[i64], re
     let name = &C::info().name;
     let mut values: Vec<u64> = values.iter().map(|&v| v as u64).collect();
     values.push(refused as u64);
-    let noting = Noting(C::default(), Default::default());
+    let noting = Noting::new(C::default());
     let mut bulk = Vec::new();
     let Some(result) = placemat_codec::encode_by_words(&noting, C::info(), C::PREMAPPED, &values, &mut bulk) else {
         return;
@@ -187,7 +173,7 @@ fn the_kernel_writes_mapped<C: Codec + Default + Send + Sync>(values: &[i64], re
     let (want, refused) = crate::common::one_at_a_time(&C::default(), &values);
     assert_eq!((result, &bulk[..]), (refused, &want[..]), "{name}");
     assert_eq!(refused, Err(values.len() - 1), "{name}");
-    let seen = noting.1.take();
+    let seen = noting.seen();
     assert!(!seen.is_empty() && seen.iter().all(|&v| Some(&v) == values.last()), "{name}: the encoder saw {seen:x?}");
 }
 

@@ -11,7 +11,7 @@ use placemat_compiler::LoadedCodec;
 use placemat_variants::codecs::{GitOfs, Leb128, ProtobufSint64, Sleb128, SqliteVarint, Vlq};
 use placemat_variants::registry;
 
-use crate::common::{check_agreement, strategies};
+use crate::common::{check_agreement, strategies, Noting};
 
 #[test]
 fn the_flagged_codecs_are_the_integer_codecs_with_a_flag_per_unit() {
@@ -233,20 +233,6 @@ placemat_macros::codec! {
     }
 }
 
-/// An encoder that counts the values it is asked to write.
-struct Counting<E>(E, std::cell::Cell<usize>);
-
-impl<E: Encoder> Encoder for Counting<E> {
-    type Value = E::Value;
-    fn max_units(&self) -> usize {
-        self.0.max_units()
-    }
-    fn encode(&self, value: E::Value, out: &mut [u8]) -> Result<usize, placemat_codec::EncodeError> {
-        self.1.set(self.1.get() + 1);
-        self.0.encode(value, out)
-    }
-}
-
 /// The ZigZag codecs are written by the kernel after the map: on a machine with the flagged
 /// encoder, the codec's own encoder writes only the values the fact leaves
 /// (longer than eight units), and the units are the encoder's.
@@ -262,13 +248,13 @@ fn signed_kernel_writes<C: Codec + Default>() {
         .filter_map(|v| <C as Encoder>::Value::from_u64(v as u64))
         .collect();
     for (values, leaves) in [(short, 0), (long.clone(), long.len())] {
-        let counting = Counting(C::default(), std::cell::Cell::new(0));
+        let noting = Noting::new(C::default());
         let mut out = vec![0u8; C::default().max_encoded_len(values.len())];
-        let written = placemat_codec::encode_flagged_signed(&flagged, C::info(), &counting, &values, &mut out);
+        let written = placemat_codec::encode_flagged_signed(&flagged, C::info(), &noting, &values, &mut out);
         let mut want = vec![0u8; out.len()];
         let expected = one_by_one(&C::default(), &values, &mut want).unwrap();
         assert_eq!((written, &out[..expected]), (Ok(expected), &want[..expected]), "{name}");
-        assert_eq!(counting.1.get(), leaves, "{name}: values written by the encoder");
+        assert_eq!(noting.seen().len(), leaves, "{name}: values written by the encoder");
     }
 }
 

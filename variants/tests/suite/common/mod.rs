@@ -280,3 +280,29 @@ pub fn agrees(codec: &dyn placemat_codec::DynCodec, values: &[u64]) {
         at += block.len();
     }
 }
+
+/// An encoder that notes the values it is asked to write (to show which
+/// values a bulk path left to the codec's own encoder).
+pub struct Noting<E>(E, std::cell::RefCell<Vec<u64>>);
+
+impl<E> Noting<E> {
+    pub fn new(encoder: E) -> Self {
+        Noting(encoder, Default::default())
+    }
+
+    /// The values noted so far, taken.
+    pub fn seen(&self) -> Vec<u64> {
+        self.1.take()
+    }
+}
+
+impl<E: placemat_codec::Encoder> placemat_codec::Encoder for Noting<E> {
+    type Value = E::Value;
+    fn max_units(&self) -> usize {
+        self.0.max_units()
+    }
+    fn encode(&self, value: E::Value, out: &mut [u8]) -> Result<usize, placemat_codec::EncodeError> {
+        self.1.borrow_mut().push(placemat_codec::Value::to_u64(value));
+        self.0.encode(value, out)
+    }
+}
